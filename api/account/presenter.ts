@@ -1,0 +1,13 @@
+/** The Account record (DESIGN 4). */
+import type { AccountRow } from '../../store/accounts.js';
+
+export function presentAccount(row: AccountRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    locale: row.locale,
+    createdAt: row.created_at.toISOString(),
+    provisional: row.email === null,
+    createdBy: row.created_by,
+  };
+}

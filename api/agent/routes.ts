@@ -1,0 +1,163 @@
+/** The agent endpoints of SPEC 4.1: one-call onboarding, validation, me, claim links. */
+import { accountsRepo } from '../../store/accounts.js';
+import { namesRepo } from '../../store/names.js';
+import { pagesRepo } from '../../store/pages.js';
+import { presentAccount } from '../account/presenter.js';
+import { hashAddress } from '../auth/secrets.js';
+import { issueClaimLink } from '../commands/claimLinks.js';
+import { type Caller, createAgentPage, createRequestProblems, PROGRAM_PAGE_LIMIT } from '../commands/createPage.js';
+import { ApiError } from '../errors.js';
+import { presentPageSummary } from '../profiles/presenter.js';
+import { type ApiContext, accountOf, route } from '../route.js';
+import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../schemas/responses.js';
+import type { Services } from '../services.js';
+import { usernameProblem } from '../username/rules.js';
+import { suggestFreeNames } from '../username/suggest.js';
+import { allProblems } from '../validation.js';
+import { CreatePageRequest } from './schema.js';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function agentRoutes(s: Services) {
+  const caller = (ctx: ApiContext): Caller => ({
+    accountId: ctx.state.auth?.accountId ?? null,
+    userAgent: ctx.get('user-agent').slice(0, 500),
+    addressHash: hashAddress(s.secret, ctx.ip),
+  });
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/agent/pages',
+      tag: 'Create and discover',
+      summary: 'Create a page (and, without a key, its account, key and claim link)',
+      description:
+        'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. All or nothing. publish defaults to true.',
+      auth: 'optional-key',
+      body: CreatePageRequest,
+      headers: [
+        {
+          name: 'Idempotency-Key',
+          description: 'A retry with the same value within 24 hours replays the first answer and creates nothing.',
+        },
+      ],
+      responses: [{ status: 201, description: 'Created', schema: CreatePageOut }],
+      errors: [
+        'invalid_fields',
+        'too_short',
+        'too_long',
+        'bad_chars',
+        'edge_hyphen',
+        'double_hyphen',
+        'reserved',
+        'bad_url',
+        'bad_path',
+        'username_taken',
+        'email_taken',
+        'limit_reached',
+        'invalid_key',
+        'unauthorized',
+        'key_revoked',
+        'too_large',
+      ],
+      async handler(ctx, { body }) {
+        const idempotencyKey = ctx.get('idempotency-key') || undefined;
+        if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+          throw new ApiError('invalid_fields', {
+            field: 'Idempotency-Key',
+            detail: 'Idempotency-Key',
+            hint: 'Use 1-255 visible ASCII characters, such as a UUID.',
+          });
+        }
+        const answer = await createAgentPage(s, caller(ctx), body, idempotencyKey);
+        ctx.status = answer.status;
+        ctx.type = 'application/json';
+        ctx.body = answer.json;
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/api/agent/pages/validate',
+      tag: 'Create and discover',
+      summary: 'Check a create-page request without writing anything',
+      description:
+        'Reports every problem at once, including a taken username or e-mail. With a key, also the page ceiling.',
+      auth: 'optional-key',
+      body: CreatePageRequest,
+      parseBody: false,
+      responses: [{ status: 200, description: 'The verdict', schema: ValidateOut }],
+      errors: ['invalid_key', 'unauthorized', 'key_revoked', 'too_large'],
+      async handler(ctx) {
+        const problems = await validateCreateRequest(s, ctx.request.body, ctx.state.auth?.accountId ?? null);
+        ctx.body =
+          problems.length === 0 ? { valid: true } : { valid: false, problems: problems.map((p) => p.toBody()) };
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/api/agent/me',
+      tag: 'Create and discover',
+      summary: 'The account, its pages and the program-made page slots left',
+      auth: 'key',
+      responses: [{ status: 200, description: 'The account', schema: MeOut }],
+      errors: ['unauthorized', 'invalid_key', 'key_revoked'],
+      async handler(ctx) {
+        const accountId = accountOf(ctx);
+        const account = await accountsRepo(s.db).find(accountId);
+        if (!account) throw new ApiError('unauthorized');
+        const pages = await pagesRepo(s.db).listByAccount(accountId);
+        const programMade = pages.filter((p) => p.by_program).length;
+        ctx.body = {
+          account: presentAccount(account),
+          pages: pages.map((p) => presentPageSummary(s.config, p)),
+          remainingPageSlots: Math.max(0, PROGRAM_PAGE_LIMIT - programMade),
+        };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/api/agent/claim-link',
+      tag: 'Create and discover',
+      summary: 'A fresh claim link for a provisional account (valid 7 days)',
+      auth: 'key',
+      responses: [{ status: 201, description: 'The link', schema: ClaimLinkOut }],
+      errors: ['already_claimed', 'unauthorized', 'invalid_key', 'key_revoked'],
+      async handler(ctx) {
+        const accountId = accountOf(ctx);
+        const account = await accountsRepo(s.db).find(accountId);
+        if (!account) throw new ApiError('unauthorized');
+        if (account.email !== null) throw new ApiError('already_claimed');
+        ctx.status = 201;
+        ctx.body = await issueClaimLink(s, s.db, accountId, s.now());
+      },
+    }),
+  ];
+}
+
+/** Every problem of a create-page request: schema, cross-field rules and the store's answers. */
+async function validateCreateRequest(s: Services, body: unknown, accountId: string | null): Promise<ApiError[]> {
+  const { output, problems } = allProblems(CreatePageRequest, body);
+  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof raw.username === 'string' && usernameProblem(raw.username) === null) {
+    const taken = await namesRepo(s.db).taken([raw.username], accountId);
+    if (taken.has(raw.username)) {
+      problems.push(
+        new ApiError('username_taken', {
+          field: 'username',
+          suggestions: await suggestFreeNames(s.db, raw.username, accountId),
+        }),
+      );
+    }
+  }
+  if (accountId === null && typeof raw.email === 'string' && !problems.some((p) => p.fields.field === 'email')) {
+    if (await accountsRepo(s.db).emailTaken(raw.email)) problems.push(new ApiError('email_taken', { field: 'email' }));
+  }
+  if (output) problems.push(...createRequestProblems(output, accountId));
+  if (accountId !== null && (await pagesRepo(s.db).countProgramMade(accountId)) >= PROGRAM_PAGE_LIMIT) {
+    problems.push(new ApiError('limit_reached', { field: 'page' }));
+  }
+  return problems;
+}

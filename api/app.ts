@@ -1,0 +1,64 @@
+/** The API's Koa app: error handling, JSON bodies, every route of api/ and openapi.json. */
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { accountRoutes } from './account/routes.js';
+import { agentRoutes } from './agent/routes.js';
+import { claimRoutes } from './claim/routes.js';
+import { ApiError } from './errors.js';
+import { keyRoutes } from './keys/routes.js';
+import { authenticate } from './middleware/auth.js';
+import { errorHandler } from './middleware/errors.js';
+import { buildOpenApi } from './openapi/document.js';
+import { profileRoutes } from './profiles/routes.js';
+import { type AnyRoute, type ApiState, routeHandler } from './route.js';
+import type { Services } from './services.js';
+import { usernameRoutes } from './username/routes.js';
+
+/** Every API route, in the order of SPEC section 4. */
+export function apiRoutes(s: Services): AnyRoute[] {
+  return [
+    ...usernameRoutes(s),
+    ...agentRoutes(s),
+    ...claimRoutes(s),
+    ...profileRoutes(s),
+    ...accountRoutes(s),
+    ...keyRoutes(),
+  ];
+}
+
+export function createApi(s: Services): Koa<ApiState> {
+  const app = new Koa<ApiState>({ proxy: s.config.trustProxy });
+  const routes = apiRoutes(s);
+  const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
+
+  const router = new Router<ApiState>();
+  for (const r of routes) {
+    router[r.method](r.path, authenticate(s, r.auth), routeHandler(r));
+  }
+  router.get('/openapi.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = openapi;
+  });
+
+  app.use(errorHandler(s.log));
+  app.use(requireJsonBody);
+  app.use(
+    koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', multipart: false, urlencoded: false, text: false }),
+  );
+  app.use(router.routes());
+  app.silent = true;
+  return app;
+}
+
+/** A body that is not JSON is refused up front rather than read as an empty object. */
+const requireJsonBody: Koa.Middleware = async (ctx, next) => {
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  if (hasBody && ['POST', 'PUT', 'PATCH'].includes(ctx.method) && !ctx.is('application/json', '+json')) {
+    throw new ApiError('invalid_fields', {
+      detail: 'body',
+      hint: 'Send the body as JSON with Content-Type: application/json.',
+    });
+  }
+  await next();
+};

@@ -1,0 +1,93 @@
+/**
+ * Random identifiers, API keys, claim tokens, password hashes and the small cryptography
+ * around them. Keys and tokens are stored only as SHA-256 hashes; passwords with scrypt.
+ */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  type ScryptOptions,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
+
+/** Account, page, key and token ids: 24 lowercase hex characters. */
+export function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+export const API_KEY_PATTERN = /^svc_sk_[A-Za-z0-9_-]{43}$/;
+
+/** `svc_sk_` + 43 base64url characters from 32 random bytes. */
+export function newApiKey(): string {
+  return `svc_sk_${randomBytes(32).toString('base64url')}`;
+}
+
+export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function newClaimToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** A keyed hash of a client address (or anything personal): stable per server secret, not reversible. */
+export function hashAddress(secret: string, address: string): string {
+  return createHmac('sha256', secret).update(`address:${address}`).digest('base64url');
+}
+
+const SCRYPT: ScryptOptions & { N: number; r: number; p: number } = {
+  N: 2 ** 15,
+  r: 8,
+  p: 1,
+  maxmem: 64 * 1024 * 1024,
+};
+
+function scryptAsync(password: string, salt: Buffer, options: typeof SCRYPT): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, 32, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** `scrypt$N$r$p$salt$hash`, all parameters kept so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), {
+    ...SCRYPT,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+function sealKey(secret: string): Buffer {
+  return createHash('sha256').update(`seal:${secret}`).digest();
+}
+
+/** AES-256-GCM with a key derived from the server secret: for answers that must be replayed but not stored in clear. */
+export function seal(secret: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(secret), iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
+}
+
+export function unseal(secret: string, sealed: string): string {
+  const [iv, tag, body] = sealed.split('.').map((s) => Buffer.from(s, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(secret), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}

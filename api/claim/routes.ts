@@ -1,0 +1,23 @@
+/** GET /api/claim/{token}: the status of a claim link, for anyone holding it. */
+import { claimStatus } from '../commands/claimLinks.js';
+import { route } from '../route.js';
+import { ClaimStatusOut } from '../schemas/responses.js';
+import type { Services } from '../services.js';
+
+export function claimRoutes(s: Services) {
+  return [
+    route({
+      method: 'get',
+      path: '/api/claim/:token',
+      tag: 'Create and discover',
+      summary: 'Read the status of a claim link',
+      description: 'pending, claimed, expired, or invalid for a token that was never issued.',
+      auth: 'none',
+      responses: [{ status: 200, description: 'The status', schema: ClaimStatusOut }],
+      errors: [],
+      async handler(ctx) {
+        ctx.body = { status: await claimStatus(s, ctx.params.token) };
+      },
+    }),
+  ];
+}

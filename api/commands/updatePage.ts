@@ -1,0 +1,82 @@
+/** Changing and deleting pages: PATCH merges, PUT replaces, DELETE parks the name. */
+import type { Queryable } from '../../store/db.js';
+import type { Profile } from '../../store/model.js';
+import { namesRepo } from '../../store/names.js';
+import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { ApiError } from '../errors.js';
+import { blockListProblems, imageProblem, normalizeBlocks } from '../profiles/blocks.js';
+import type { ProfilePatchInput, ProfileReplaceInput } from '../profiles/schema.js';
+import type { Services } from '../services.js';
+
+/** Every problem of a profile change that the schema cannot see, for the page's account. */
+export function profileChangeProblems(input: ProfilePatchInput | ProfileReplaceInput, accountId: string): ApiError[] {
+  const problems: ApiError[] = [];
+  if (input.avatar) problems.push(...maybe(imageProblem(input.avatar, 'avatar', accountId)));
+  if (input.theme?.backgroundImage) {
+    problems.push(...maybe(imageProblem(input.theme.backgroundImage, 'theme.backgroundImage', accountId)));
+  }
+  if (input.blocks) problems.push(...blockListProblems(input.blocks, 'blocks', accountId));
+  return problems;
+}
+
+function maybe<T>(x: T | null): T[] {
+  return x === null ? [] : [x];
+}
+
+/** PATCH /api/profiles/{id}: only the fields sent change; theme merges field by field. */
+export function patchPage(s: Services, accountId: string, id: string, input: ProfilePatchInput): Promise<PageRow> {
+  return changePage(s, accountId, id, input, (row) => {
+    const { theme, blocks, isPublished, ...fields } = input;
+    const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
+    return {
+      profile,
+      blocks: blocks ? normalizeBlocks(blocks) : row.blocks,
+      isPublished: isPublished ?? row.is_published,
+    };
+  });
+}
+
+/** PUT /api/profiles/{id}: every editable field replaced. */
+export function replacePage(s: Services, accountId: string, id: string, input: ProfileReplaceInput): Promise<PageRow> {
+  return changePage(s, accountId, id, input, () => {
+    const { blocks, isPublished, ...profile } = input;
+    return { profile, blocks: normalizeBlocks(blocks), isPublished };
+  });
+}
+
+async function changePage(
+  s: Services,
+  accountId: string,
+  id: string,
+  input: ProfilePatchInput | ProfileReplaceInput,
+  change: (
+    row: PageRow,
+  ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
+): Promise<PageRow> {
+  return s.db.transaction(async (tx) => {
+    const row = await editableRow(tx, accountId, id);
+    const [problem] = profileChangeProblems(input, accountId);
+    if (problem) throw problem;
+    return pagesRepo(tx).update(row.id, { ...change(row), now: s.now() });
+  });
+}
+
+/** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
+export async function deletePage(s: Services, accountId: string, id: string): Promise<PageRow> {
+  return s.db.transaction(async (tx) => {
+    const row = await editableRow(tx, accountId, id);
+    await pagesRepo(tx).delete(row.id);
+    await namesRepo(tx).park(row.username, accountId, s.now());
+    return row;
+  });
+}
+
+/** The account's page, locked; absent and foreign pages are not_found, banned ones cannot change. */
+async function editableRow(tx: Queryable, accountId: string, id: string): Promise<PageRow> {
+  const row = await pagesRepo(tx).lockOwned(accountId, id);
+  if (!row) throw new ApiError('not_found');
+  if (row.banned_at !== null) {
+    throw new ApiError('banned', { detail: row.ban_reason ?? undefined });
+  }
+  return row;
+}

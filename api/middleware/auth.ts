@@ -1,0 +1,44 @@
+/**
+ * Bearer-key authentication. A request that sends an Authorization header is judged by it
+ * alone: a malformed, unknown or revoked key is refused, never passed over for a cookie.
+ */
+import type Koa from 'koa';
+import { keysRepo } from '../../store/keys.js';
+import { API_KEY_PATTERN, sha256 } from '../auth/secrets.js';
+import { ApiError } from '../errors.js';
+import type { Services } from '../services.js';
+
+export type AuthMode = 'none' | 'key' | 'optional-key' | 'session';
+
+export interface Auth {
+  accountId: string;
+  keyId: string;
+}
+
+export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
+  return async (ctx, next) => {
+    const header = ctx.get('authorization');
+    if (mode === 'session') {
+      // Key management needs a person at a browser: a key can never create or revoke keys.
+      if (header) throw new ApiError('forbidden_via_key');
+      throw new ApiError('unauthorized', { hint: 'Log in to the dashboard; API keys are managed there.' });
+    }
+    if (mode === 'none' || (mode === 'optional-key' && !header)) return next();
+    if (!header) throw new ApiError('unauthorized');
+    ctx.state.auth = await keyAuth(s, header);
+    return next();
+  };
+}
+
+async function keyAuth(s: Services, header: string): Promise<Auth> {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  if (!match) throw new ApiError('invalid_key', { hint: 'Send the key as "Authorization: Bearer svc_sk_…".' });
+  const key = match[1];
+  if (!API_KEY_PATTERN.test(key)) throw new ApiError('invalid_key');
+  const keys = keysRepo(s.db);
+  const row = await keys.findByHash(sha256(key));
+  if (!row) throw new ApiError('unauthorized', { hint: 'This key is not known; check it was copied whole.' });
+  if (row.revoked_at !== null) throw new ApiError('key_revoked');
+  await keys.touch(row.id, s.now());
+  return { accountId: row.account_id, keyId: row.id };
+}

@@ -1,0 +1,113 @@
+/**
+ * openapi.json, generated from the same route declarations and valibot schemas that serve and
+ * validate requests (OpenAPI 3.0.3, info.version 1.0.0).
+ */
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import type { Config } from '../../config.js';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import type { AnyRoute } from '../route.js';
+import { ErrorObject } from '../schemas/responses.js';
+
+type Json = Record<string, unknown>;
+
+function schemaOf(schema: v.GenericSchema): Json {
+  return toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' }) as Json;
+}
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, 'baseUrl'>): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][r.method] = operation(r);
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Link-in-bio page service',
+      version: '1.0.0',
+      description:
+        'Create and edit link-in-bio pages. POST /api/agent/pages needs no key and returns one. Every error is the Error object; clients branch on code.',
+    },
+    servers: [{ url: config.baseUrl }],
+    tags: [{ name: 'Create and discover' }, { name: 'Pages' }, { name: 'Account' }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'svc_sk_ followed by 43 URL-safe characters' },
+        session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Dashboard session (browser only)' },
+      },
+      schemas: { Error: schemaOf(ErrorObject) },
+    },
+  };
+}
+
+function operation(r: AnyRoute): Json {
+  const parameters: Json[] = [];
+  for (const name of r.path.match(/:([A-Za-z]+)/g) ?? []) {
+    parameters.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (r.query) {
+    const q = schemaOf(r.query) as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(q.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    }
+  }
+  for (const h of r.headers ?? []) {
+    parameters.push({
+      name: h.name,
+      in: 'header',
+      required: false,
+      description: h.description,
+      schema: { type: 'string' },
+    });
+  }
+
+  const responses: Record<string, Json> = {};
+  for (const res of r.responses) {
+    responses[String(res.status)] = {
+      description: res.description,
+      ...(res.schema && { content: { [res.contentType ?? 'application/json']: { schema: schemaOf(res.schema) } } }),
+    };
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of r.errors) {
+    const status = ERROR_CODES[code][0];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    responses[String(status)] = {
+      description: `Error: ${codes.join(', ')}`,
+      content: { 'application/json': { schema: ERROR_REF } },
+    };
+  }
+
+  return {
+    tags: [r.tag],
+    summary: r.summary,
+    ...(r.description && { description: r.description }),
+    operationId: `${r.method}${r.path.replace(/[:/{}-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+    security: security(r.auth),
+    ...(parameters.length > 0 && { parameters }),
+    ...(r.body && {
+      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } },
+    }),
+    responses,
+  };
+}
+
+function security(auth: AnyRoute['auth']): Json[] {
+  switch (auth) {
+    case 'none':
+      return [];
+    case 'key':
+      return [{ apiKey: [] }];
+    case 'optional-key':
+      return [{}, { apiKey: [] }];
+    case 'session':
+      return [{ session: [] }];
+  }
+}

@@ -1,0 +1,134 @@
+/** /api/profiles: the pages of the key's account (SPEC 4.2). */
+import { pagesRepo } from '../../store/pages.js';
+import { createProfile } from '../commands/createPage.js';
+import { deletePage, patchPage, replacePage } from '../commands/updatePage.js';
+import { ApiError } from '../errors.js';
+import { type ApiContext, accountOf, route } from '../route.js';
+import { PageOut, PagesOut } from '../schemas/responses.js';
+import type { Services } from '../services.js';
+import { presentPage } from './presenter.js';
+import { ProfileCreate, ProfilePatch, ProfileReplace } from './schema.js';
+
+const tag = 'Pages';
+const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
+const PAGE_ID = /^[0-9a-f]{24}$/;
+
+/** The :id parameter; anything that is not an id of ours cannot be a page of the caller's. */
+function pageId(ctx: ApiContext): string {
+  const id = ctx.params.id;
+  if (!PAGE_ID.test(id)) throw new ApiError('not_found');
+  return id;
+}
+
+export function profileRoutes(s: Services) {
+  return [
+    route({
+      method: 'get',
+      path: '/api/profiles',
+      tag,
+      summary: 'All pages of the account',
+      auth: 'key',
+      responses: [{ status: 200, description: 'The pages', schema: PagesOut }],
+      errors: [...keyErrors],
+      async handler(ctx) {
+        const rows = await pagesRepo(s.db).listByAccount(accountOf(ctx));
+        ctx.body = { pages: rows.map((r) => presentPage(s.config, r)) };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/api/profiles',
+      tag,
+      summary: 'Claim another subdomain on the account',
+      description: 'Counts as a program-made page (at most 10 per account).',
+      auth: 'key',
+      body: ProfileCreate,
+      responses: [{ status: 201, description: 'The new page', schema: PageOut }],
+      errors: [
+        ...keyErrors,
+        'invalid_fields',
+        'too_short',
+        'too_long',
+        'bad_chars',
+        'edge_hyphen',
+        'double_hyphen',
+        'reserved',
+        'username_taken',
+        'limit_reached',
+      ],
+      async handler(ctx, { body }) {
+        const row = await createProfile(
+          s,
+          { accountId: accountOf(ctx), userAgent: ctx.get('user-agent').slice(0, 500), byProgram: true },
+          body,
+        );
+        ctx.status = 201;
+        ctx.body = presentPage(s.config, row);
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/api/profiles/:id',
+      tag,
+      summary: 'One page with every editable field',
+      auth: 'key',
+      responses: [{ status: 200, description: 'The page', schema: PageOut }],
+      errors: [...keyErrors, 'not_found'],
+      async handler(ctx) {
+        const row = await pagesRepo(s.db).findOwned(accountOf(ctx), pageId(ctx));
+        if (!row) throw new ApiError('not_found');
+        ctx.body = presentPage(s.config, row);
+      },
+    }),
+
+    route({
+      method: 'patch',
+      path: '/api/profiles/:id',
+      tag,
+      summary: 'Change some fields of a page',
+      description:
+        'Only the fields sent change. theme merges field by field; blocks, when sent, replaces the whole list.',
+      auth: 'key',
+      body: ProfilePatch,
+      responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
+      errors: [...keyErrors, 'invalid_fields', 'bad_url', 'bad_path', 'not_found', 'banned', 'too_large'],
+      async handler(ctx, { body }) {
+        const id = pageId(ctx);
+        ctx.body = presentPage(s.config, await patchPage(s, accountOf(ctx), id, body));
+      },
+    }),
+
+    route({
+      method: 'put',
+      path: '/api/profiles/:id',
+      tag,
+      summary: 'Replace every editable field of a page',
+      description:
+        'Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out.',
+      auth: 'key',
+      body: ProfileReplace,
+      responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
+      errors: [...keyErrors, 'invalid_fields', 'bad_url', 'bad_path', 'not_found', 'banned', 'too_large'],
+      async handler(ctx, { body }) {
+        const id = pageId(ctx);
+        ctx.body = presentPage(s.config, await replacePage(s, accountOf(ctx), id, body));
+      },
+    }),
+
+    route({
+      method: 'delete',
+      path: '/api/profiles/:id',
+      tag,
+      summary: 'Delete a page and its files; the name stays parked for this account',
+      auth: 'key',
+      responses: [{ status: 204, description: 'Deleted' }],
+      errors: [...keyErrors, 'not_found', 'banned'],
+      async handler(ctx) {
+        await deletePage(s, accountOf(ctx), pageId(ctx));
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

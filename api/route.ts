@@ -1,0 +1,68 @@
+/**
+ * A route is declared once, with its schemas, auth, answers and error codes; the same
+ * declaration registers the Koa handler and writes the OpenAPI document, so the two cannot
+ * drift apart.
+ */
+import type { RouterContext, RouterMiddleware } from '@koa/router';
+import type * as v from 'valibot';
+import type { ErrorCode } from './errors.js';
+import type { Auth, AuthMode } from './middleware/auth.js';
+import { parseOrThrow } from './validation.js';
+
+export interface ApiState {
+  requestId: string;
+  auth?: Auth;
+}
+
+export type ApiContext = RouterContext<ApiState>;
+
+type Infer<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+
+export interface RouteDef<
+  B extends v.GenericSchema | undefined = undefined,
+  Q extends v.GenericSchema | undefined = undefined,
+> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Koa path, e.g. `/api/profiles/:id`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: AuthMode;
+  body?: B;
+  /** false: the handler reads the raw body itself (validate reports every problem). */
+  parseBody?: boolean;
+  query?: Q;
+  /** Extra request headers worth documenting. */
+  headers?: { name: string; description: string }[];
+  responses: { status: number; description: string; schema?: v.GenericSchema; contentType?: string }[];
+  errors: ErrorCode[];
+  handler: (ctx: ApiContext, input: { body: Infer<B>; query: Infer<Q> }) => Promise<void>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of routes with different schemas
+export type AnyRoute = RouteDef<any, any>;
+
+/** Declares a route; the identity function that gives the handler its input types. */
+export function route<
+  B extends v.GenericSchema | undefined = undefined,
+  Q extends v.GenericSchema | undefined = undefined,
+>(def: RouteDef<B, Q>): RouteDef<B, Q> {
+  return def;
+}
+
+/** The Koa middleware of a route: parse query and body with its schemas, then the handler. */
+export function routeHandler(def: AnyRoute): RouterMiddleware<ApiState> {
+  return async (ctx) => {
+    const query = def.query ? parseOrThrow(def.query, ctx.query) : undefined;
+    const body = def.body && def.parseBody !== false ? parseOrThrow(def.body, ctx.request.body) : undefined;
+    await def.handler(ctx, { body, query });
+  };
+}
+
+/** The key's account; routes with auth 'key' always have one. */
+export function accountOf(ctx: ApiContext): string {
+  const auth = ctx.state.auth;
+  if (!auth) throw new Error('route needs auth: key');
+  return auth.accountId;
+}

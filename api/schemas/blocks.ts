@@ -1,0 +1,118 @@
+/**
+ * The six block types of SPEC 2.3. A stored block (in a page or a profile update) carries id,
+ * order and visible; an agent block (in the create-page request) may leave them out.
+ */
+import * as v from 'valibot';
+import { DateTime, Focus, HttpUrl, isAppLink, StorageKey, text } from './fields.js';
+
+export const MAX_BLOCKS = 80;
+export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
+export const MESSENGERS = ['telegram', 'whatsapp', 'viber'] as const;
+export const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text'] as const;
+
+const BlockId = text(1, 40);
+const Order = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
+const ShortPath = v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'bad_path'));
+const AppLink = v.pipe(v.string(), v.check(isAppLink, 'bad_url'));
+
+function shared(mode: 'stored' | 'agent') {
+  const req = <T extends v.GenericSchema>(s: T) => (mode === 'stored' ? s : v.optional(s));
+  return {
+    id: req(BlockId),
+    order: req(Order),
+    visible: req(v.boolean()),
+    showFrom: v.optional(v.nullable(DateTime)),
+    showUntil: v.optional(v.nullable(DateTime)),
+  };
+}
+
+function blockSchemas(mode: 'stored' | 'agent') {
+  const base = shared(mode);
+  return v.variant(
+    'type',
+    [
+      v.strictObject({
+        ...base,
+        type: v.literal('link'),
+        label: text(1, 120),
+        url: HttpUrl,
+        note: v.optional(text(0, 160)),
+        image: v.optional(v.nullable(StorageKey)),
+        imageFocus: v.optional(v.nullable(Focus)),
+        badge: v.optional(v.nullable(text(0, 20))),
+        featured: v.optional(v.boolean()),
+        adult: v.optional(v.boolean()),
+        pulse: v.optional(v.boolean()),
+        path: v.optional(v.nullable(ShortPath)),
+        apps: v.optional(
+          v.nullable(
+            v.strictObject({
+              ios: v.optional(v.nullable(AppLink)),
+              android: v.optional(v.nullable(AppLink)),
+            }),
+          ),
+        ),
+      }),
+      v.strictObject({
+        ...base,
+        type: v.literal('social'),
+        platform: text(1, 40),
+        url: HttpUrl,
+        counter: v.optional(v.nullable(text(0, 20))),
+      }),
+      v.strictObject({
+        ...base,
+        type: v.literal('socialRow'),
+        items: v.pipe(
+          v.array(v.strictObject({ platform: text(1, 40), url: HttpUrl })),
+          v.maxLength(20, 'A social row holds at most 20 items.'),
+        ),
+      }),
+      v.strictObject({
+        ...base,
+        type: v.literal('embed'),
+        provider: v.picklist(EMBED_PROVIDERS, `Use one of: ${EMBED_PROVIDERS.join(', ')}.`),
+        url: HttpUrl,
+        title: v.optional(text(0, 120)),
+      }),
+      v.strictObject({
+        ...base,
+        type: v.literal('messenger'),
+        platform: v.picklist(MESSENGERS, `Use one of: ${MESSENGERS.join(', ')}.`),
+        handle: text(1, 60),
+        label: v.optional(text(0, 80)),
+      }),
+      v.strictObject({
+        ...base,
+        type: v.literal('text'),
+        content: text(1, 600),
+        variant: v.optional(v.picklist(['heading', 'paragraph'])),
+      }),
+    ],
+    `Use one of the block types: ${BLOCK_TYPES.join(', ')}.`,
+  );
+}
+
+export const StoredBlock = blockSchemas('stored');
+export const AgentBlock = blockSchemas('agent');
+
+export const StoredBlocks = v.pipe(
+  v.array(StoredBlock),
+  v.maxLength(MAX_BLOCKS, `A page holds at most ${MAX_BLOCKS} blocks.`),
+);
+export const AgentBlocks = v.pipe(
+  v.array(AgentBlock),
+  v.maxLength(MAX_BLOCKS, `A page holds at most ${MAX_BLOCKS} blocks.`),
+);
+
+export type StoredBlockInput = v.InferOutput<typeof StoredBlock>;
+export type AgentBlockInput = v.InferOutput<typeof AgentBlock>;
+
+/** Hosts each embed provider serves from; an embed URL elsewhere cannot be embedded. */
+export const EMBED_HOSTS: Record<(typeof EMBED_PROVIDERS)[number], string[]> = {
+  youtube: ['youtube.com', 'youtu.be', 'youtube-nocookie.com'],
+  spotify: ['spotify.com'],
+  soundcloud: ['soundcloud.com'],
+  applemusic: ['music.apple.com'],
+  tiktok: ['tiktok.com'],
+};

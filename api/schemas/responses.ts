@@ -1,0 +1,121 @@
+/**
+ * Schemas of what the API answers. They document the answers in openapi.json, and the test
+ * suite checks every answer it receives against that document.
+ */
+import * as v from 'valibot';
+import { ERROR_CODES } from '../errors.js';
+import { StoredBlock } from './blocks.js';
+import { TEMPLATE_IDS } from './fields.js';
+
+const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
+const FocusOut = v.object({ x: v.number(), y: v.number() });
+
+export const ErrorObject = v.object({
+  code: v.picklist(Object.keys(ERROR_CODES) as [string, ...string[]]),
+  hint: v.optional(v.string()),
+  field: v.optional(v.string()),
+  detail: v.optional(v.string()),
+  suggestions: v.optional(v.array(v.string())),
+  retryAfter: v.optional(v.pipe(v.number(), v.integer())),
+});
+
+export const PageOut = v.object({
+  id: v.string(),
+  username: v.string(),
+  url: v.string(),
+  markdownUrl: v.string(),
+  isPublished: v.boolean(),
+  banned: v.boolean(),
+  banReason: v.nullable(v.string()),
+  createdAt: DateTimeOut,
+  updatedAt: DateTimeOut,
+  createdBy: v.string(),
+  displayName: v.string(),
+  bio: v.string(),
+  avatar: v.nullable(v.string()),
+  avatarFocus: v.nullable(FocusOut),
+  templateId: v.picklist(TEMPLATE_IDS),
+  layout: v.picklist(['list', 'grid']),
+  headerAlign: v.nullable(v.picklist(['left', 'center', 'right'])),
+  pageLocale: v.string(),
+  utm: v.boolean(),
+  theme: v.object({
+    accent: v.string(),
+    backgroundImage: v.nullable(v.string()),
+    backgroundFocus: v.nullable(FocusOut),
+    overlay: v.number(),
+  }),
+  blocks: v.array(StoredBlock),
+});
+
+export const PageSummaryOut = v.object({
+  id: v.string(),
+  username: v.string(),
+  url: v.string(),
+  markdownUrl: v.string(),
+  isPublished: v.boolean(),
+  banned: v.boolean(),
+  templateId: v.picklist(TEMPLATE_IDS),
+  blockCount: v.number(),
+  updatedAt: DateTimeOut,
+});
+
+export const AccountOut = v.object({
+  id: v.string(),
+  email: v.nullable(v.string()),
+  locale: v.string(),
+  createdAt: DateTimeOut,
+  provisional: v.boolean(),
+  createdBy: v.string(),
+});
+
+export const CreatePageOut = v.object({
+  account: v.object({ id: v.string(), provisional: v.boolean() }),
+  page: PageOut,
+  apiKey: v.optional(v.string()),
+  claimUrl: v.optional(v.string()),
+  claimExpiresAt: v.optional(DateTimeOut),
+});
+
+export const ValidateOut = v.object({
+  valid: v.boolean(),
+  problems: v.optional(v.array(ErrorObject)),
+});
+
+export const UsernameCheckOut = v.object({
+  username: v.string(),
+  status: v.picklist(['free', 'taken', 'invalid']),
+  suggestions: v.optional(v.array(v.string())),
+  reason: v.optional(v.string()),
+});
+
+export const MeOut = v.object({
+  account: AccountOut,
+  pages: v.array(PageSummaryOut),
+  remainingPageSlots: v.number(),
+});
+
+export const ClaimLinkOut = v.object({ claimUrl: v.string(), expiresAt: DateTimeOut });
+
+export const ClaimStatusOut = v.object({ status: v.picklist(['pending', 'claimed', 'expired', 'invalid']) });
+
+export const PagesOut = v.object({ pages: v.array(PageOut) });
+
+export const ExportOut = v.object({
+  exportedAt: DateTimeOut,
+  account: AccountOut,
+  pages: v.array(PageOut),
+  apiKeys: v.array(
+    v.object({
+      id: v.string(),
+      label: v.string(),
+      hint: v.string(),
+      createdAt: DateTimeOut,
+      createdBy: v.string(),
+      lastUsedAt: v.nullable(DateTimeOut),
+      revokedAt: v.nullable(DateTimeOut),
+    }),
+  ),
+  claimLinks: v.array(v.object({ createdAt: DateTimeOut, expiresAt: DateTimeOut, usedAt: v.nullable(DateTimeOut) })),
+  parkedNames: v.array(v.object({ username: v.string(), parkedAt: DateTimeOut })),
+});

@@ -1,0 +1,59 @@
+/** Accounts: provisional until claimed with an e-mail and password. */
+import type { Queryable } from './db.js';
+
+export interface AccountRow {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  locale: string;
+  created_at: Date;
+  claimed_at: Date | null;
+  created_by: string;
+}
+
+export function accountsRepo(db: Queryable) {
+  return {
+    async insert(a: {
+      id: string;
+      email: string | null;
+      passwordHash: string | null;
+      locale: string;
+      createdBy: string;
+      now: Date;
+    }) {
+      const [row] = await db.query<AccountRow>(
+        `INSERT INTO accounts (id, email, password_hash, locale, created_at, claimed_at, created_by)
+         VALUES ($1, $2, $3, $4, $5, CASE WHEN $2::text IS NULL THEN NULL ELSE $5::timestamptz END, $6) RETURNING *`,
+        [a.id, a.email, a.passwordHash, a.locale, a.now, a.createdBy],
+      );
+      return row;
+    },
+
+    async find(id: string): Promise<AccountRow | undefined> {
+      const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+      return row;
+    },
+
+    async emailTaken(email: string): Promise<boolean> {
+      const rows = await db.query('SELECT 1 FROM accounts WHERE lower(email) = lower($1)', [email]);
+      return rows.length > 0;
+    },
+
+    async setLocale(id: string, locale: string) {
+      await db.query('UPDATE accounts SET locale = $2 WHERE id = $1', [id, locale]);
+    },
+
+    async setPasswordHash(id: string, passwordHash: string) {
+      await db.query('UPDATE accounts SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+    },
+
+    /** Claims a provisional account; false when it was claimed meanwhile. */
+    async claim(id: string, email: string, passwordHash: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        'UPDATE accounts SET email = $2, password_hash = $3, claimed_at = $4 WHERE id = $1 AND email IS NULL RETURNING id',
+        [id, email, passwordHash, now],
+      );
+      return rows.length > 0;
+    },
+  };
+}

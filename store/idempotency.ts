@@ -1,0 +1,55 @@
+/**
+ * Idempotency records: the first answer to a request sent with an Idempotency-Key, kept 24
+ * hours per caller. The row is inserted at the start of the request's transaction, so a
+ * concurrent retry waits on it and then replays the committed answer.
+ */
+import type { Queryable } from './db.js';
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+export interface IdempotencyRow {
+  request_hash: string;
+  status: number | null;
+  body: string | null;
+}
+
+export function idempotencyRepo(db: Queryable) {
+  return {
+    /** Reserves (scope, key) for this request; returns the existing record when one is live. */
+    async reserve(scope: string, key: string, requestHash: string, now: Date): Promise<IdempotencyRow | null> {
+      await db.query(
+        `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
+        [scope, key, now],
+      );
+      const inserted = await db.query(
+        `INSERT INTO idempotency_keys (scope, key, request_hash, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (scope, key) DO NOTHING RETURNING key`,
+        [scope, key, requestHash, now],
+      );
+      if (inserted.length > 0) return null;
+      const [row] = await db.query<IdempotencyRow>(
+        'SELECT request_hash, status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+        [scope, key],
+      );
+      return row ?? null;
+    },
+
+    async complete(scope: string, key: string, status: number, body: string) {
+      await db.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2', [
+        scope,
+        key,
+        status,
+        body,
+      ]);
+    },
+
+    /** Removes records past their 24 hours; returns how many. */
+    async sweep(now: Date): Promise<number> {
+      const rows = await db.query(
+        `DELETE FROM idempotency_keys WHERE created_at < $1::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours' RETURNING key`,
+        [now],
+      );
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** API keys: the SHA-256 of each key, never the key. */
+import type { Queryable } from './db.js';
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  hash: string;
+  hint: string;
+  label: string;
+  created_at: Date;
+  created_by: string;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export const MAX_LIVE_KEYS = 10;
+
+export function keysRepo(db: Queryable) {
+  return {
+    async insert(k: {
+      id: string;
+      accountId: string;
+      hash: string;
+      hint: string;
+      label: string;
+      createdBy: string;
+      now: Date;
+    }) {
+      const [row] = await db.query<ApiKeyRow>(
+        `INSERT INTO api_keys (id, account_id, hash, hint, label, created_at, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [k.id, k.accountId, k.hash, k.hint, k.label, k.now, k.createdBy],
+      );
+      return row;
+    },
+
+    async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE hash = $1', [hash]);
+      return row;
+    },
+
+    /** Records use at most once a minute per key, so authentication stays one read on the hot path. */
+    async touch(id: string, now: Date) {
+      await db.query(
+        `UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+        [id, now],
+      );
+    },
+
+    async countLive(accountId: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+        [accountId],
+      );
+      return row.n;
+    },
+
+    async listByAccount(accountId: string): Promise<ApiKeyRow[]> {
+      return db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    },
+
+    async revoke(accountId: string, id: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING id',
+        [id, accountId, now],
+      );
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/** Which usernames are taken: by a page, or parked after a delete (taken for all but the former owner). */
+import type { Queryable } from './db.js';
+
+export function namesRepo(db: Queryable) {
+  return {
+    /** The subset of names that `accountId` (null: a new account) cannot take. */
+    async taken(names: readonly string[], accountId: string | null): Promise<Set<string>> {
+      if (names.length === 0) return new Set();
+      const rows = await db.query<{ username: string }>(
+        `SELECT username FROM pages WHERE username = ANY($1::text[])
+         UNION SELECT username FROM parked_names WHERE username = ANY($1::text[]) AND account_id IS DISTINCT FROM $2`,
+        [names, accountId],
+      );
+      return new Set(rows.map((r) => r.username));
+    },
+
+    async park(username: string, accountId: string, now: Date) {
+      await db.query(
+        `INSERT INTO parked_names (username, account_id, parked_at) VALUES ($1, $2, $3)
+         ON CONFLICT (username) DO UPDATE SET account_id = EXCLUDED.account_id, parked_at = EXCLUDED.parked_at`,
+        [username, accountId, now],
+      );
+    },
+
+    async unpark(username: string) {
+      await db.query('DELETE FROM parked_names WHERE username = $1', [username]);
+    },
+
+    async parkedBy(accountId: string): Promise<{ username: string; parked_at: Date }[]> {
+      return db.query('SELECT username, parked_at FROM parked_names WHERE account_id = $1 ORDER BY parked_at', [
+        accountId,
+      ]);
+    },
+  };
+}

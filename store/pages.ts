@@ -1,0 +1,109 @@
+/** Pages: one row per subdomain, the profile and blocks as JSONB documents. */
+import type { Queryable } from './db.js';
+import type { Block, Profile } from './model.js';
+
+export interface PageRow {
+  id: string;
+  account_id: string;
+  username: string;
+  by_program: boolean;
+  is_published: boolean;
+  banned_at: Date | null;
+  ban_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  created_by: string;
+  profile: Profile;
+  blocks: Block[];
+}
+
+export interface NewPage {
+  id: string;
+  accountId: string;
+  username: string;
+  byProgram: boolean;
+  isPublished: boolean;
+  createdBy: string;
+  profile: Profile;
+  blocks: Block[];
+  now: Date;
+}
+
+export function pagesRepo(db: Queryable) {
+  return {
+    async insert(p: NewPage): Promise<PageRow> {
+      const [row] = await db.query<PageRow>(
+        `INSERT INTO pages (id, account_id, username, by_program, is_published, created_at, updated_at, created_by, profile, blocks)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9::jsonb) RETURNING *`,
+        [
+          p.id,
+          p.accountId,
+          p.username,
+          p.byProgram,
+          p.isPublished,
+          p.now,
+          p.createdBy,
+          JSON.stringify(p.profile),
+          JSON.stringify(p.blocks),
+        ],
+      );
+      return row;
+    },
+
+    /** The page, only when it belongs to the account: another account's page is as absent as a missing one. */
+    async findOwned(accountId: string, id: string): Promise<PageRow | undefined> {
+      const [row] = await db.query<PageRow>('SELECT * FROM pages WHERE id = $1 AND account_id = $2', [id, accountId]);
+      return row;
+    },
+
+    /** Like findOwned, with the row locked until the transaction ends. */
+    async lockOwned(accountId: string, id: string): Promise<PageRow | undefined> {
+      const [row] = await db.query<PageRow>('SELECT * FROM pages WHERE id = $1 AND account_id = $2 FOR UPDATE', [
+        id,
+        accountId,
+      ]);
+      return row;
+    },
+
+    async findByUsername(username: string): Promise<PageRow | undefined> {
+      const [row] = await db.query<PageRow>('SELECT * FROM pages WHERE username = $1', [username]);
+      return row;
+    },
+
+    async listByAccount(accountId: string): Promise<PageRow[]> {
+      return db.query<PageRow>('SELECT * FROM pages WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    },
+
+    async countProgramMade(accountId: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pages WHERE account_id = $1 AND by_program',
+        [accountId],
+      );
+      return row.n;
+    },
+
+    async update(
+      id: string,
+      change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date },
+    ): Promise<PageRow> {
+      const [row] = await db.query<PageRow>(
+        `UPDATE pages SET profile = $2::jsonb, blocks = $3::jsonb, is_published = $4, updated_at = $5
+         WHERE id = $1 RETURNING *`,
+        [id, JSON.stringify(change.profile), JSON.stringify(change.blocks), change.isPublished, change.now],
+      );
+      return row;
+    },
+
+    async setBan(username: string, ban: { at: Date; reason: string } | null): Promise<PageRow | undefined> {
+      const [row] = await db.query<PageRow>(
+        'UPDATE pages SET banned_at = $2, ban_reason = $3 WHERE username = $1 RETURNING *',
+        [username, ban?.at ?? null, ban?.reason ?? null],
+      );
+      return row;
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.query('DELETE FROM pages WHERE id = $1', [id]);
+    },
+  };
+}
