@@ -23,6 +23,11 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
+  if (config.role === 'router' || config.role === 'worker') {
+    // Only the API exists so far; the router and the worker come with the publishing and jobs issues.
+    process.stderr.write(`ROLE=${config.role} is not available in this version; use ROLE=all or ROLE=api.\n`);
+    process.exit(2);
+  }
   const db = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'database migrated');

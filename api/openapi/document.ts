@@ -12,7 +12,19 @@ import { ErrorObject } from '../schemas/responses.js';
 type Json = Record<string, unknown>;
 
 function schemaOf(schema: v.GenericSchema): Json {
-  return toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' }) as Json;
+  return tidy(toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' })) as Json;
+}
+
+/** OpenAPI 3.0 wants `required` left out rather than empty (objects whose fields are all optional). */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, value] of Object.entries(node)) {
+    if (k === 'required' && Array.isArray(value) && value.length === 0) continue;
+    out[k] = tidy(value);
+  }
+  return out;
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };

@@ -1,0 +1,94 @@
+/**
+ * A small HTTP client for the tests. Every answer it receives is checked against the
+ * openapi.json the app serves: a status the document does not declare, or a body that does
+ * not match its schema, fails the test that received it.
+ */
+import { fromSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { app } from './hooks.js';
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is, with the content type given in headers (default JSON). */
+  raw?: string;
+  key?: string;
+  headers?: Record<string, string>;
+  /** Skip the contract check (for answers outside openapi.json, like plain 404 pages). */
+  unchecked?: boolean;
+}
+
+export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+  const headers: Record<string, string> = { 'user-agent': 'linkpage-tests/1.0', ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.raw !== undefined) {
+    body = options.raw;
+    headers['content-type'] ??= 'application/json';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(app().url + path, { method, headers, body });
+  const text = await res.text();
+  const isJson = (res.headers.get('content-type') ?? '').includes('json');
+  const response: Response<T> = { status: res.status, headers: res.headers, body: isJson && text ? JSON.parse(text) : text, text };
+  if (!options.unchecked) await checkContract(method, path, response);
+  return response;
+}
+
+export const api = {
+  get: <T = any>(path: string, o?: RequestOptions) => request<T>('GET', path, o),
+  post: <T = any>(path: string, body?: unknown, o?: RequestOptions) => request<T>('POST', path, { ...o, body }),
+  patch: <T = any>(path: string, body?: unknown, o?: RequestOptions) => request<T>('PATCH', path, { ...o, body }),
+  put: <T = any>(path: string, body?: unknown, o?: RequestOptions) => request<T>('PUT', path, { ...o, body }),
+  delete: <T = any>(path: string, o?: RequestOptions) => request<T>('DELETE', path, o),
+};
+
+let document: any;
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats.default(ajv);
+const validators = new Map<string, ValidateFunction>();
+
+async function openapi(): Promise<any> {
+  document ??= await (await fetch(`${app().url}/openapi.json`)).json();
+  return document;
+}
+
+/** Throws when the answer is not one the document declares for this operation. */
+export async function checkContract(method: string, path: string, res: Response): Promise<void> {
+  const doc = await openapi();
+  const pathname = path.split('?')[0];
+  const template = Object.keys(doc.paths).find((t) =>
+    new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
+  );
+  const operation = template && doc.paths[template][method.toLowerCase()];
+  if (!operation) {
+    if (res.status === 404 && res.body?.code === 'not_found') return;
+    throw new Error(`contract: ${method} ${pathname} is not in openapi.json (answered ${res.status})`);
+  }
+  const declared = operation.responses[String(res.status)];
+  if (!declared) {
+    throw new Error(`contract: ${method} ${template} does not declare status ${res.status}: ${res.text.slice(0, 300)}`);
+  }
+  const schema = declared.content?.['application/json']?.schema;
+  if (!schema) return;
+  const id = `${method} ${template} ${res.status}`;
+  let validate = validators.get(id);
+  if (!validate) {
+    const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
+    const { $schema: _, ...jsonSchema } = fromSchema(resolved) as Record<string, unknown>;
+    validate = ajv.compile(jsonSchema);
+    validators.set(id, validate);
+  }
+  if (!validate(res.body)) {
+    throw new Error(`contract: ${id} body does not match openapi.json: ${ajv.errorsText(validate.errors)}`);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The database the tests run on: PGlite in memory by default, or the real PostgreSQL named by
+ * DATABASE_URL, in a schema of its own for this run (dropped at the end).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openDatabase } from '../../store/db.js';
+import { migrate } from '../../store/migrate.js';
+
+export const databaseUrl = process.env.DATABASE_URL || undefined;
+
+/** A fresh, migrated database on the given engine. */
+export async function freshDatabase(engine: 'pglite' | 'postgres' = databaseUrl ? 'postgres' : 'pglite'): Promise<{
+  db: Database;
+  drop: () => Promise<void>;
+}> {
+  if (engine === 'pglite') {
+    const db = await openDatabase({});
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  if (!databaseUrl) throw new Error('postgres engine needs DATABASE_URL');
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const db = await openDatabase({ url: databaseUrl, schema });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+/** The engines store tests run on: PGlite always, PostgreSQL too when DATABASE_URL is set. */
+export const engines: ('pglite' | 'postgres')[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite'];
