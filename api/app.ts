@@ -7,6 +7,7 @@ import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
 import { ApiError } from './errors.js';
 import { keyRoutes } from './keys/routes.js';
+import { createLimiter } from './limits/limiter.js';
 import { authenticate } from './middleware/auth.js';
 import { errorHandler } from './middleware/errors.js';
 import { buildOpenApi } from './openapi/document.js';
@@ -32,9 +33,13 @@ export function createApi(s: Services): Koa<ApiState> {
   const routes = apiRoutes(s);
   const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
 
+  const limiter = createLimiter(s);
   const router = new Router<ApiState>();
   for (const r of routes) {
-    router[r.method](r.path, authenticate(s, r.auth), routeHandler(r));
+    const limits = (r.limits ?? []).map((l) =>
+      limiter.middleware(l.name, l.when as ((ctx: Koa.Context) => boolean) | undefined),
+    );
+    router[r.method](r.path, authenticate(s, r.auth), ...limits, routeHandler(r));
   }
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';

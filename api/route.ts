@@ -6,12 +6,15 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type * as v from 'valibot';
 import type { ErrorCode } from './errors.js';
+import type { LimitName } from './limits/rules.js';
 import type { Auth, AuthMode } from './middleware/auth.js';
 import { parseOrThrow } from './validation.js';
 
 export interface ApiState {
   requestId: string;
   auth?: Auth;
+  /** Set when the answer replays an earlier one (nothing was created). */
+  replayed?: boolean;
 }
 
 export type ApiContext = RouterContext<ApiState>;
@@ -35,6 +38,8 @@ export interface RouteDef<
   query?: Q;
   /** Extra request headers worth documenting. */
   headers?: { name: string; description: string }[];
+  /** Limits of SPEC 8 on this route; `when` picks the requests each applies to. */
+  limits?: { name: LimitName; when?: (ctx: ApiContext) => boolean }[];
   responses: { status: number; description: string; schema?: v.GenericSchema; contentType?: string }[];
   errors: ErrorCode[];
   handler: (ctx: ApiContext, input: { body: Infer<B>; query: Infer<Q> }) => Promise<void>;

@@ -34,6 +34,10 @@ export function agentRoutes(s: Services) {
       description:
         'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. All or nothing. publish defaults to true.',
       auth: 'optional-key',
+      limits: [
+        { name: 'pagesWithoutKey', when: (ctx) => !ctx.state.auth },
+        { name: 'pagesWithKey', when: (ctx) => Boolean(ctx.state.auth) },
+      ],
       body: CreatePageRequest,
       headers: [
         {
@@ -70,6 +74,7 @@ export function agentRoutes(s: Services) {
           });
         }
         const answer = await createAgentPage(s, caller(ctx), body, idempotencyKey);
+        ctx.state.replayed = answer.replayed;
         ctx.status = answer.status;
         ctx.type = 'application/json';
         ctx.body = answer.json;
@@ -84,6 +89,7 @@ export function agentRoutes(s: Services) {
       description:
         'Reports every problem at once, including a taken username or e-mail. With a key, also the page ceiling.',
       auth: 'optional-key',
+      limits: [{ name: 'validate' }],
       body: CreatePageRequest,
       parseBody: false,
       responses: [{ status: 200, description: 'The verdict', schema: ValidateOut }],
@@ -123,6 +129,7 @@ export function agentRoutes(s: Services) {
       tag: 'Create and discover',
       summary: 'A fresh claim link for a provisional account (valid 7 days)',
       auth: 'key',
+      limits: [{ name: 'claimLink' }],
       responses: [{ status: 201, description: 'The link', schema: ClaimLinkOut }],
       errors: ['already_claimed', 'unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {

@@ -35,6 +35,8 @@ export interface Answer {
   status: number;
   /** The serialised JSON body, replayed byte for byte on an idempotent retry. */
   json: string;
+  /** True when this answer is a replay and nothing was created. */
+  replayed: boolean;
 }
 
 /** Checks of a create request that need no database; the first problem is thrown. */
@@ -81,7 +83,7 @@ export async function createAgentPage(
             throw invalid('Idempotency-Key', 'This Idempotency-Key was already used with a different request body.');
           }
           if (first.status !== null && first.body !== null)
-            return { status: first.status, json: unseal(s.secret, first.body) };
+            return { status: first.status, json: unseal(s.secret, first.body), replayed: true };
         }
       }
 
@@ -168,7 +170,7 @@ async function createInTransaction(
       body.claimExpiresAt = claim.expiresAt;
     }
   }
-  return { status: 201, json: JSON.stringify(body) };
+  return { status: 201, json: JSON.stringify(body), replayed: false };
 }
 
 /** POST /api/profiles: another subdomain on the account, program-made when created with a key. */

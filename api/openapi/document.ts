@@ -6,6 +6,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { Config } from '../../config.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { LIMITS } from '../limits/rules.js';
 import type { AnyRoute } from '../route.js';
 import { ErrorObject } from '../schemas/responses.js';
 
@@ -28,6 +29,12 @@ function tidy(node: unknown): unknown {
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { description: 'Requests allowed in the window', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+};
 
 export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, 'baseUrl'>): Json {
   const paths: Record<string, Json> = {};
@@ -86,15 +93,20 @@ function operation(r: AnyRoute): Json {
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of r.errors) {
+  const limitCodes = (r.limits ?? []).map((l) => LIMITS[l.name].code);
+  for (const code of new Set([...r.errors, ...limitCodes])) {
     const status = ERROR_CODES[code][0];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
+      ...(status === 429 && { headers: { 'Retry-After': { schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS } }),
       content: { 'application/json': { schema: ERROR_REF } },
     };
+  }
+  if (r.limits && r.limits.length > 0) {
+    for (const res of r.responses) responses[String(res.status)].headers = RATE_LIMIT_HEADERS;
   }
 
   return {

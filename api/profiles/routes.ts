@@ -43,6 +43,7 @@ export function profileRoutes(s: Services) {
       summary: 'Claim another subdomain on the account',
       description: 'Counts as a program-made page (at most 10 per account).',
       auth: 'key',
+      limits: [{ name: 'pagesWithKey' }],
       body: ProfileCreate,
       responses: [{ status: 201, description: 'The new page', schema: PageOut }],
       errors: [

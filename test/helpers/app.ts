@@ -23,7 +23,13 @@ export async function startApp(options: { db?: Database; env?: NodeJS.ProcessEnv
   const owned = options.db ? null : await freshDatabase();
   const db = options.db ?? owned!.db;
   let fixed: number | null = null;
-  const config = loadConfig({ PORT: '0', DATA_DIR: '/tmp/linkpage-test', PAGE_DOMAIN: 'pages.test', ...options.env });
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: '/tmp/linkpage-test',
+    PAGE_DOMAIN: 'pages.test',
+    TRUST_PROXY: '1',
+    ...options.env,
+  });
   const services: Services = {
     config: { ...config, baseUrl: config.baseUrl },
     db,

@@ -25,8 +25,18 @@ export interface RequestOptions {
   unchecked?: boolean;
 }
 
-export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
-  const headers: Record<string, string> = { 'user-agent': 'linkpage-tests/1.0', ...options.headers };
+export async function request<T = any>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Response<T>> {
+  // Each request comes from its own address unless the test names one, so per-address limits
+  // bite only in the tests that are about them (the app trusts X-Forwarded-For in tests).
+  const headers: Record<string, string> = {
+    'user-agent': 'linkpage-tests/1.0',
+    'x-forwarded-for': randomAddress(),
+    ...options.headers,
+  };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined;
   if (options.raw !== undefined) {
@@ -39,9 +49,19 @@ export async function request<T = any>(method: string, path: string, options: Re
   const res = await fetch(app().url + path, { method, headers, body });
   const text = await res.text();
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
-  const response: Response<T> = { status: res.status, headers: res.headers, body: isJson && text ? JSON.parse(text) : text, text };
+  const response: Response<T> = {
+    status: res.status,
+    headers: res.headers,
+    body: isJson && text ? JSON.parse(text) : text,
+    text,
+  };
   if (!options.unchecked) await checkContract(method, path, response);
   return response;
+}
+
+/** A documentation-range address (198.18.0.0/15), different for every call. */
+export function randomAddress(): string {
+  return `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 }
 
 export const api = {

@@ -1,0 +1,90 @@
+/**
+ * Applies the limits of rules.ts: one upsert per window per request, the RateLimit-* headers
+ * on every limited answer, and 429 with retryAfter when a window is full.
+ */
+import type Koa from 'koa';
+import { rateLimitsRepo } from '../../store/rateLimits.js';
+import { hashAddress } from '../auth/secrets.js';
+import { ApiError } from '../errors.js';
+import type { Services } from '../services.js';
+import { LIMITS, type LimitName, type LimitRule } from './rules.js';
+
+const SWEEP_EVERY_MS = 5 * 60_000;
+
+export interface Consumed {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window that decides ends. */
+  reset: number;
+  /** Gives the hits back. */
+  refund(): Promise<void>;
+}
+
+export function createLimiter(s: Services) {
+  let lastSweep = 0;
+
+  /** Counts one request against every window of the rule. */
+  async function consume(name: LimitName, subject: string): Promise<Consumed> {
+    const rule: LimitRule = LIMITS[name];
+    const now = s.now();
+    const repo = rateLimitsRepo(s.db);
+    if (now.getTime() - lastSweep > SWEEP_EVERY_MS) {
+      lastSweep = now.getTime();
+      await repo.sweep(now);
+    }
+    const hits: { start: Date; max: number; count: number; reset: number }[] = [];
+    for (const w of rule.windows) {
+      const ms = w.seconds * 1000;
+      const start = new Date(Math.floor(now.getTime() / ms) * ms);
+      const end = new Date(start.getTime() + ms);
+      const count = await repo.hit(`${name}:${subject}`, start, end);
+      hits.push({ start, max: w.max, count, reset: Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000)) });
+    }
+    const denied = hits.filter((h) => h.count > h.max);
+    // The deciding window: the full one that frees up last, or else the one with least room.
+    const decisive =
+      denied.length > 0
+        ? denied.reduce((a, b) => (b.reset > a.reset ? b : a))
+        : hits.reduce((a, b) => (b.max - b.count < a.max - a.count ? b : a));
+    return {
+      allowed: denied.length === 0,
+      limit: decisive.max,
+      remaining: Math.max(0, decisive.max - decisive.count),
+      reset: decisive.reset,
+      async refund() {
+        for (const h of hits) await repo.refund(`${name}:${subject}`, h.start);
+      },
+    };
+  }
+
+  /** Koa middleware for a route's limit; `when` picks the requests it applies to. */
+  function middleware(name: LimitName, when: (ctx: Koa.Context) => boolean = () => true): Koa.Middleware {
+    const rule: LimitRule = LIMITS[name];
+    return async (ctx, next) => {
+      if (!when(ctx)) return next();
+      const subject = rule.per === 'account' ? ctx.state.auth?.accountId : hashAddress(s.secret, ctx.ip);
+      if (!subject) return next();
+      const result = await consume(name, subject);
+      ctx.set('RateLimit-Limit', String(result.limit));
+      ctx.set('RateLimit-Remaining', String(result.remaining));
+      ctx.set('RateLimit-Reset', String(result.reset));
+      if (!result.allowed) {
+        if (rule.counts === 'created') await result.refund();
+        throw new ApiError(rule.code, { retryAfter: result.reset });
+      }
+      if (rule.counts === 'requests') return next();
+      try {
+        await next();
+      } catch (err) {
+        await result.refund();
+        throw err;
+      }
+      if (ctx.state.replayed) await result.refund();
+    };
+  }
+
+  return { consume, middleware };
+}
+
+export type Limiter = ReturnType<typeof createLimiter>;

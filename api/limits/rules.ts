@@ -1,0 +1,50 @@
+/**
+ * The limits of SPEC section 8, in one table. Fixed windows aligned to the epoch (a day is a
+ * UTC day), counted per hashed client address or per account.
+ *
+ * `counts: 'created'` limits count only requests that create something: a request that fails
+ * (or replays an earlier answer) gives its hit back. `counts: 'requests'` counts every request.
+ */
+export interface LimitRule {
+  windows: { max: number; seconds: number }[];
+  per: 'address' | 'account';
+  counts: 'created' | 'requests';
+  /** The error code when the limit is hit. */
+  code: 'rate_limited' | 'quota';
+}
+
+const MINUTE = 60;
+const HOUR = 3600;
+const DAY = 86_400;
+
+export const LIMITS = {
+  pagesWithoutKey: {
+    windows: [
+      { max: 10, seconds: DAY },
+      { max: 30, seconds: HOUR },
+    ],
+    per: 'address',
+    counts: 'created',
+    code: 'rate_limited',
+  },
+  pagesWithKey: { windows: [{ max: 10, seconds: HOUR }], per: 'account', counts: 'created', code: 'rate_limited' },
+  validate: { windows: [{ max: 60, seconds: HOUR }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  uploadByUrl: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
+  importPage: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
+  importSocial: { windows: [{ max: 10, seconds: DAY }], per: 'account', counts: 'requests', code: 'quota' },
+  claimLink: { windows: [{ max: 10, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
+  claimStatus: { windows: [{ max: 30, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  usernameCheck: { windows: [{ max: 40, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  signupForm: {
+    windows: [
+      { max: 5, seconds: HOUR },
+      { max: 20, seconds: DAY },
+    ],
+    per: 'address',
+    counts: 'created',
+    code: 'rate_limited',
+  },
+  mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
+} as const satisfies Record<string, LimitRule>;
+
+export type LimitName = keyof typeof LIMITS;
