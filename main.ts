@@ -1,20 +1,24 @@
 /**
- * The one entry for every process role (DESIGN 1): ROLE=all (the default) runs everything in
- * one process; api, router and worker run their part. Configuration is read here, once.
+ * The one entry for every process role (DESIGN 1): ROLE=all (the default) runs the API, the
+ * page router and the publisher's retries in one process on one port; api, router and worker
+ * run their part. Configuration is read here, once.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApi } from './api/app.js';
-import type { Services } from './api/services.js';
-import { ConfigError, loadConfig, loadSecret } from './config.js';
+import { buildServices } from './api/services.js';
+import { type Config, ConfigError, loadConfig, loadSecret } from './config.js';
+import { createCounters } from './router/counters.js';
+import { createHttpHandler } from './router/server.js';
 import { openDatabase } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
-async function main() {
-  let config: ReturnType<typeof loadConfig>;
+const RETRY_PUBLISH_EVERY_MS = 2_000;
+
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message}\n`);
@@ -22,29 +26,50 @@ async function main() {
     }
     throw err;
   }
+}
+
+async function main() {
+  const config = readConfig();
   const log = pino({ level: config.logLevel });
-  if (config.role === 'router' || config.role === 'worker') {
-    // Only the API exists so far; the router and the worker come with the publishing and jobs issues.
-    process.stderr.write(`ROLE=${config.role} is not available in this version; use ROLE=all or ROLE=api.\n`);
-    process.exit(2);
-  }
   const db = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
-  const services: Services = { config, db, secret: loadSecret(config), log, now: () => new Date() };
+  const services = buildServices({ config, db, secret: loadSecret(config), log, now: () => new Date() });
+  const role = config.role;
 
-  const server = http.createServer(createApi(services).callback());
-  server.listen(config.port, () => {
-    log.info(
-      { role: config.role, database: db.engine, dataDir: config.dataDir },
-      `API on ${config.baseUrl} · pages at ${config.pageScheme}//<name>.${config.pageDomain}/ · OpenAPI at ${config.baseUrl}/openapi.json`,
+  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
+  let server: http.Server | undefined;
+  if (role !== 'worker') {
+    const api = role === 'router' ? null : createApi(services).callback();
+    server = http.createServer(role === 'api' ? api! : createHttpHandler(services, counters, api));
+    if (role !== 'api') counters.start();
+    server.listen(config.port, () => {
+      log.info(
+        { role, database: db.engine, storage: config.storage, dataDir: config.dataDir },
+        `listening on :${config.port} · API ${config.baseUrl} · pages ${config.pageScheme}//<name>.${config.pageDomain}/`,
+      );
+    });
+  }
+
+  // Publishes that failed (storage down, a crash between commit and upload) are retried here
+  // until the jobs worker takes this over.
+  let retrying: NodeJS.Timeout | undefined;
+  if (role === 'all' || role === 'worker') {
+    await services.publisher.drain();
+    retrying = setInterval(
+      () => void services.publisher.drain().catch((err) => log.warn({ err }, 'publish retry failed')),
+      RETRY_PUBLISH_EVERY_MS,
     );
-  });
+  }
 
   const stop = async (signal: string) => {
     log.info({ signal }, 'shutting down');
-    server.close();
-    server.closeAllConnections();
+    clearInterval(retrying);
+    if (server) {
+      server.close();
+      server.closeAllConnections();
+    }
+    await counters.stop();
     await db.close();
     process.exit(0);
   };

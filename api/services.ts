@@ -1,7 +1,9 @@
 /** What every command and route is handed: configuration, database, secret, logger and clock. */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { createPublisher, type Publisher } from '../renderer/publish.js';
 import type { Database } from '../store/db.js';
+import { type ObjectStorage, storageFromConfig } from '../store/objects.js';
 
 export interface Services {
   config: Config;
@@ -11,6 +13,10 @@ export interface Services {
   log: Logger;
   /** The clock; tests drive it. */
   now: () => Date;
+  /** Object storage for published pages and media. */
+  storage: ObjectStorage;
+  /** Renders and publishes pages; changes enqueue the name in their transaction first. */
+  publisher: Publisher;
 }
 
 /** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
@@ -20,4 +26,17 @@ export function pageUrl(config: Config, username: string): string {
 
 export function claimUrl(config: Config, token: string): string {
   return `${config.baseUrl}/claim/${token}`;
+}
+
+/** Services for a process: storage from the configuration unless given, and the publisher over it. */
+export function buildServices(base: Omit<Services, 'storage' | 'publisher'> & { storage?: ObjectStorage }): Services {
+  const storage = base.storage ?? storageFromConfig(base.config);
+  const publisher = createPublisher({
+    config: base.config,
+    db: base.db,
+    storage,
+    log: base.log,
+    now: () => base.now(),
+  });
+  return { ...base, storage, publisher };
 }

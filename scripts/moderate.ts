@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { banPage, unbanPage } from '../api/commands/moderation.js';
+import { buildServices } from '../api/services.js';
 import { loadConfig, loadSecret } from '../config.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
@@ -19,7 +20,13 @@ if (!['ban', 'unban'].includes(action) || !username || (action === 'ban' && !rea
 const config = loadConfig();
 const db = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
 await migrate(db);
-const services = { config, db, secret: loadSecret(config), log: pino({ level: 'silent' }), now: () => new Date() };
+const services = buildServices({
+  config,
+  db,
+  secret: loadSecret(config),
+  log: pino({ level: 'silent' }),
+  now: () => new Date(),
+});
 const row = action === 'ban' ? await banPage(services, username, reason) : await unbanPage(services, username);
 await db.close();
 if (!row) {

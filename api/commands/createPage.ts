@@ -9,6 +9,7 @@ import { idempotencyRepo } from '../../store/idempotency.js';
 import { type Block, defaultProfile, type Profile } from '../../store/model.js';
 import { namesRepo } from '../../store/names.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
 import type { CreatePageInput } from '../agent/schema.js';
 import { hashPassword, newId, seal, sha256, unseal } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
@@ -73,8 +74,9 @@ export async function createAgentPage(
   const now = s.now();
   const scope = caller.accountId ? `account:${caller.accountId}` : `address:${caller.addressHash}`;
 
+  let answer: Answer;
   try {
-    return await s.db.transaction(async (tx) => {
+    answer = await s.db.transaction(async (tx) => {
       if (idempotencyKey !== undefined) {
         const requestHash = sha256(JSON.stringify(input));
         const first = await idempotencyRepo(tx).reserve(scope, idempotencyKey, requestHash, now);
@@ -96,6 +98,8 @@ export async function createAgentPage(
   } catch (err) {
     throw await uniqueViolationToError(s, err, input.username, caller.accountId);
   }
+  if (!answer.replayed) await s.publisher.publishSoon(input.username);
+  return answer;
 }
 
 async function createInTransaction(
@@ -180,8 +184,9 @@ export async function createProfile(
   input: { username: string; templateId?: TemplateId },
 ): Promise<PageRow> {
   const now = s.now();
+  let row: PageRow;
   try {
-    return await s.db.transaction(async (tx) => {
+    row = await s.db.transaction(async (tx) => {
       if (caller.byProgram) await ensureProgramSlot(tx, caller.accountId);
       const account = await accountsRepo(tx).find(caller.accountId);
       const profile = defaultProfile(input.username, account?.locale ?? 'en');
@@ -199,6 +204,8 @@ export async function createProfile(
   } catch (err) {
     throw await uniqueViolationToError(s, err, input.username, caller.accountId);
   }
+  await s.publisher.publishSoon(row.username);
+  return row;
 }
 
 async function ensureProgramSlot(tx: Queryable, accountId: string) {
@@ -228,6 +235,7 @@ async function insertPage(
   const taken = await namesRepo(tx).taken([p.username], p.accountId);
   if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
   await namesRepo(tx).unpark(p.username);
+  await publishQueueRepo(tx).enqueue(p.username, p.now);
   return pagesRepo(tx).insert({ id: newId(), ...p });
 }
 

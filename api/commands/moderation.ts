@@ -1,11 +1,22 @@
-/** Moderation: a banned page keeps its name and data but cannot be edited until a person clears it. */
+/** Moderation: a banned page keeps its name and data but is taken offline and cannot be edited until a person clears it. */
 import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
 import type { Services } from '../services.js';
 
-export async function banPage(s: Services, username: string, reason: string): Promise<PageRow | undefined> {
-  return pagesRepo(s.db).setBan(username, { at: s.now(), reason });
+async function setBan(s: Services, username: string, ban: { at: Date; reason: string } | null) {
+  const row = await s.db.transaction(async (tx) => {
+    const changed = await pagesRepo(tx).setBan(username, ban);
+    if (changed) await publishQueueRepo(tx).enqueue(username, s.now());
+    return changed;
+  });
+  if (row) await s.publisher.publishSoon(username);
+  return row;
 }
 
-export async function unbanPage(s: Services, username: string): Promise<PageRow | undefined> {
-  return pagesRepo(s.db).setBan(username, null);
+export function banPage(s: Services, username: string, reason: string): Promise<PageRow | undefined> {
+  return setBan(s, username, { at: s.now(), reason });
+}
+
+export function unbanPage(s: Services, username: string): Promise<PageRow | undefined> {
+  return setBan(s, username, null);
 }

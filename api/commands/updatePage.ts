@@ -3,6 +3,7 @@ import type { Queryable } from '../../store/db.js';
 import type { Profile } from '../../store/model.js';
 import { namesRepo } from '../../store/names.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
 import { ApiError } from '../errors.js';
 import { blockListProblems, imageProblem, normalizeBlocks } from '../profiles/blocks.js';
 import type { ProfilePatchInput, ProfileReplaceInput } from '../profiles/schema.js';
@@ -53,22 +54,28 @@ async function changePage(
     row: PageRow,
   ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
 ): Promise<PageRow> {
-  return s.db.transaction(async (tx) => {
+  const updated = await s.db.transaction(async (tx) => {
     const row = await editableRow(tx, accountId, id);
     const [problem] = profileChangeProblems(input, accountId);
     if (problem) throw problem;
+    await publishQueueRepo(tx).enqueue(row.username, s.now());
     return pagesRepo(tx).update(row.id, { ...change(row), now: s.now() });
   });
+  await s.publisher.publishSoon(updated.username);
+  return updated;
 }
 
 /** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
 export async function deletePage(s: Services, accountId: string, id: string): Promise<PageRow> {
-  return s.db.transaction(async (tx) => {
+  const deleted = await s.db.transaction(async (tx) => {
     const row = await editableRow(tx, accountId, id);
     await pagesRepo(tx).delete(row.id);
     await namesRepo(tx).park(row.username, accountId, s.now());
+    await publishQueueRepo(tx).enqueue(row.username, s.now());
     return row;
   });
+  await s.publisher.publishSoon(deleted.username);
+  return deleted;
 }
 
 /** The account's page, locked; absent and foreign pages are not_found, banned ones cannot change. */

@@ -4,10 +4,11 @@ import { createProfile } from '../commands/createPage.js';
 import { deletePage, patchPage, replacePage } from '../commands/updatePage.js';
 import { ApiError } from '../errors.js';
 import { type ApiContext, accountOf, route } from '../route.js';
-import { PageOut, PagesOut } from '../schemas/responses.js';
+import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 import type { Services } from '../services.js';
 import { presentPage } from './presenter.js';
-import { ProfileCreate, ProfilePatch, ProfileReplace } from './schema.js';
+import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from './schema.js';
+import { pageStats } from './stats.js';
 
 const tag = 'Pages';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
@@ -129,6 +130,24 @@ export function profileRoutes(s: Services) {
       async handler(ctx) {
         await deletePage(s, accountOf(ctx), pageId(ctx));
         ctx.status = 204;
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/api/profiles/:id/stats',
+      tag,
+      summary: 'Views, unique visitors and taps',
+      description:
+        'Totals over the last `days` days (1-365, default 30, UTC, ending today), a zero-filled daily series and taps per block. Uniques are counted per day. Counts reach the database within about a second.',
+      auth: 'key',
+      query: StatsQuery,
+      responses: [{ status: 200, description: 'The statistics', schema: StatsOut }],
+      errors: [...keyErrors, 'invalid_fields', 'not_found'],
+      async handler(ctx, { query }) {
+        const row = await pagesRepo(s.db).findOwned(accountOf(ctx), pageId(ctx));
+        if (!row) throw new ApiError('not_found');
+        ctx.body = await pageStats(s, row.id, query.days);
       },
     }),
   ];

@@ -79,6 +79,20 @@ export const ProfileCreate = v.strictObject({
   templateId: v.optional(TemplateIdSchema),
 });
 
+/** GET …/stats?days=: 1-365 days ending today (UTC). */
+export const StatsQuery = v.object({
+  days: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'Use a whole number of days from 1 to 365.'),
+      v.transform(Number),
+      v.minValue(1, 'Use a whole number of days from 1 to 365.'),
+      v.maxValue(365, 'Use a whole number of days from 1 to 365.'),
+    ),
+    '30',
+  ),
+});
+
 export type ProfilePatchInput = v.InferOutput<typeof ProfilePatch>;
 export type ProfileReplaceInput = v.InferOutput<typeof ProfileReplace>;
 export type ProfileCreateInput = v.InferOutput<typeof ProfileCreate>;

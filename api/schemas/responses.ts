@@ -119,3 +119,11 @@ export const ExportOut = v.object({
   claimLinks: v.array(v.object({ createdAt: DateTimeOut, expiresAt: DateTimeOut, usedAt: v.nullable(DateTimeOut) })),
   parkedNames: v.array(v.object({ username: v.string(), parkedAt: DateTimeOut })),
 });
+
+export const StatsOut = v.object({
+  views: v.number(),
+  uniques: v.number(),
+  taps: v.number(),
+  daily: v.array(v.object({ date: v.string(), views: v.number(), uniques: v.number(), taps: v.number() })),
+  blocks: v.array(v.object({ id: v.string(), taps: v.number() })),
+});

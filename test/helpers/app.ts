@@ -2,49 +2,67 @@
  * One app per test run, on a real HTTP port, over the run's database. Each test makes its own
  * data through factories, so nothing is truncated between tests.
  */
+
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { pino } from 'pino';
 import { createApi } from '../../api/app.js';
-import type { Services } from '../../api/services.js';
+import { buildServices, type Services } from '../../api/services.js';
 import { loadConfig } from '../../config.js';
+import { type Counters, createCounters } from '../../router/counters.js';
+import { createHttpHandler } from '../../router/server.js';
 import type { Database } from '../../store/db.js';
+import type { ObjectStorage } from '../../store/objects.js';
 import { freshDatabase } from './db.js';
 
 export interface TestApp {
   url: string;
+  port: number;
   services: Services;
+  counters: Counters;
+  dataDir: string;
   /** Sets the clock the app reads; `clock.reset()` returns to real time. */
   clock: { set(date: Date | string): void; advance(ms: number): void; reset(): void };
   close(): Promise<void>;
 }
 
-export async function startApp(options: { db?: Database; env?: NodeJS.ProcessEnv } = {}): Promise<TestApp> {
+export async function startApp(
+  options: { db?: Database; env?: NodeJS.ProcessEnv; storage?: ObjectStorage } = {},
+): Promise<TestApp> {
   const owned = options.db ? null : await freshDatabase();
   const db = options.db ?? owned!.db;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-test-'));
   let fixed: number | null = null;
   const config = loadConfig({
     PORT: '0',
-    DATA_DIR: '/tmp/linkpage-test',
+    DATA_DIR: dataDir,
     PAGE_DOMAIN: 'pages.test',
     TRUST_PROXY: '1',
     ...options.env,
   });
-  const services: Services = {
-    config: { ...config, baseUrl: config.baseUrl },
+  const services = buildServices({
+    config,
     db,
     secret: 'test-secret-0123456789-0123456789-abcdef',
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: () => (fixed === null ? new Date() : new Date(fixed)),
-  };
-  const server = http.createServer(createApi(services).callback());
+    storage: options.storage,
+  });
+  const counters = createCounters({ db, secret: services.secret, log: services.log, now: services.now });
+  const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   services.config.baseUrl = url;
   return {
     url,
+    port,
     services,
+    counters,
+    dataDir,
     clock: {
       set: (d) => {
         fixed = new Date(d).getTime();
@@ -59,7 +77,9 @@ export async function startApp(options: { db?: Database; env?: NodeJS.ProcessEnv
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await counters.stop();
       await owned?.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,7 @@
  * openapi.json the app serves: a status the document does not declare, or a body that does
  * not match its schema, fails the test that received it.
  */
+import http from 'node:http';
 import { fromSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -111,4 +112,38 @@ export async function checkContract(method: string, path: string, res: Response)
   if (!validate(res.body)) {
     throw new Error(`contract: ${id} body does not match openapi.json: ${ajv.errorsText(validate.errors)}`);
   }
+}
+
+/** A request to a page host `<name>.<PAGE_DOMAIN>` of the test app (fetch cannot set Host). */
+export function pageRequest(
+  name: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: string }> {
+  const { port, services } = app();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: {
+          host: `${name}.${services.config.pageDomain}`,
+          'user-agent': 'linkpage-tests/1.0',
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }

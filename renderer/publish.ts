@@ -1,0 +1,136 @@
+/**
+ * Publishing: bring a name's files in object storage in line with the database. A published,
+ * unbanned page is rendered once into index.html, page.md and the router's route table
+ * (meta.json); anything else has its files removed. Changes enqueue the name in the same
+ * transaction (the outbox), so a failed publish is retried until storage takes it.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Database } from '../store/db.js';
+import type { ObjectStorage } from '../store/objects.js';
+import { type PageRow, pagesRepo } from '../store/pages.js';
+import { publishQueueRepo } from '../store/publishQueue.js';
+import { withUtm } from './utm.js';
+
+export const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+
+export function pageKeys(username: string) {
+  const dir = `pages/${username}`;
+  return { html: `${dir}/index.html`, md: `${dir}/page.md`, meta: `${dir}/meta.json` };
+}
+
+/** What the router needs to answer a page host without the database: the id and the short paths. */
+export interface PageMeta {
+  id: string;
+  username: string;
+  links: Record<string, { url: string; blockId: string }>;
+  /** Blocks whose taps may be counted. */
+  blockIds: string[];
+}
+
+export function pageMeta(row: PageRow): PageMeta {
+  const links: PageMeta['links'] = {};
+  for (const b of row.blocks) {
+    if (b.type === 'link' && b.path && b.visible) {
+      links[b.path] = { url: row.profile.utm ? withUtm(b.url, row.username) : b.url, blockId: b.id };
+    }
+  }
+  return { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };
+}
+
+export interface PublisherDeps {
+  config: Config;
+  db: Database;
+  storage: ObjectStorage;
+  log: Logger;
+  now: () => Date;
+}
+
+const RETRY_BASE_MS = 2_000;
+const RETRY_MAX_MS = 10 * 60_000;
+
+export function createPublisher(d: PublisherDeps) {
+  const listeners = new Set<(username: string) => void>();
+
+  /** Publishes one name now; on failure the outbox row stays and records the error. */
+  async function publish(username: string): Promise<void> {
+    try {
+      await d.db.transaction(async (tx) => {
+        // One publisher per name at a time, across processes, so an older render never lands last.
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`publish:${username}`]);
+        const queued = await publishQueueRepo(tx).find(username);
+        const row = await pagesRepo(tx).findByUsername(username);
+        const keys = pageKeys(username);
+        if (row?.is_published && row.banned_at === null) {
+          const version = await writePage(row);
+          await tx.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, version]);
+        } else {
+          await d.storage.delete([keys.html, keys.md, keys.meta]);
+        }
+        if (queued) await publishQueueRepo(tx).complete(username, queued.generation);
+      });
+      for (const listener of listeners) listener(username);
+    } catch (err) {
+      const queued = await publishQueueRepo(d.db).find(username);
+      const attempts = (queued?.attempts ?? 0) + 1;
+      const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+      await publishQueueRepo(d.db).failed(
+        username,
+        String((err as Error)?.message ?? err),
+        new Date(d.now().getTime() + delay),
+      );
+      d.log.warn({ err, username, attempts }, 'publish failed; will retry');
+      throw err;
+    }
+  }
+
+  async function writePage(row: PageRow): Promise<string> {
+    const keys = pageKeys(row.username);
+    const page = `${d.config.pageScheme}//${row.username}.${d.config.pageDomain}/`;
+    const { renderPage, templateVersions } = await import('./render.js');
+    const { html, md } = renderPage({
+      page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
+      now: d.now(),
+      urls: { page, media: d.config.mediaUrl },
+    });
+    await d.storage.put(keys.meta, JSON.stringify(pageMeta(row)), {
+      contentType: 'application/json',
+      cacheControl: 'no-cache',
+    });
+    await d.storage.put(keys.md, md, { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL });
+    await d.storage.put(keys.html, html, { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL });
+    return templateVersions[row.profile.templateId];
+  }
+
+  /** Publishes every name whose turn has come; returns how many succeeded. */
+  async function drain(limit = 100): Promise<number> {
+    const names = await publishQueueRepo(d.db).due(d.now(), limit);
+    let done = 0;
+    for (const username of names) {
+      try {
+        await publish(username);
+        done++;
+      } catch {
+        // Recorded on the outbox row; the next drain tries again after its backoff.
+      }
+    }
+    return done;
+  }
+
+  /** Best effort right after a change commits: the outbox row guarantees a retry if this fails. */
+  async function publishSoon(username: string): Promise<void> {
+    await publish(username).catch(() => {});
+  }
+
+  return {
+    publish,
+    publishSoon,
+    drain,
+    /** Called after each successful publish (the in-process router drops its cached copy). */
+    onPublished(listener: (username: string) => void) {
+      listeners.add(listener);
+    },
+  };
+}
+
+export type Publisher = ReturnType<typeof createPublisher>;

@@ -1,0 +1,104 @@
+/**
+ * View and tap counters, summed in memory and flushed at least every second (and at
+ * shutdown) in one batch per (page, day): per-hit database writes would cap the router at the
+ * database's speed. A flush that fails puts its counts back, so nothing is lost.
+ */
+import { createHmac } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Database } from '../store/db.js';
+import { type DayCounts, statsRepo } from '../store/stats.js';
+
+export interface CountersDeps {
+  db: Database;
+  secret: string;
+  log: Logger;
+  now: () => Date;
+}
+
+export function createCounters(d: CountersDeps) {
+  let buffer = new Map<string, DayCounts>();
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+
+  function entry(pageId: string): DayCounts {
+    const key = `${pageId}|${d.now().toISOString().slice(0, 10)}`;
+    let c = buffer.get(key);
+    if (!c) {
+      c = { views: 0, taps: 0, visitors: [], blockTaps: new Map() };
+      buffer.set(key, c);
+    }
+    return c;
+  }
+
+  /** Salted with the server secret and the day: the same visitor is one unique a day, and no address is kept. */
+  function visitorHash(address: string, userAgent: string): string {
+    const day = d.now().toISOString().slice(0, 10);
+    return createHmac('sha256', d.secret)
+      .update(`visitor:${day}:${address}:${userAgent}`)
+      .digest('base64url')
+      .slice(0, 22);
+  }
+
+  function merge(into: Map<string, DayCounts>, from: Map<string, DayCounts>) {
+    for (const [key, c] of from) {
+      const target = into.get(key);
+      if (!target) {
+        into.set(key, c);
+        continue;
+      }
+      target.views += c.views;
+      target.taps += c.taps;
+      target.visitors.push(...c.visitors);
+      for (const [id, n] of c.blockTaps) target.blockTaps.set(id, (target.blockTaps.get(id) ?? 0) + n);
+    }
+  }
+
+  async function flushNow(): Promise<void> {
+    if (buffer.size === 0) return;
+    const batch = buffer;
+    buffer = new Map();
+    const repo = statsRepo(d.db);
+    const done = new Set<string>();
+    try {
+      for (const [key, c] of batch) {
+        const [pageId, day] = key.split('|');
+        c.visitors = [...new Set(c.visitors)];
+        await repo.add(pageId, day, c);
+        done.add(key);
+      }
+    } catch (err) {
+      for (const key of done) batch.delete(key);
+      merge(buffer, batch);
+      d.log.warn({ err }, 'counter flush failed; counts kept for the next flush');
+    }
+  }
+
+  return {
+    view(pageId: string, address: string, userAgent: string) {
+      const c = entry(pageId);
+      c.views++;
+      c.visitors.push(visitorHash(address, userAgent));
+    },
+    tap(pageId: string, blockId: string) {
+      const c = entry(pageId);
+      c.taps++;
+      c.blockTaps.set(blockId, (c.blockTaps.get(blockId) ?? 0) + 1);
+    },
+    /** Writes what is buffered; concurrent calls run one after another. */
+    flush(): Promise<void> {
+      flushing = flushing.then(flushNow);
+      return flushing;
+    },
+    start(intervalMs = 1000) {
+      timer ??= setInterval(() => void this.flush(), intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await this.flush();
+    },
+  };
+}
+
+export type Counters = ReturnType<typeof createCounters>;

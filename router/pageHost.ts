@@ -1,0 +1,173 @@
+/**
+ * The public page host `<name>.<PAGE_DOMAIN>` (DESIGN 5), on bare node:http because it is the
+ * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`), short-path
+ * redirects with a tap counted, the view pixel and tap pings, and a 404 page for the rest.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { type PageMeta, pageKeys } from '../renderer/publish.js';
+import type { ObjectStorage, StoredObject } from '../store/objects.js';
+import type { Counters } from './counters.js';
+import { notFoundPage } from './notFound.js';
+
+const USERNAME = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const CACHE_MS = 1000;
+
+export interface PageHostDeps {
+  pageDomain: string;
+  storage: ObjectStorage;
+  counters: Counters;
+  log: Logger;
+  trustProxy: boolean;
+  now: () => Date;
+}
+
+/** The page name a Host header addresses, or null when it is not a page host. */
+export function pageNameFromHost(host: string | undefined, pageDomain: string): string | null {
+  if (!host) return null;
+  let h = host.toLowerCase();
+  if (!pageDomain.includes(':')) h = h.replace(/:\d+$/, '');
+  if (!h.endsWith(`.${pageDomain}`)) return null;
+  const name = h.slice(0, -pageDomain.length - 1);
+  return USERNAME.test(name) ? name : '';
+}
+
+export function createPageHost(d: PageHostDeps) {
+  // Objects read from storage are kept for a second (and dropped at once when this process publishes).
+  const cache = new Map<string, { at: number; object: StoredObject | null }>();
+
+  async function load(key: string): Promise<StoredObject | null> {
+    const hit = cache.get(key);
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.object;
+    const object = await d.storage.get(key);
+    cache.set(key, { at: now, object });
+    return object;
+  }
+
+  async function meta(name: string): Promise<PageMeta | null> {
+    const object = await load(pageKeys(name).meta);
+    return object ? (JSON.parse(object.body.toString('utf8')) as PageMeta) : null;
+  }
+
+  function clientAddress(req: IncomingMessage): string {
+    const forwarded = d.trustProxy ? req.headers['x-forwarded-for'] : undefined;
+    const first = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : '';
+    return first || req.socket.remoteAddress || '';
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, object: StoredObject, vary: boolean) {
+    const headers: Record<string, string> = {
+      'content-type': object.contentType,
+      'cache-control': object.cacheControl,
+      etag: object.etag,
+      'x-content-type-options': 'nosniff',
+    };
+    if (vary) headers.vary = 'Accept';
+    if (req.headers['if-none-match'] === object.etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    headers['content-length'] = String(object.body.length);
+    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : object.body);
+  }
+
+  function notFound(req: IncomingMessage, res: ServerResponse) {
+    const body = notFoundPage();
+    res
+      .writeHead(404, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache',
+        'content-length': body.length,
+      })
+      .end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://page');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    const reading = method === 'GET' || method === 'HEAD';
+    if (!name) return notFound(req, res);
+
+    if (path === '/_/v' && reading) {
+      const m = await meta(name);
+      if (m) d.counters.view(m.id, clientAddress(req), String(req.headers['user-agent'] ?? ''));
+      res
+        .writeHead(200, { 'content-type': 'image/gif', 'cache-control': 'no-store', 'content-length': PIXEL.length })
+        .end(method === 'HEAD' ? undefined : PIXEL);
+      return;
+    }
+    if (path.startsWith('/_/t/') && method === 'POST') {
+      const m = await meta(name);
+      const blockId = safeDecode(path.slice(5));
+      if (m && blockId !== null && m.blockIds.includes(blockId)) d.counters.tap(m.id, blockId);
+      res.writeHead(204, { 'cache-control': 'no-store' }).end();
+      req.resume();
+      return;
+    }
+    if (!reading) {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 }).end();
+      return;
+    }
+    if (path === '/' || path === '/index.html') {
+      const wantsMarkdown = url.searchParams.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
+      const keys = pageKeys(name);
+      const object = await load(wantsMarkdown ? keys.md : keys.html);
+      return object ? send(req, res, object, true) : notFound(req, res);
+    }
+    if (path === '/page.md') {
+      const object = await load(pageKeys(name).md);
+      return object ? send(req, res, object, false) : notFound(req, res);
+    }
+    if (path === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+      res.end('User-agent: *\nAllow: /\n');
+      return;
+    }
+    const short = /^\/([a-z0-9-]{1,40})\/?$/.exec(path);
+    if (short) {
+      const m = await meta(name);
+      const link = m?.links[short[1]];
+      if (m && link) {
+        d.counters.tap(m.id, link.blockId);
+        res.writeHead(302, { location: link.url, 'cache-control': 'no-store', 'content-length': 0 }).end();
+        return;
+      }
+    }
+    notFound(req, res);
+  }
+
+  return {
+    handle,
+    /** Drops cached objects of a name (called when this process publishes it). */
+    forget(name: string) {
+      const keys = pageKeys(name);
+      cache.delete(keys.html);
+      cache.delete(keys.md);
+      cache.delete(keys.meta);
+    },
+  };
+}
+
+/** `Accept: text/markdown` (with any parameters), unless the client gives it a q of 0. */
+function acceptsMarkdown(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    if (type.trim() !== 'text/markdown') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+function safeDecode(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+export type PageHost = ReturnType<typeof createPageHost>;

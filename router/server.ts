@@ -1,0 +1,60 @@
+/**
+ * The HTTP entry of a process: page hosts go to the router; on the apex, `/media/…` is served
+ * from storage (the embedded default has no CDN) and everything else goes to the API when this
+ * process runs it.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Services } from '../api/services.js';
+import type { Counters } from './counters.js';
+import { createPageHost, pageNameFromHost } from './pageHost.js';
+
+export function createHttpHandler(s: Services, counters: Counters, api: RequestListener | null): RequestListener {
+  const pages = createPageHost({
+    pageDomain: s.config.pageDomain,
+    storage: s.storage,
+    counters,
+    log: s.log,
+    trustProxy: s.config.trustProxy,
+    now: s.now,
+  });
+  s.publisher.onPublished((name) => pages.forget(name));
+
+  const fail = (res: ServerResponse, err: unknown) => {
+    s.log.error({ err }, 'router error');
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Something went wrong.');
+  };
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const name = pageNameFromHost(req.headers.host, s.config.pageDomain);
+    if (name !== null) {
+      pages.handle(req, res, name).catch((err) => fail(res, err));
+      return;
+    }
+    if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
+      serveMedia(s, req, res).catch((err) => fail(res, err));
+      return;
+    }
+    if (api) return api(req, res);
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+  };
+}
+
+async function serveMedia(s: Services, req: IncomingMessage, res: ServerResponse) {
+  const key = decodeURIComponent(new URL(req.url ?? '/', 'http://apex').pathname.slice(1));
+  const object = /^media\/(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/.test(key)
+    ? await s.storage.get(key)
+    : null;
+  if (!object) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+    return;
+  }
+  const headers = { 'content-type': object.contentType, 'cache-control': object.cacheControl, etag: object.etag };
+  if (req.headers['if-none-match'] === object.etag) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  res
+    .writeHead(200, { ...headers, 'content-length': object.body.length })
+    .end(req.method === 'HEAD' ? undefined : object.body);
+}

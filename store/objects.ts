@@ -1,0 +1,167 @@
+/**
+ * Object storage for published pages and media (DESIGN 5): a folder by default, any
+ * S3-compatible bucket in production. Both adapters keep Content-Type, Cache-Control and an
+ * ETag with every object.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+
+export interface StoredObject {
+  body: Buffer;
+  contentType: string;
+  cacheControl: string;
+  etag: string;
+}
+
+export interface ObjectMeta {
+  contentType: string;
+  cacheControl: string;
+}
+
+export interface ObjectStorage {
+  put(key: string, body: Buffer | string, meta: ObjectMeta): Promise<{ etag: string }>;
+  /** The object, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Deletes the keys that exist; missing ones are not an error. */
+  delete(keys: readonly string[]): Promise<void>;
+}
+
+/** Keys are relative paths of safe segments; nothing may climb out of the storage root. */
+export function assertKey(key: string): void {
+  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) || key.split('/').some((s) => s === '.' || s === '..')) {
+    throw new Error(`bad storage key: ${key}`);
+  }
+}
+
+function quotedMd5(body: Buffer): string {
+  return `"${createHash('md5').update(body).digest('hex')}"`;
+}
+
+/** Files under `root`, each with a small JSON sidecar holding its metadata and ETag. */
+export function fsStorage(root: string): ObjectStorage {
+  const file = (key: string) => path.join(root, key);
+  const metaFile = (key: string) => path.join(root, '.meta', `${key}.json`);
+
+  async function writeAtomically(target: string, data: Buffer | string) {
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(tmp, data);
+    await rename(tmp, target);
+  }
+
+  return {
+    async put(key, body, meta) {
+      assertKey(key);
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      const etag = quotedMd5(bytes);
+      // Metadata first: a reader that finds the new file also finds its metadata.
+      await writeAtomically(metaFile(key), JSON.stringify({ ...meta, etag }));
+      await writeAtomically(file(key), bytes);
+      return { etag };
+    },
+
+    async get(key) {
+      assertKey(key);
+      try {
+        const [body, meta] = await Promise.all([readFile(file(key)), readFile(metaFile(key), 'utf8')]);
+        const parsed = JSON.parse(meta) as ObjectMeta & { etag: string };
+        return { body, contentType: parsed.contentType, cacheControl: parsed.cacheControl, etag: quotedMd5(body) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+
+    async delete(keys) {
+      for (const key of keys) {
+        assertKey(key);
+        await rm(file(key), { force: true });
+        await rm(metaFile(key), { force: true });
+      }
+    },
+  };
+}
+
+export interface S3Options {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials?: S3ClientConfig['credentials'];
+}
+
+/** Any S3-compatible bucket through @aws-sdk/client-s3. */
+export function s3Storage(options: S3Options): ObjectStorage {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    ...(options.credentials && { credentials: options.credentials }),
+  });
+  const Bucket = options.bucket;
+
+  return {
+    async put(key, body, meta) {
+      assertKey(key);
+      const out = await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: body,
+          ContentType: meta.contentType,
+          CacheControl: meta.cacheControl,
+        }),
+      );
+      return { etag: out.ETag ?? quotedMd5(typeof body === 'string' ? Buffer.from(body) : body) };
+    },
+
+    async get(key) {
+      assertKey(key);
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        const body = Buffer.from(await out.Body!.transformToByteArray());
+        return {
+          body,
+          contentType: out.ContentType ?? 'application/octet-stream',
+          cacheControl: out.CacheControl ?? '',
+          etag: out.ETag ?? quotedMd5(body),
+        };
+      } catch (err) {
+        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
+        throw err;
+      }
+    },
+
+    async delete(keys) {
+      if (keys.length === 0) return;
+      keys.forEach(assertKey);
+      await client.send(
+        new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+      );
+    },
+  };
+}
+
+/** The storage the configuration names: a folder under DATA_DIR/public, or the S3 bucket. */
+export function storageFromConfig(config: {
+  storage: 'fs' | 's3';
+  dataDir: string;
+  s3: { bucket: string | undefined; endpoint: string | undefined; region: string; forcePathStyle: boolean };
+}): ObjectStorage {
+  if (config.storage === 'fs') return fsStorage(path.join(config.dataDir, 'public'));
+  return s3Storage({
+    bucket: config.s3.bucket!,
+    endpoint: config.s3.endpoint,
+    region: config.s3.region,
+    forcePathStyle: config.s3.forcePathStyle,
+  });
+}

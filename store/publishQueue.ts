@@ -1,0 +1,56 @@
+/** The publish outbox: names whose files must be brought in line with the database. */
+import type { Queryable } from './db.js';
+
+export interface QueuedPublish {
+  username: string;
+  generation: number;
+  attempts: number;
+}
+
+export function publishQueueRepo(db: Queryable) {
+  return {
+    /** Records, in the caller's transaction, that a name's files must be (re)published. */
+    async enqueue(username: string, now: Date) {
+      await db.query(
+        `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) VALUES ($1, $2, $2)
+         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
+           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
+        [username, now],
+      );
+    },
+
+    async find(username: string): Promise<QueuedPublish | undefined> {
+      const [row] = await db.query<QueuedPublish>(
+        'SELECT username, generation, attempts FROM publish_queue WHERE username = $1',
+        [username],
+      );
+      return row;
+    },
+
+    /** Names due for a (re)try, oldest first. */
+    async due(now: Date, limit: number): Promise<string[]> {
+      const rows = await db.query<{ username: string }>(
+        'SELECT username FROM publish_queue WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2',
+        [now, limit],
+      );
+      return rows.map((r) => r.username);
+    },
+
+    /** Done, unless the name was enqueued again meanwhile (then its newer change still waits). */
+    async complete(username: string, generation: number) {
+      await db.query('DELETE FROM publish_queue WHERE username = $1 AND generation = $2', [username, generation]);
+    },
+
+    async failed(username: string, error: string, retryAt: Date) {
+      await db.query(
+        'UPDATE publish_queue SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE username = $1',
+        [username, error.slice(0, 500), retryAt],
+      );
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publish_queue');
+      return row.n;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import S3rver from 's3rver';
+import { fsStorage, type ObjectStorage, s3Storage } from '../../store/objects.js';
+
+/** The same contract, run against each adapter. */
+function behavesLikeObjectStorage(open: () => ObjectStorage) {
+  const meta = { contentType: 'text/html; charset=utf-8', cacheControl: 'public, max-age=60' };
+
+  it('keeps the body, Content-Type, Cache-Control and a quoted ETag', async () => {
+    const storage = open();
+    const { etag } = await storage.put('pages/alice/index.html', '<p>héllo</p>', meta);
+    expect(etag).to.match(/^"[0-9a-f]{32}"$/);
+    const got = await storage.get('pages/alice/index.html');
+    expect(got?.body.toString('utf8')).to.equal('<p>héllo</p>');
+    expect(got?.contentType).to.equal(meta.contentType);
+    expect(got?.cacheControl).to.equal(meta.cacheControl);
+    expect(got?.etag).to.equal(etag);
+  });
+
+  it('changes the ETag when the content changes', async () => {
+    const storage = open();
+    const first = await storage.put('pages/bob/page.md', '# one', meta);
+    const second = await storage.put('pages/bob/page.md', '# two', meta);
+    expect(second.etag).to.not.equal(first.etag);
+    expect((await storage.get('pages/bob/page.md'))?.body.toString()).to.equal('# two');
+  });
+
+  it('answers null for a missing object', async () => {
+    expect(await open().get('pages/nobody/index.html')).to.equal(null);
+  });
+
+  it('deletes objects, and deleting missing ones is not an error', async () => {
+    const storage = open();
+    await storage.put('pages/carol/index.html', 'x', meta);
+    await storage.put('pages/carol/page.md', 'y', meta);
+    await storage.delete(['pages/carol/index.html', 'pages/carol/page.md', 'pages/carol/missing.json']);
+    expect(await storage.get('pages/carol/index.html')).to.equal(null);
+    expect(await storage.get('pages/carol/page.md')).to.equal(null);
+  });
+
+  it('keeps binary bodies byte for byte', async () => {
+    const storage = open();
+    const bytes = Buffer.from([0, 255, 1, 254, 128, 10, 13]);
+    await storage.put('media/card/aaaaaaaaaaaaaaaaaaaaaaaa/x.avif', bytes, {
+      contentType: 'image/avif',
+      cacheControl: 'immutable',
+    });
+    expect((await storage.get('media/card/aaaaaaaaaaaaaaaaaaaaaaaa/x.avif'))?.body.equals(bytes)).to.equal(true);
+  });
+
+  it('refuses keys that climb out of the root', async () => {
+    const storage = open();
+    for (const key of ['../secret', 'pages/../../x', '/etc/passwd', 'pages//x', 'pages/a b']) {
+      let failed = false;
+      try {
+        await storage.put(key, 'x', meta);
+      } catch {
+        failed = true;
+      }
+      expect(failed, key).to.equal(true);
+    }
+  });
+}
+
+describe('object storage', () => {
+  describe('fsStorage (the embedded default)', () => {
+    let dir: string;
+    before(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'linkpage-fs-'));
+    });
+    after(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+    behavesLikeObjectStorage(() => fsStorage(dir));
+  });
+
+  describe('s3Storage against an S3 HTTP server (s3rver)', function () {
+    this.timeout(30_000);
+    let server: S3rver;
+    let dir: string;
+    let endpoint: string;
+    before(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'linkpage-s3-'));
+      server = new S3rver({
+        address: '127.0.0.1',
+        port: 0,
+        silent: true,
+        directory: dir,
+        configureBuckets: [{ name: 'pages', configs: [] }],
+      });
+      const { port } = await server.run();
+      endpoint = `http://127.0.0.1:${port}`;
+    });
+    after(async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    behavesLikeObjectStorage(() =>
+      s3Storage({
+        bucket: 'pages',
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      }),
+    );
+  });
+});
