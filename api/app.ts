@@ -8,6 +8,7 @@ import { claimRoutes } from './claim/routes.js';
 import { ApiError } from './errors.js';
 import { keyRoutes } from './keys/routes.js';
 import { createLimiter } from './limits/limiter.js';
+import { mcpHandler } from './mcp/endpoint.js';
 import { authenticate } from './middleware/auth.js';
 import { errorHandler } from './middleware/errors.js';
 import { buildOpenApi } from './openapi/document.js';
@@ -41,6 +42,17 @@ export function createApi(s: Services): Koa<ApiState> {
     );
     router[r.method](r.path, authenticate(s, r.auth), ...limits, routeHandler(r));
   }
+  router.post('/mcp', authenticate(s, 'optional-key'), limiter.middleware('mcp'), mcpHandler(s, limiter));
+  // Stateless Streamable HTTP: no server-initiated stream to GET and no session to DELETE.
+  router.all('/mcp', (ctx) => {
+    ctx.status = 405;
+    ctx.set('Allow', 'POST');
+    ctx.body = {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC to it.' },
+      id: null,
+    };
+  });
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;

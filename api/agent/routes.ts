@@ -1,19 +1,12 @@
 /** The agent endpoints of SPEC 4.1: one-call onboarding, validation, me, claim links. */
-import { accountsRepo } from '../../store/accounts.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
-import { presentAccount } from '../account/presenter.js';
 import { hashAddress } from '../auth/secrets.js';
-import { issueClaimLink } from '../commands/claimLinks.js';
-import { type Caller, createAgentPage, createRequestProblems, PROGRAM_PAGE_LIMIT } from '../commands/createPage.js';
+import { claimLinkFor } from '../commands/claimLinks.js';
+import { type Caller, createAgentPage } from '../commands/createPage.js';
 import { ApiError } from '../errors.js';
-import { presentPageSummary } from '../profiles/presenter.js';
 import { type ApiContext, accountOf, route } from '../route.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../schemas/responses.js';
 import type { Services } from '../services.js';
-import { usernameProblem } from '../username/rules.js';
-import { suggestFreeNames } from '../username/suggest.js';
-import { allProblems } from '../validation.js';
+import { describeAccount, validateCreateRequest } from './queries.js';
 import { CreatePageRequest } from './schema.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -110,16 +103,7 @@ export function agentRoutes(s: Services) {
       responses: [{ status: 200, description: 'The account', schema: MeOut }],
       errors: ['unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {
-        const accountId = accountOf(ctx);
-        const account = await accountsRepo(s.db).find(accountId);
-        if (!account) throw new ApiError('unauthorized');
-        const pages = await pagesRepo(s.db).listByAccount(accountId);
-        const programMade = pages.filter((p) => p.by_program).length;
-        ctx.body = {
-          account: presentAccount(account),
-          pages: pages.map((p) => presentPageSummary(s.config, p)),
-          remainingPageSlots: Math.max(0, PROGRAM_PAGE_LIMIT - programMade),
-        };
+        ctx.body = await describeAccount(s, accountOf(ctx));
       },
     }),
 
@@ -133,38 +117,9 @@ export function agentRoutes(s: Services) {
       responses: [{ status: 201, description: 'The link', schema: ClaimLinkOut }],
       errors: ['already_claimed', 'unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {
-        const accountId = accountOf(ctx);
-        const account = await accountsRepo(s.db).find(accountId);
-        if (!account) throw new ApiError('unauthorized');
-        if (account.email !== null) throw new ApiError('already_claimed');
         ctx.status = 201;
-        ctx.body = await issueClaimLink(s, s.db, accountId, s.now());
+        ctx.body = await claimLinkFor(s, accountOf(ctx));
       },
     }),
   ];
-}
-
-/** Every problem of a create-page request: schema, cross-field rules and the store's answers. */
-async function validateCreateRequest(s: Services, body: unknown, accountId: string | null): Promise<ApiError[]> {
-  const { output, problems } = allProblems(CreatePageRequest, body);
-  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  if (typeof raw.username === 'string' && usernameProblem(raw.username) === null) {
-    const taken = await namesRepo(s.db).taken([raw.username], accountId);
-    if (taken.has(raw.username)) {
-      problems.push(
-        new ApiError('username_taken', {
-          field: 'username',
-          suggestions: await suggestFreeNames(s.db, raw.username, accountId),
-        }),
-      );
-    }
-  }
-  if (accountId === null && typeof raw.email === 'string' && !problems.some((p) => p.fields.field === 'email')) {
-    if (await accountsRepo(s.db).emailTaken(raw.email)) problems.push(new ApiError('email_taken', { field: 'email' }));
-  }
-  if (output) problems.push(...createRequestProblems(output, accountId));
-  if (accountId !== null && (await pagesRepo(s.db).countProgramMade(accountId)) >= PROGRAM_PAGE_LIMIT) {
-    problems.push(new ApiError('limit_reached', { field: 'page' }));
-  }
-  return problems;
 }

@@ -1,7 +1,9 @@
 /** Claim links: issued to provisional accounts, read by anyone holding one. */
+import { accountsRepo } from '../../store/accounts.js';
 import { claimsRepo } from '../../store/claims.js';
 import type { Queryable } from '../../store/db.js';
 import { CLAIM_TOKEN_PATTERN, newClaimToken, newId, sha256 } from '../auth/secrets.js';
+import { ApiError } from '../errors.js';
 import { claimUrl, type Services } from '../services.js';
 
 export const CLAIM_LINK_DAYS = 7;
@@ -18,6 +20,14 @@ export async function issueClaimLink(
   const expiresAt = new Date(now.getTime() + CLAIM_LINK_DAYS * 86_400_000);
   await claimsRepo(tx).insert({ id: newId(), accountId, tokenHash: sha256(token), now, expiresAt });
   return { claimUrl: claimUrl(s.config, token), expiresAt: expiresAt.toISOString() };
+}
+
+/** POST /api/agent/claim-link: a fresh link, for a provisional account only. */
+export async function claimLinkFor(s: Services, accountId: string): Promise<{ claimUrl: string; expiresAt: string }> {
+  const account = await accountsRepo(s.db).find(accountId);
+  if (!account) throw new ApiError('unauthorized');
+  if (account.email !== null) throw new ApiError('already_claimed');
+  return issueClaimLink(s, s.db, accountId, s.now());
 }
 
 /** pending until used or expired; claimed once its account has an owner (by this link or another). */

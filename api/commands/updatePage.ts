@@ -6,6 +6,7 @@ import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { ApiError } from '../errors.js';
 import { blockListProblems, imageProblem, normalizeBlocks } from '../profiles/blocks.js';
+import { PAGE_ID } from '../profiles/queries.js';
 import type { ProfilePatchInput, ProfileReplaceInput } from '../profiles/schema.js';
 import type { Services } from '../services.js';
 
@@ -80,7 +81,7 @@ export async function deletePage(s: Services, accountId: string, id: string): Pr
 
 /** The account's page, locked; absent and foreign pages are not_found, banned ones cannot change. */
 async function editableRow(tx: Queryable, accountId: string, id: string): Promise<PageRow> {
-  const row = await pagesRepo(tx).lockOwned(accountId, id);
+  const row = PAGE_ID.test(id) ? await pagesRepo(tx).lockOwned(accountId, id) : undefined;
   if (!row) throw new ApiError('not_found');
   if (row.banned_at !== null) {
     throw new ApiError('banned', { detail: row.ban_reason ?? undefined });

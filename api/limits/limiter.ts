@@ -58,22 +58,38 @@ export function createLimiter(s: Services) {
     };
   }
 
+  /**
+   * Counts a request from `who` (its account, or its client address) against the rule; throws
+   * the rule's 429 when a window is full. `report` sees the outcome first (for the headers).
+   */
+  async function enforce(
+    name: LimitName,
+    who: { accountId: string | null | undefined; address: string },
+    report: (c: Consumed) => void = () => {},
+  ): Promise<Consumed | null> {
+    const rule: LimitRule = LIMITS[name];
+    const subject = rule.per === 'account' ? who.accountId : hashAddress(s.secret, who.address);
+    if (!subject) return null;
+    const result = await consume(name, subject);
+    report(result);
+    if (!result.allowed) {
+      if (rule.counts === 'created') await result.refund();
+      throw new ApiError(rule.code, { retryAfter: result.reset });
+    }
+    return result;
+  }
+
   /** Koa middleware for a route's limit; `when` picks the requests it applies to. */
   function middleware(name: LimitName, when: (ctx: Koa.Context) => boolean = () => true): Koa.Middleware {
     const rule: LimitRule = LIMITS[name];
     return async (ctx, next) => {
       if (!when(ctx)) return next();
-      const subject = rule.per === 'account' ? ctx.state.auth?.accountId : hashAddress(s.secret, ctx.ip);
-      if (!subject) return next();
-      const result = await consume(name, subject);
-      ctx.set('RateLimit-Limit', String(result.limit));
-      ctx.set('RateLimit-Remaining', String(result.remaining));
-      ctx.set('RateLimit-Reset', String(result.reset));
-      if (!result.allowed) {
-        if (rule.counts === 'created') await result.refund();
-        throw new ApiError(rule.code, { retryAfter: result.reset });
-      }
-      if (rule.counts === 'requests') return next();
+      const result = await enforce(name, { accountId: ctx.state.auth?.accountId, address: ctx.ip }, (c) => {
+        ctx.set('RateLimit-Limit', String(c.limit));
+        ctx.set('RateLimit-Remaining', String(c.remaining));
+        ctx.set('RateLimit-Reset', String(c.reset));
+      });
+      if (!result || rule.counts === 'requests') return next();
       try {
         await next();
       } catch (err) {
@@ -84,7 +100,7 @@ export function createLimiter(s: Services) {
     };
   }
 
-  return { consume, middleware };
+  return { consume, enforce, middleware };
 }
 
 export type Limiter = ReturnType<typeof createLimiter>;

@@ -1,26 +1,15 @@
 /** /api/profiles: the pages of the key's account (SPEC 4.2). */
-import { pagesRepo } from '../../store/pages.js';
 import { createProfile } from '../commands/createPage.js';
 import { deletePage, patchPage, replacePage } from '../commands/updatePage.js';
-import { ApiError } from '../errors.js';
-import { type ApiContext, accountOf, route } from '../route.js';
+import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 import type { Services } from '../services.js';
 import { presentPage } from './presenter.js';
+import { getPage, getStats, listPages } from './queries.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from './schema.js';
-import { pageStats } from './stats.js';
 
 const tag = 'Pages';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
-const PAGE_ID = /^[0-9a-f]{24}$/;
-
-/** The :id parameter; anything that is not an id of ours cannot be a page of the caller's. */
-function pageId(ctx: ApiContext): string {
-  const id = ctx.params.id;
-  if (!PAGE_ID.test(id)) throw new ApiError('not_found');
-  return id;
-}
-
 export function profileRoutes(s: Services) {
   return [
     route({
@@ -32,8 +21,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The pages', schema: PagesOut }],
       errors: [...keyErrors],
       async handler(ctx) {
-        const rows = await pagesRepo(s.db).listByAccount(accountOf(ctx));
-        ctx.body = { pages: rows.map((r) => presentPage(s.config, r)) };
+        ctx.body = await listPages(s, accountOf(ctx));
       },
     }),
 
@@ -79,9 +67,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page', schema: PageOut }],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
-        const row = await pagesRepo(s.db).findOwned(accountOf(ctx), pageId(ctx));
-        if (!row) throw new ApiError('not_found');
-        ctx.body = presentPage(s.config, row);
+        ctx.body = await getPage(s, accountOf(ctx), ctx.params.id);
       },
     }),
 
@@ -97,8 +83,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, 'invalid_fields', 'bad_url', 'bad_path', 'not_found', 'banned', 'too_large'],
       async handler(ctx, { body }) {
-        const id = pageId(ctx);
-        ctx.body = presentPage(s.config, await patchPage(s, accountOf(ctx), id, body));
+        ctx.body = presentPage(s.config, await patchPage(s, accountOf(ctx), ctx.params.id, body));
       },
     }),
 
@@ -114,8 +99,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, 'invalid_fields', 'bad_url', 'bad_path', 'not_found', 'banned', 'too_large'],
       async handler(ctx, { body }) {
-        const id = pageId(ctx);
-        ctx.body = presentPage(s.config, await replacePage(s, accountOf(ctx), id, body));
+        ctx.body = presentPage(s.config, await replacePage(s, accountOf(ctx), ctx.params.id, body));
       },
     }),
 
@@ -128,7 +112,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 204, description: 'Deleted' }],
       errors: [...keyErrors, 'not_found', 'banned'],
       async handler(ctx) {
-        await deletePage(s, accountOf(ctx), pageId(ctx));
+        await deletePage(s, accountOf(ctx), ctx.params.id);
         ctx.status = 204;
       },
     }),
@@ -145,9 +129,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The statistics', schema: StatsOut }],
       errors: [...keyErrors, 'invalid_fields', 'not_found'],
       async handler(ctx, { query }) {
-        const row = await pagesRepo(s.db).findOwned(accountOf(ctx), pageId(ctx));
-        if (!row) throw new ApiError('not_found');
-        ctx.body = await pageStats(s, row.id, query.days);
+        ctx.body = await getStats(s, accountOf(ctx), ctx.params.id, query.days);
       },
     }),
   ];
