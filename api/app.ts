@@ -5,6 +5,7 @@ import { koaBody } from 'koa-body';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
+import { docsRoutes } from './docs/routes.js';
 import { ApiError } from './errors.js';
 import { keyRoutes } from './keys/routes.js';
 import { createLimiter } from './limits/limiter.js';
@@ -53,6 +54,7 @@ export function createApi(s: Services): Koa<ApiState> {
       id: null,
     };
   });
+  docsRoutes(router, s);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;

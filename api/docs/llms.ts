@@ -1,0 +1,54 @@
+/** GET /llms.txt: how an agent makes and edits a page, in plain text (https://llmstxt.org). */
+import type { Config } from '../../config.js';
+import { TEMPLATE_IDS } from '../schemas/fields.js';
+
+export function llmsTxt(config: Pick<Config, 'baseUrl' | 'pageScheme' | 'pageDomain'>): string {
+  const base = config.baseUrl;
+  return `# linkpage
+
+> Link-in-bio pages for people, made by programs. One call creates an account, a page, an API key and a claim link; the page is published at ${config.pageScheme}//<username>.${config.pageDomain}/ and as Markdown at …/page.md.
+
+## Create a page (no key needed)
+
+POST ${base}/api/agent/pages
+Content-Type: application/json
+Idempotency-Key: <any unique string, so a retry cannot create two pages>
+
+{"username": "ada-lovelace",
+ "page": {"displayName": "Ada Lovelace", "bio": "Analyst", "templateId": "editorial",
+          "blocks": [{"type": "link", "label": "My essays", "url": "https://example.com/essays"},
+                     {"type": "social", "platform": "github", "url": "https://github.com/ada"},
+                     {"type": "text", "content": "Say hello", "variant": "heading"}]}}
+
+The 201 answer holds apiKey (shown once; keep it), page (with its id and url) and claimUrl. Give claimUrl to the person who will own the page: they set an e-mail and password there. Send the key on every other call as "Authorization: Bearer <apiKey>".
+
+Check first, without writing anything: POST ${base}/api/agent/pages/validate with the same body lists every problem at once. Check a name: GET ${base}/api/username/check?u=<name>.
+
+## Edit it
+
+- GET ${base}/api/profiles/<id> reads every field.
+- PATCH ${base}/api/profiles/<id> changes only the fields sent; "blocks", when sent, replaces the whole list, and each stored block needs id, order, visible and type (read them back first). "isPublished": false takes the page offline.
+- PUT replaces every field; DELETE removes the page.
+- GET ${base}/api/profiles/<id>/stats?days=30 gives views, unique visitors and taps.
+- GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
+
+## Blocks
+
+link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name. showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
+
+Templates: ${TEMPLATE_IDS.join(', ')}.
+
+## Errors
+
+Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), not_found, unauthorized, …
+
+## MCP
+
+The same actions as tools over MCP (Streamable HTTP): ${base}/mcp. Tools: check_username, create_page, validate_page, get_me, list_pages, get_page, update_page, delete_page, get_stats, get_claim_link. Send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
+
+## Reference
+
+- OpenAPI 3.0: ${base}/openapi.json
+- Readable reference: ${base}/docs
+`;
+}

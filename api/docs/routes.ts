@@ -1,0 +1,57 @@
+/**
+ * Documentation on the apex: /llms.txt for agents, and /docs, a readable reference rendered
+ * from openapi.json by Swagger UI served from our own origin (no external CDN).
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type Router from '@koa/router';
+import type { ApiState } from '../route.js';
+import type { Services } from '../services.js';
+import { llmsTxt } from './llms.js';
+
+const require = createRequire(import.meta.url);
+const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'init.js': 'text/javascript; charset=utf-8',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API reference · linkpage</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<style>body{margin:0}.swagger-ui .topbar{display:none}</style>
+</head>
+<body>
+<main id="reference"></main>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: false });\n`;
+
+export function docsRoutes(router: Router<ApiState>, s: Services) {
+  const llms = llmsTxt(s.config);
+  router.get('/llms.txt', (ctx) => {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = llms;
+  });
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = PAGE;
+  });
+  router.get('/docs/:asset', async (ctx, next) => {
+    const type = ASSETS[ctx.params.asset];
+    if (!type) return next();
+    ctx.type = type;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = ctx.params.asset === 'init.js' ? INIT : await readFile(path.join(SWAGGER_DIR, ctx.params.asset));
+  });
+}
