@@ -20,8 +20,20 @@ export function createCounters(d: CountersDeps) {
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
+  // The UTC day, worked out once a second rather than once a hit.
+  let dayAt = 0;
+  let dayText = '';
+  function today(): string {
+    const now = d.now().getTime();
+    if (now - dayAt >= 1000 || now < dayAt) {
+      dayAt = now;
+      dayText = new Date(now).toISOString().slice(0, 10);
+    }
+    return dayText;
+  }
+
   function entry(pageId: string): DayCounts {
-    const key = `${pageId}|${d.now().toISOString().slice(0, 10)}`;
+    const key = `${pageId}|${today()}`;
     let c = buffer.get(key);
     if (!c) {
       c = { views: 0, taps: 0, visitors: [], blockTaps: new Map() };
@@ -32,7 +44,7 @@ export function createCounters(d: CountersDeps) {
 
   /** Salted with the server secret and the day: the same visitor is one unique a day, and no address is kept. */
   function visitorHash(address: string, userAgent: string): string {
-    const day = d.now().toISOString().slice(0, 10);
+    const day = today();
     return createHmac('sha256', d.secret)
       .update(`visitor:${day}:${address}:${userAgent}`)
       .digest('base64url')

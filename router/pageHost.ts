@@ -34,21 +34,28 @@ export function pageNameFromHost(host: string | undefined, pageDomain: string): 
 }
 
 export function createPageHost(d: PageHostDeps) {
-  // Objects read from storage are kept for a second (and dropped at once when this process publishes).
-  const cache = new Map<string, { at: number; object: StoredObject | null }>();
+  // Objects read from storage are kept for a second (and dropped at once when this process
+  // publishes); route tables are kept parsed, as the redirect path reads one per hit.
+  type Entry = { at: number; object: StoredObject | null; meta?: PageMeta | null };
+  const cache = new Map<string, Entry>();
 
-  async function load(key: string): Promise<StoredObject | null> {
+  async function cached(key: string): Promise<Entry> {
     const hit = cache.get(key);
     const now = Date.now();
-    if (hit && now - hit.at < CACHE_MS) return hit.object;
-    const object = await d.storage.get(key);
-    cache.set(key, { at: now, object });
-    return object;
+    if (hit && now - hit.at < CACHE_MS) return hit;
+    const entry: Entry = { at: now, object: await d.storage.get(key) };
+    cache.set(key, entry);
+    return entry;
+  }
+
+  async function load(key: string): Promise<StoredObject | null> {
+    return (await cached(key)).object;
   }
 
   async function meta(name: string): Promise<PageMeta | null> {
-    const object = await load(pageKeys(name).meta);
-    return object ? (JSON.parse(object.body.toString('utf8')) as PageMeta) : null;
+    const entry = await cached(pageKeys(name).meta);
+    entry.meta ??= entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
+    return entry.meta;
   }
 
   function clientAddress(req: IncomingMessage): string {
@@ -85,8 +92,9 @@ export function createPageHost(d: PageHostDeps) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://page');
-    const path = url.pathname;
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const path = q === -1 ? raw : raw.slice(0, q);
     const method = req.method ?? 'GET';
     const reading = method === 'GET' || method === 'HEAD';
     if (!name) return notFound(req, res);
@@ -112,7 +120,8 @@ export function createPageHost(d: PageHostDeps) {
       return;
     }
     if (path === '/' || path === '/index.html') {
-      const wantsMarkdown = url.searchParams.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
+      const query = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
+      const wantsMarkdown = query.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
       const keys = pageKeys(name);
       const object = await load(wantsMarkdown ? keys.md : keys.html);
       return object ? send(req, res, object, true) : notFound(req, res);
