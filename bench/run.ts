@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { publishLatency } from './publishLatency.js';
 
 interface Started {
   child: ChildProcess;
@@ -74,5 +75,13 @@ async function redirects(rounds = 3, seconds = 5) {
   );
 }
 
+async function latency() {
+  const r = await publishLatency();
+  console.log(
+    `accepted PATCH -> new HTML served (embedded default): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${r.iterations} edits (target p99 < 20 ms)`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'redirects') await redirects();
+if (!only || only === 'publish') await latency();

@@ -1,0 +1,68 @@
+/**
+ * Time from sending a PATCH to the new HTML being served on the page host, on the embedded
+ * default (PGlite + folder, one process), as a user of `npm start` has it.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { createApi } from '../api/app.js';
+import { buildServices } from '../api/services.js';
+import { loadConfig } from '../config.js';
+import { createCounters } from '../router/counters.js';
+import { createHttpHandler } from '../router/server.js';
+import { openDatabase } from '../store/db.js';
+import { migrate } from '../store/migrate.js';
+import { percentile } from './stats.js';
+
+const agent = new http.Agent({ keepAlive: true });
+
+function call(port: number, method: string, pathname: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: pathname, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function publishLatency(iterations = 300) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
+  const db = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+  await migrate(db);
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
+  const log = pino({ level: 'silent' });
+  const services = buildServices({ config, db, secret: 'bench-secret-0123456789-0123456789', log, now: () => new Date() });
+  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
+  const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const json = { 'content-type': 'application/json' };
+
+  const blocks = Array.from({ length: 20 }, (_, i) => ({ type: 'link', label: `Link ${i + 1}`, url: `https://example.com/${i}` }));
+  const created = JSON.parse(
+    (await call(port, 'POST', '/api/agent/pages', json, JSON.stringify({ username: 'latency', page: { blocks } }))).text,
+  );
+  const auth = { ...json, authorization: `Bearer ${created.apiKey}` };
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const marker = `Bio number ${i}`;
+    const t0 = performance.now();
+    const patched = await call(port, 'PATCH', `/api/profiles/${created.page.id}`, auth, JSON.stringify({ bio: marker }));
+    if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}`);
+    for (;;) {
+      const page = await call(port, 'GET', '/', { host: 'latency.pages.test' });
+      if (page.text.includes(marker)) break;
+    }
+    times.push(performance.now() - t0);
+  }
+  server.close();
+  agent.destroy();
+  await db.close();
+  return { p50: percentile(times, 50), p99: percentile(times, 99), iterations };
+}

@@ -1,0 +1,192 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { ApiError } from '../../api/errors.js';
+import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../api/outbound/fetcher.js';
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (err) {
+    if (err instanceof ApiError) return err.code;
+    throw err;
+  }
+}
+
+describe('outbound fetcher', () => {
+  let server: http.Server;
+  let port: number;
+  let lastUserAgent = '';
+  before(async () => {
+    server = http.createServer((req, res) => {
+      lastUserAgent = String(req.headers['user-agent']);
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/ok') return res.end('hello');
+      if (url.pathname === '/big') return res.end(Buffer.alloc(5000));
+      if (url.pathname === '/stream') {
+        res.writeHead(200);
+        const timer = setInterval(() => res.write(Buffer.alloc(1000)), 1);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      if (url.pathname === '/slow') return setTimeout(() => res.end('late'), 2000);
+      if (url.pathname === '/missing') return res.writeHead(404).end();
+      if (url.pathname === '/to') return res.writeHead(302, { location: String(url.searchParams.get('u')) }).end();
+      if (url.pathname === '/loop')
+        return res.writeHead(302, { location: `/loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => new Promise((r) => server.close(r)));
+
+  const local = () => `http://127.0.0.1:${port}`;
+  /** A fetcher for tests: loopback allowed; *.public.test names resolve to the local server. */
+  const testFetcher = (extra: Record<string, string[]> = {}) =>
+    createFetcher({
+      allowLoopbackForTests: true,
+      resolve: async (host) => extra[host] ?? (host.endsWith('.public.test') ? ['127.0.0.1'] : ['203.0.113.10']),
+    });
+  const options = { maxBytes: 1000, timeoutMs: 1000 };
+
+  describe('blockedAddressReason', () => {
+    it('lets public unicast addresses through', () => {
+      for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+        expect(blockedAddressReason(a), a).to.equal(null);
+      }
+    });
+  });
+
+  describe('bypass corpus (with loopback not allowed, as in production)', () => {
+    const production = createFetcher({ resolve: async () => ['203.0.113.10'] });
+    const literal = [
+      'http://127.0.0.1/',
+      'http://127.1/',
+      'http://2130706433/',
+      'http://0x7f000001/',
+      'http://0177.0.0.1/',
+      'http://0x7f.0.0.1/',
+      'http://017700000001/',
+      'http://127.000.000.001/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:7f00:1]/',
+      'http://[0:0:0:0:0:ffff:127.0.0.1]/',
+      'http://0.0.0.0/',
+      'http://0/',
+      'http://[::]/',
+      'http://10.0.0.1/',
+      'http://172.16.0.1/',
+      'http://172.31.255.255/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[fe80::1]/',
+      'http://[fc00::1]/',
+      'http://[fd12:3456::1]/',
+      'http://224.0.0.1/',
+      'http://[ff02::1]/',
+      'http://255.255.255.255/',
+      'http://100.64.0.1/',
+      'http://192.0.0.8/',
+      'http://198.18.0.1/',
+      'http://240.0.0.1/',
+      'http://[2002:7f00:1::]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2001:db8::1]/',
+    ];
+    for (const url of literal) {
+      it(`refuses ${url}`, async () => {
+        expect(await codeOf(production.fetchPublic(url, 'url', options))).to.equal('blocked');
+      });
+    }
+
+    it('refuses the local test server itself when loopback is not allowed', async () => {
+      expect(await codeOf(production.fetchPublic(`${local()}/ok`, 'url', options))).to.equal('blocked');
+    });
+
+    it('refuses a name that resolves to a private address', async () => {
+      const f = createFetcher({ resolve: async () => ['10.0.0.5'] });
+      expect(await codeOf(f.fetchPublic('http://internal.example.com/', 'url', options))).to.equal('blocked');
+    });
+
+    it('refuses a name with one private address among public ones', async () => {
+      const f = createFetcher({ resolve: async () => ['203.0.113.10', '192.168.0.10'] });
+      expect(await codeOf(f.fetchPublic('http://mixed.example.com/', 'url', options))).to.equal('blocked');
+    });
+
+    it('refuses a name that resolves to an IPv4-mapped loopback address', async () => {
+      const f = createFetcher({ resolve: async () => ['::ffff:127.0.0.1'] });
+      expect(await codeOf(f.fetchPublic('http://mapped.example.com/', 'url', options))).to.equal('blocked');
+    });
+
+    it('refuses schemes other than http(s) and URLs with user-info', async () => {
+      for (const url of [
+        'file:///etc/passwd',
+        'gopher://127.0.0.1/',
+        'ftp://example.com/',
+        'http://user:pw@example.com/',
+        'nonsense',
+      ]) {
+        expect(await codeOf(production.fetchPublic(url, 'url', options)), url).to.equal('bad_url');
+      }
+    });
+  });
+
+  describe('redirects', () => {
+    it('checks every hop: a public-looking host redirecting to a private address is blocked', async () => {
+      // The first hop is the local test server (loopback allowed for it); every target is not loopback.
+      const f = createFetcher({
+        allowLoopbackForTests: true,
+        resolve: async (h) => (h === 'inside.example.com' ? ['192.168.1.20'] : ['127.0.0.1']),
+      });
+      for (const target of [
+        'http://10.0.0.1/',
+        'http://169.254.169.254/',
+        'http://[fd00::1]/',
+        'http://inside.example.com/',
+      ]) {
+        const url = `http://evil.public.test:${port}/to?u=${encodeURIComponent(target)}`;
+        expect(await codeOf(f.fetchPublic(url, 'url', options)), target).to.equal('blocked');
+      }
+      const toFile = `http://evil.public.test:${port}/to?u=${encodeURIComponent('file:///etc/passwd')}`;
+      expect(await codeOf(f.fetchPublic(toFile, 'url', options))).to.equal('bad_url');
+    });
+
+    it('follows up to five redirects and gives up after that', async () => {
+      const f = testFetcher();
+      expect(
+        await codeOf(f.fetchPublic(`${local()}/to?u=${encodeURIComponent(`${local()}/ok`)}`, 'url', options)),
+      ).to.equal('ok');
+      expect(await codeOf(f.fetchPublic(`${local()}/loop`, 'url', options))).to.equal('unreachable');
+    });
+  });
+
+  describe('limits and failures', () => {
+    it('fetches a small body and says who it is', async () => {
+      const got = await testFetcher().fetchPublic(`${local()}/ok`, 'url', options);
+      expect(got.body.toString()).to.equal('hello');
+      expect(lastUserAgent).to.equal(FETCH_USER_AGENT);
+    });
+
+    it('refuses a body over the byte limit, declared or streamed', async () => {
+      expect(await codeOf(testFetcher().fetchPublic(`${local()}/big`, 'url', options))).to.equal('too_large');
+      expect(
+        await codeOf(testFetcher().fetchPublic(`${local()}/stream`, 'url', { maxBytes: 50_000, timeoutMs: 5000 })),
+      ).to.equal('too_large');
+    });
+
+    it('gives up on a slow server with unreachable', async () => {
+      expect(
+        await codeOf(testFetcher().fetchPublic(`${local()}/slow`, 'url', { maxBytes: 1000, timeoutMs: 200 })),
+      ).to.equal('unreachable');
+    });
+
+    it('answers unreachable for an error status and for a refused connection', async () => {
+      expect(await codeOf(testFetcher().fetchPublic(`${local()}/missing`, 'url', options))).to.equal('unreachable');
+      expect(await codeOf(testFetcher().fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('unreachable');
+    });
+  });
+});
