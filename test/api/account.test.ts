@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import { api } from '../helpers/client.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
+
+const claimed = () => createAgentAccount({ email: `${uniqueName('owner')}@example.com`, password: 'first password' });
+
+describe('GET /api/account', () => {
+  it('answers the account with its e-mail, language and creation date', async () => {
+    const a = await claimed();
+    const res = await api.get('/api/account', { key: a.key });
+    expect(res.status).to.equal(200);
+    expect(Object.keys(res.body).sort()).to.deep.equal([
+      'createdAt',
+      'createdBy',
+      'email',
+      'id',
+      'locale',
+      'provisional',
+    ]);
+    expect(res.body).to.include({ id: a.accountId, provisional: false, locale: 'en' });
+  });
+});
+
+describe('PATCH /api/account', () => {
+  it('changes the language', async () => {
+    const a = await createAgentAccount();
+    const res = await api.patch('/api/account', { locale: 'uk' }, { key: a.key });
+    expect(res.status).to.equal(200);
+    expect(res.body.locale).to.equal('uk');
+  });
+
+  it('changes the password only with the right current password', async () => {
+    const a = await claimed();
+    const wrong = await api.patch(
+      '/api/account',
+      { currentPassword: 'nope nope', newPassword: 'second password' },
+      { key: a.key },
+    );
+    expect(wrong.status).to.equal(401);
+    expect(wrong.body.code).to.equal('bad_credentials');
+    const missing = await api.patch('/api/account', { newPassword: 'second password' }, { key: a.key });
+    expect(missing.body).to.include({ code: 'invalid_fields', field: 'currentPassword' });
+    const ok = await api.patch(
+      '/api/account',
+      { currentPassword: 'first password', newPassword: 'second password' },
+      { key: a.key },
+    );
+    expect(ok.status).to.equal(200);
+    const old = await api.patch(
+      '/api/account',
+      { currentPassword: 'first password', newPassword: 'third password' },
+      { key: a.key },
+    );
+    expect(old.body.code).to.equal('bad_credentials');
+    const back = await api.patch(
+      '/api/account',
+      { currentPassword: 'second password', newPassword: 'first password' },
+      { key: a.key },
+    );
+    expect(back.status).to.equal(200);
+  });
+
+  it('refuses a new password that is too short, and a password on a provisional account', async () => {
+    const a = await claimed();
+    const short = await api.patch(
+      '/api/account',
+      { currentPassword: 'first password', newPassword: 'short' },
+      { key: a.key },
+    );
+    expect(short.body).to.include({ code: 'invalid_fields', detail: 'newPassword' });
+    const p = await createAgentAccount();
+    const res = await api.patch(
+      '/api/account',
+      { currentPassword: 'whatever1', newPassword: 'something new' },
+      { key: p.key },
+    );
+    expect(res.body).to.include({ code: 'invalid_fields', field: 'newPassword' });
+  });
+});
+
+describe('GET /api/account/export', () => {
+  it('downloads everything stored about the account, without any secret', async () => {
+    const a = await claimed();
+    await api.post('/api/agent/claim-link', undefined, { key: a.key });
+    const res = await api.get('/api/account/export', { key: a.key });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-disposition')).to.match(/^attachment; filename="account-[0-9a-f]{24}\.json"$/);
+    expect(res.body.account.id).to.equal(a.accountId);
+    expect(res.body.pages.map((p: any) => p.id)).to.deep.equal([a.page.id]);
+    expect(res.body.apiKeys).to.have.length(1);
+    expect(res.text).to.not.include(a.key);
+    expect(res.text).to.not.include(createHash('sha256').update(a.key).digest('hex'));
+    expect(res.text).to.not.match(/scrypt\$/);
+  });
+
+  it('lists claim links without their tokens, and parked names', async () => {
+    const a = await createAgentAccount();
+    await api.delete(`/api/profiles/${a.page.id}`, { key: a.key });
+    const res = await api.get('/api/account/export', { key: a.key });
+    expect(res.body.claimLinks).to.have.length(1);
+    expect(res.text).to.not.include(a.claimUrl.split('/').pop());
+    expect(res.body.parkedNames.map((n: any) => n.username)).to.deep.equal([a.page.username]);
+  });
+});
