@@ -1,0 +1,65 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { expect } from 'chai';
+import { apiRoutes } from '../../api/app.js';
+import { app } from '../helpers/hooks.js';
+
+describe('GET /openapi.json', () => {
+  let doc: any;
+  before(async () => {
+    doc = await (await fetch(`${app().url}/openapi.json`)).json();
+  });
+
+  it('is a valid OpenAPI 3.0.3 document, version 1.0.0', async () => {
+    expect(doc.openapi).to.equal('3.0.3');
+    expect(doc.info.version).to.equal('1.0.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+  });
+
+  it('describes every route the API serves, with its request body and the error object', () => {
+    for (const r of apiRoutes(app().services)) {
+      const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method];
+      expect(op, `${r.method} ${r.path}`).to.be.an('object');
+      if (['post', 'patch', 'put'].includes(r.method) && r.body) {
+        expect(op.requestBody.content['application/json'].schema, `${r.method} ${r.path}`).to.be.an('object');
+      }
+    }
+    expect(doc.components.schemas.Error.properties.code.enum).to.include.members([
+      'invalid_fields',
+      'not_found',
+      'rate_limited',
+    ]);
+  });
+
+  it('covers the endpoints of SPEC section 4', () => {
+    const expected = [
+      ['get', '/api/username/check'],
+      ['post', '/api/agent/pages'],
+      ['post', '/api/agent/pages/validate'],
+      ['get', '/api/agent/me'],
+      ['post', '/api/agent/claim-link'],
+      ['get', '/api/claim/{token}'],
+      ['get', '/api/profiles'],
+      ['post', '/api/profiles'],
+      ['get', '/api/profiles/{id}'],
+      ['patch', '/api/profiles/{id}'],
+      ['put', '/api/profiles/{id}'],
+      ['delete', '/api/profiles/{id}'],
+      ['get', '/api/profiles/{id}/stats'],
+      ['get', '/api/account'],
+      ['patch', '/api/account'],
+      ['get', '/api/account/export'],
+      ['get', '/api/keys'],
+      ['post', '/api/keys'],
+      ['delete', '/api/keys/{id}'],
+    ];
+    for (const [method, path] of expected) expect(doc.paths[path]?.[method], `${method} ${path}`).to.be.an('object');
+  });
+
+  it('marks the routes that need a key, and the two that do not', () => {
+    expect(doc.paths['/api/profiles'].get.security).to.deep.equal([{ apiKey: [] }]);
+    expect(doc.paths['/api/username/check'].get.security).to.deep.equal([]);
+    expect(doc.paths['/api/agent/pages'].post.security).to.deep.equal([{}, { apiKey: [] }]);
+  });
+});

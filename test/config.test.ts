@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, loadConfig, loadSecret } from '../config.js';
+
+describe('loadConfig', () => {
+  it('runs on the embedded defaults with no variable set', () => {
+    const c = loadConfig({});
+    expect(c).to.deep.include({
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      pageDomain: 'localhost:3000',
+      storage: 'fs',
+      role: 'all',
+      mediaUrl: 'http://localhost:3000/media',
+      trustProxy: false,
+      databaseUrl: undefined,
+    });
+    expect(c.dataDir).to.equal(path.resolve('./data'));
+  });
+
+  it('follows PORT into the derived addresses and trims a trailing slash from BASE_URL', () => {
+    expect(loadConfig({ PORT: '8080' })).to.deep.include({
+      baseUrl: 'http://localhost:8080',
+      pageDomain: 'localhost:8080',
+    });
+    expect(loadConfig({ BASE_URL: 'https://links.example.com/' })).to.deep.include({
+      baseUrl: 'https://links.example.com',
+      pageScheme: 'https:',
+      mediaUrl: 'https://links.example.com/media',
+    });
+  });
+
+  it('stops on a bad value with one line that starts with the variable', () => {
+    const cases: Record<string, string>[] = [
+      { PORT: 'abc' },
+      { PORT: '70000' },
+      { ROLE: 'boss' },
+      { STORAGE: 'ftp' },
+      { BASE_URL: 'notaurl' },
+      { DATABASE_URL: 'mysql://x' },
+      { SECRET: 'short' },
+      { TRUST_PROXY: 'maybe' },
+      { LOG_LEVEL: 'loud' },
+      { STORAGE: 's3' },
+    ];
+    for (const env of cases) {
+      const [name] = Object.keys(env);
+      const expected = env.STORAGE === 's3' ? 'S3_BUCKET' : name;
+      let message = '';
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect(err).to.be.instanceOf(ConfigError);
+        message = (err as Error).message;
+      }
+      expect(message, JSON.stringify(env)).to.match(new RegExp(`^${expected}: `));
+      expect(message).to.not.include('\n');
+    }
+  });
+});
+
+describe('loadSecret', () => {
+  it('generates a secret once and keeps it in DATA_DIR', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-secret-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dir });
+      const first = loadSecret(config);
+      expect(first).to.have.length.at.least(32);
+      expect(loadSecret(config)).to.equal(first);
+      expect(loadSecret({ ...config, secret: 'x'.repeat(40) })).to.equal('x'.repeat(40));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { isAppLink, isRealHttpUrl, isUtcDateTime } from '../../api/schemas/fields.js';
+import { RESERVED_USERNAMES, usernameCandidates, usernameProblem } from '../../api/username/rules.js';
+
+describe('isUtcDateTime', () => {
+  it('accepts real UTC date-times with a trailing Z, fractional seconds allowed', () => {
+    for (const s of [
+      '2024-02-29T00:00:00Z',
+      '2000-02-29T23:59:59Z',
+      '2025-12-31T10:11:12.5Z',
+      '2025-01-01T00:00:00.123456789Z',
+    ]) {
+      expect(isUtcDateTime(s), s).to.equal(true);
+    }
+  });
+
+  it('rejects impossible dates: 2023-02-29, 1900-02-29, 2024-04-31, month 13, month 0, day 0', () => {
+    for (const s of [
+      '2023-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2024-04-31T00:00:00Z',
+      '2024-13-01T00:00:00Z',
+      '2024-00-10T00:00:00Z',
+      '2024-01-00T00:00:00Z',
+    ]) {
+      expect(isUtcDateTime(s), s).to.equal(false);
+    }
+  });
+
+  it('rejects impossible times, offsets other than Z and other shapes', () => {
+    for (const s of [
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T10:60:00Z',
+      '2024-01-01T10:00:60Z',
+      '2024-01-01T00:00:00+00:00',
+      '2024-01-01T00:00:00+02:00',
+      '2024-01-01T00:00:00z',
+      '2024-01-01t00:00:00Z',
+      '2024-01-01T00:00:00',
+      '2024-01-01 00:00:00Z',
+      '2024-01-01',
+      '2024-1-01T00:00:00Z',
+      '2024-01-01T00:00:00.Z',
+    ]) {
+      expect(isUtcDateTime(s), s).to.equal(false);
+    }
+  });
+});
+
+describe('isRealHttpUrl', () => {
+  it('accepts http(s) URLs on a named host with an alphabetic or xn-- top-level label', () => {
+    for (const s of [
+      'https://example.com',
+      'http://sub.example.co.uk/path?q=1#x',
+      'https://пример.рф/',
+      'https://example.xn--p1ai/',
+      'https://example.com.',
+    ]) {
+      expect(isRealHttpUrl(s), s).to.equal(true);
+    }
+  });
+
+  it('rejects other schemes, user-info, IP literals, single labels, numeric TLDs and overlong URLs', () => {
+    for (const s of [
+      'ftp://example.com',
+      'javascript:alert(1)',
+      'mailto:a@example.com',
+      'http://user:pass@example.com',
+      'http://user@example.com',
+      'http://127.0.0.1/',
+      'http://2130706433/',
+      'http://0x7f000001/',
+      'http://[::1]/',
+      'http://localhost/',
+      'http://example.123/',
+      'http://example..com/',
+      `https://example.com/${'a'.repeat(2048)}`,
+      'not a url',
+      '',
+    ]) {
+      expect(isRealHttpUrl(s), s).to.equal(false);
+    }
+  });
+});
+
+describe('isAppLink', () => {
+  it('accepts app deep links and web links, rejects links that run or read locally', () => {
+    expect(isAppLink('instagram://user?username=x')).to.equal(true);
+    expect(isAppLink('https://example.com/app')).to.equal(true);
+    for (const s of ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'vbscript:x', 'nonsense']) {
+      expect(isAppLink(s), s).to.equal(false);
+    }
+  });
+});
+
+describe('usernameProblem', () => {
+  it('answers the first rule broken, in the order of SPEC 7', () => {
+    const cases: [string, string | null][] = [
+      ['ab', 'too_short'],
+      ['-a', 'too_short'],
+      ['abc', null],
+      ['a'.repeat(30), null],
+      ['a'.repeat(31), 'too_long'],
+      ['Abc', 'bad_chars'],
+      ['ab c', 'bad_chars'],
+      ['ab_c', 'bad_chars'],
+      ['аbc', 'bad_chars'],
+      ['-abc', 'edge_hyphen'],
+      ['abc-', 'edge_hyphen'],
+      ['ab--c', 'double_hyphen'],
+      ['a-b-c', null],
+      ['admin', 'reserved'],
+      ['123', null],
+    ];
+    for (const [name, problem] of cases) expect(usernameProblem(name), name).to.equal(problem);
+  });
+
+  it("reserves at least 60 of the service's own names", () => {
+    expect(RESERVED_USERNAMES.size).to.be.at.least(60);
+    for (const w of [
+      'www',
+      'api',
+      'app',
+      'admin',
+      'mail',
+      'static',
+      'cdn',
+      'media',
+      'docs',
+      'help',
+      'support',
+      'status',
+      'blog',
+      'dashboard',
+      'login',
+      'signup',
+      'claim',
+    ]) {
+      expect(RESERVED_USERNAMES.has(w), w).to.equal(true);
+    }
+  });
+});
+
+describe('usernameCandidates', () => {
+  it('offers only valid names, never the name itself, within 30 characters', () => {
+    for (const name of ['alice', 'a'.repeat(30), 'ab-cd', 'x'.repeat(29)]) {
+      const candidates = usernameCandidates(name);
+      expect(candidates.length, name).to.be.at.least(5);
+      for (const c of candidates) {
+        expect(usernameProblem(c), c).to.equal(null);
+        expect(c).to.not.equal(name);
+      }
+    }
+  });
+});
