@@ -10,6 +10,7 @@ import type { Database } from '../store/db.js';
 import type { ObjectStorage } from '../store/objects.js';
 import { type PageRow, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { renderPage, templateVersions } from './render.js';
 import { withUtm } from './utm.js';
 
 export const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
@@ -87,7 +88,6 @@ export function createPublisher(d: PublisherDeps) {
   async function writePage(row: PageRow): Promise<string> {
     const keys = pageKeys(row.username);
     const page = `${d.config.pageScheme}//${row.username}.${d.config.pageDomain}/`;
-    const { renderPage, templateVersions } = await import('./render.js');
     const { html, md } = renderPage({
       page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
       now: d.now(),

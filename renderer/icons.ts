@@ -1,0 +1,71 @@
+/**
+ * Social icons as inline SVG: brand glyphs from simple-icons for the common platforms, a
+ * neutral link glyph for the rest. Each icon a page uses is defined once as a <symbol>.
+ */
+import * as si from 'simple-icons';
+
+type Icon = { path: string; title: string };
+
+const BRANDS: Record<string, Icon> = {
+  instagram: si.siInstagram,
+  tiktok: si.siTiktok,
+  youtube: si.siYoutube,
+  x: si.siX,
+  twitter: si.siX,
+  facebook: si.siFacebook,
+  github: si.siGithub,
+  threads: si.siThreads,
+  bluesky: si.siBluesky,
+  mastodon: si.siMastodon,
+  twitch: si.siTwitch,
+  spotify: si.siSpotify,
+  soundcloud: si.siSoundcloud,
+  telegram: si.siTelegram,
+  whatsapp: si.siWhatsapp,
+  viber: si.siViber,
+  pinterest: si.siPinterest,
+  snapchat: si.siSnapchat,
+  discord: si.siDiscord,
+  reddit: si.siReddit,
+  applemusic: si.siApplemusic,
+  behance: si.siBehance,
+  dribbble: si.siDribbble,
+  medium: si.siMedium,
+  substack: si.siSubstack,
+  patreon: si.siPatreon,
+  kofi: si.siKofi,
+  vk: si.siVk,
+  tumblr: si.siTumblr,
+};
+
+/** A neutral glyph (two chain links) for platforms without a brand icon. */
+const LINK_PATH =
+  'M10.6 13.4a1 1 0 0 1 0-1.4l3.5-3.5a1 1 0 1 1 1.4 1.4L12 13.4a1 1 0 0 1-1.4 0zM8.5 19.5a4.5 4.5 0 0 1-3.2-7.7l2.1-2.1a1 1 0 1 1 1.4 1.4l-2.1 2.1a2.5 2.5 0 0 0 3.5 3.5l2.1-2.1a1 1 0 1 1 1.4 1.4l-2.1 2.1a4.5 4.5 0 0 1-3.1 1.4zm7.9-6.1a1 1 0 0 1-.7-1.7l2.1-2.1a2.5 2.5 0 0 0-3.5-3.5l-2.1 2.1a1 1 0 1 1-1.4-1.4l2.1-2.1a4.5 4.5 0 0 1 6.4 6.4l-2.1 2.1a1 1 0 0 1-.8.2z';
+const MAIL_PATH =
+  'M3 5h18a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H3a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm1 2.3V17h16V7.3l-8 5.3-8-5.3zM5.8 7l6.2 4.1L18.2 7H5.8z';
+
+/** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail"). */
+export function iconKey(platform: string): string {
+  const k = platform.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (k in BRANDS) return k;
+  if (k.startsWith('twitter') || k === 'xtwitter') return 'x';
+  if (k === 'email' || k === 'mail') return 'mail';
+  if (k === 'linkedin') return 'link';
+  return 'link';
+}
+
+/** The human name of a platform for labels and alt texts. */
+export function platformName(platform: string): string {
+  const key = iconKey(platform);
+  return BRANDS[key]?.title ?? (platform.trim() || 'Link');
+}
+
+/** `<symbol>` definitions for the given icon keys, to put once in the page. */
+export function iconSymbols(keys: Iterable<string>): string {
+  let out = '';
+  for (const key of new Set(keys)) {
+    const path = key === 'mail' ? MAIL_PATH : key === 'link' ? LINK_PATH : BRANDS[key]?.path;
+    if (path) out += `<symbol id="i-${key}" viewBox="0 0 24 24"><path d="${path}"/></symbol>`;
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * The renderer: page -> { html, md }, pure and synchronous. Templates are compiled once when
+ * this module loads; each of the ten page templates is the shared page shell with its own
+ * stylesheet (templates/<id>/style.css) over the shared base (templates/base.css).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import { TEMPLATE_IDS, type TemplateId } from '../api/schemas/fields.js';
+import { mdText, mdUrl } from './markdown.js';
+import { buildView, type RenderInput } from './view.js';
+
+export type { RenderInput } from './view.js';
+export { nextVisibilityChange } from './view.js';
+
+export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
+
+export interface Rendered {
+  html: string;
+  md: string;
+}
+
+/** Strips comments and the white space CSS does not need; the page must fit in 14 KB compressed. */
+function minifyCss(css: string): string {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{}:;,>])\s*/g, '$1')
+    .replace(/;}/g, '}')
+    .trim();
+}
+
+function read(file: string): string {
+  return readFileSync(path.join(TEMPLATES_DIR, file), 'utf8');
+}
+
+/** Compiles every template; the preview server calls it again when a file changes. */
+export function loadTemplates() {
+  const html = new Eta({ views: TEMPLATES_DIR, cache: true, autoEscape: true, autoTrim: false });
+  const md = new Eta({ views: TEMPLATES_DIR, cache: true, autoEscape: false, autoTrim: false });
+  const shared = ['page.eta', 'partials/block.eta', 'base.css'].map(read).join('\n');
+  const base = minifyCss(read('base.css'));
+  const css = {} as Record<TemplateId, string>;
+  const versions = {} as Record<TemplateId, string>;
+  for (const id of TEMPLATE_IDS) {
+    const own = read(`${id}/style.css`);
+    css[id] = base + minifyCss(own);
+    versions[id] = createHash('sha256')
+      .update(shared)
+      .update(own)
+      .update(read('page.md.eta'))
+      .digest('hex')
+      .slice(0, 16);
+  }
+  // Compile now, so the first render pays nothing and a broken template fails at start.
+  html.loadTemplate('@page', read('page.eta'));
+  html.loadTemplate('@block', read('partials/block.eta'));
+  md.loadTemplate('@md', read('page.md.eta'));
+  return { html, md, css, versions };
+}
+
+let templates = loadTemplates();
+
+/** Recompiles the templates from disk (template authors' preview). */
+export function reloadTemplates(): void {
+  templates = loadTemplates();
+}
+
+/** The version (content hash) of each template with the shared files it uses. */
+export const templateVersions: Record<TemplateId, string> = new Proxy({} as Record<TemplateId, string>, {
+  get: (_, id: string) => templates.versions[id as TemplateId],
+  ownKeys: () => [...TEMPLATE_IDS],
+  getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }),
+});
+
+export function renderPage(input: RenderInput): Rendered {
+  const v = buildView(input);
+  const template = input.page.profile.templateId;
+  const html = templates.html.render('@page', { v, template, css: templates.css[template] });
+  const md = templates.md
+    .render('@md', { v, md: mdText, url: mdUrl })
+    .replace(/\n{3,}/g, '\n\n')
+    // Consecutive link items form one tight list.
+    .replace(/(?<=^- .*)\n\n(?=- )/gm, '\n')
+    .trim();
+  return { html, md: `${md}\n` };
+}
+
+/** The templates present on disk (for the preview index). */
+export function templateFolders(): string[] {
+  return readdirSync(TEMPLATES_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'partials')
+    .map((d) => d.name);
+}
