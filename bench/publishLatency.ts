@@ -2,9 +2,10 @@
  * Time from sending a PATCH to the new HTML being served on the page host, on the embedded
  * default (PGlite + folder, one process), as a user of `npm start` has it.
  */
+
+import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -37,23 +38,40 @@ export async function publishLatency(iterations = 300) {
   await migrate(db);
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
   const log = pino({ level: 'silent' });
-  const services = buildServices({ config, db, secret: 'bench-secret-0123456789-0123456789', log, now: () => new Date() });
+  const services = buildServices({
+    config,
+    db,
+    secret: 'bench-secret-0123456789-0123456789',
+    log,
+    now: () => new Date(),
+  });
   const counters = createCounters({ db, secret: services.secret, log, now: services.now });
   const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const json = { 'content-type': 'application/json' };
 
-  const blocks = Array.from({ length: 20 }, (_, i) => ({ type: 'link', label: `Link ${i + 1}`, url: `https://example.com/${i}` }));
+  const blocks = Array.from({ length: 20 }, (_, i) => ({
+    type: 'link',
+    label: `Link ${i + 1}`,
+    url: `https://example.com/${i}`,
+  }));
   const created = JSON.parse(
-    (await call(port, 'POST', '/api/agent/pages', json, JSON.stringify({ username: 'latency', page: { blocks } }))).text,
+    (await call(port, 'POST', '/api/agent/pages', json, JSON.stringify({ username: 'latency', page: { blocks } })))
+      .text,
   );
   const auth = { ...json, authorization: `Bearer ${created.apiKey}` };
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const marker = `Bio number ${i}`;
     const t0 = performance.now();
-    const patched = await call(port, 'PATCH', `/api/profiles/${created.page.id}`, auth, JSON.stringify({ bio: marker }));
+    const patched = await call(
+      port,
+      'PATCH',
+      `/api/profiles/${created.page.id}`,
+      auth,
+      JSON.stringify({ bio: marker }),
+    );
     if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}`);
     for (;;) {
       const page = await call(port, 'GET', '/', { host: 'latency.pages.test' });
