@@ -78,7 +78,8 @@ const focus = (f: { x: number; y: number } | null) => (f ? `${f.x}% ${f.y}%` : '
 export function buildView(input: RenderInput) {
   const { profile: p, username } = input.page;
   const outbound = (url: string) => (p.utm ? withUtm(url, username) : url);
-  const ping = (id: string) => `/_/t/${encodeURIComponent(id)}`;
+  // ping takes absolute http(s) URLs only.
+  const ping = (id: string) => `${input.urls.page}_/t/${encodeURIComponent(id)}`;
   const image = (key: string | null) => (key ? `${input.urls.media}/${key}` : null);
   const icons = new Set<string>();
   const sameAs: string[] = [];
