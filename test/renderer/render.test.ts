@@ -23,7 +23,7 @@ function htmlLinks(html: string): string[] {
 
 function markdownLinks(md: string): string[] {
   const out: string[] = [];
-  const walk = (tokens: ReturnType<MarkdownIt['parse']>) => {
+  const walk = (tokens: ReturnType<InstanceType<typeof MarkdownIt>['parse']>) => {
     for (const t of tokens) {
       if (t.type === 'link_open') out.push(t.attrGet('href')!);
       if (t.children) walk(t.children);
