@@ -25,7 +25,7 @@ function markdownLinks(md: string): string[] {
   const out: string[] = [];
   const walk = (tokens: ReturnType<InstanceType<typeof MarkdownIt>['parse']>) => {
     for (const t of tokens) {
-      if (t.type === 'link_open') out.push(t.attrGet('href')!);
+      if (t.type === 'link_open') out.push(String(t.attrGet('href')));
       if (t.children) walk(t.children);
     }
   };
