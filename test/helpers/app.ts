@@ -57,6 +57,7 @@ export async function startApp(
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   services.config.baseUrl = url;
+  services.config.mediaUrl = `${url}/media`;
   return {
     url,
     port,

@@ -1,0 +1,99 @@
+import { mkdir } from 'node:fs/promises';
+import { expect } from 'chai';
+import { type Browser, chromium } from 'playwright-core';
+import sharp from 'sharp';
+import { TEMPLATE_IDS } from '../../api/schemas/fields.js';
+import { sampleBlocks } from '../../renderer/sample.js';
+import { api } from '../helpers/client.js';
+import { createAgentAccount } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+
+export const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--host-resolver-rules=MAP *.pages.test 127.0.0.1',
+  ],
+};
+
+const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
+
+/** A real picture in storage for the account: a soft gradient with a shape, as AVIF. */
+async function putImage(accountId: string, kind: string, width: number, height: number, hue: number) {
+  const key = `${kind}/${accountId}/${crypto.randomUUID()}.avif`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${hue + 60},70%,38%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height * 0.42}" r="${Math.min(width, height) * 0.22}" fill="#fff" opacity=".85"/><rect x="${width * 0.2}" y="${height * 0.72}" width="${width * 0.6}" height="${height * 0.4}" rx="${width * 0.3}" fill="#fff" opacity=".85"/></svg>`;
+  const body = await sharp(Buffer.from(svg)).avif({ quality: 50 }).toBuffer();
+  await app().services.storage.put(`media/${key}`, body, {
+    contentType: 'image/avif',
+    cacheControl: 'public, max-age=31536000, immutable',
+  });
+  return key;
+}
+
+describe('published pages in Chromium', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await chromium.launch(CHROMIUM);
+    await mkdir(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const templateId of TEMPLATE_IDS) {
+    it(`renders ${templateId} with every block type: no console errors, no failed requests, links present`, async () => {
+      const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId } });
+      const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
+      const card = await putImage(a.accountId, 'card', 400, 400, 200);
+      const portfolio = blocks.find((b) => b.id === 'portfolio')!;
+      Object.assign(portfolio, { image: card });
+      const avatar = await putImage(a.accountId, 'avatar', 480, 480, 20);
+      const res = await api.patch(
+        `/api/profiles/${a.page.id}`,
+        {
+          avatar,
+          bio: 'Illustrator and type designer. Drawing letters, maps and the odd cat.',
+          theme: { accent: templateId === 'noir' ? '#e11d48' : '#d9480f' },
+          blocks,
+          layout: templateId === 'showcase' ? 'grid' : 'list',
+        },
+        { key: a.key },
+      );
+      expect(res.status, res.text).to.equal(200);
+
+      const origin = `http://${a.page.username}.pages.test:${app().port}`;
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 800],
+      ]) {
+        const page = await browser.newPage({ viewport: { width, height } });
+        const problems: string[] = [];
+        page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+        page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+        page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+        // Embeds load third-party players; this machine has no internet, so they get an empty page.
+        await page.route(
+          (url) => !['127.0.0.1', `${a.page.username}.pages.test`].includes(url.hostname),
+          (route) =>
+            route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
+        );
+        const answer = await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+        expect(answer?.status()).to.equal(200);
+        expect(await page.locator('h1').textContent()).to.equal('Ada Example');
+        expect(await page.locator('a[href="https://example.com/newsletter"]').count()).to.equal(1);
+        expect(await page.locator('a[href="https://t.me/ada_example"]').count()).to.equal(1);
+        const avatarLoaded = await page
+          .locator('img.avatar')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+        expect(avatarLoaded).to.equal(true);
+        await page.screenshot({ path: `${SHOTS}${templateId}-${width}.png`, fullPage: true });
+        await page.close();
+        expect(problems).to.deep.equal([]);
+      }
+    });
+  }
+});
