@@ -144,7 +144,7 @@ export function buildView(input: RenderInput) {
           provider: EMBED_NAMES[b.provider],
           href: outbound(b.url),
           player: embedPlayerUrl(b),
-          tall: b.provider === 'tiktok',
+          shape: b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio',
           ping: ping(b.id),
         });
         break;
