@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { publishLatency } from './publishLatency.js';
+import { renderThroughput } from './render.js';
 
 interface Started {
   child: ChildProcess;
@@ -82,6 +83,17 @@ async function latency() {
   );
 }
 
+function render() {
+  const r = renderThroughput();
+  const each = Object.entries(r.perTemplate)
+    .map(([id, n]) => `${id} ${Math.round(n)}`)
+    .join(', ');
+  console.log(
+    `render HTML + Markdown, 20-block page, one core: mean ${Math.round(r.mean)}/s, slowest template ${Math.round(r.min)}/s (target >= 20000/s) [${each}]`,
+  );
+}
+
 const only = process.argv[2];
+if (!only || only === 'render') render();
 if (!only || only === 'redirects') await redirects();
 if (!only || only === 'publish') await latency();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../api/schemas/fields.js';
-import { mdText, mdUrl } from './markdown.js';
+import { mdBlock, mdInline, mdUrl } from './markdown.js';
 import { buildView, type RenderInput } from './view.js';
 
 export type { RenderInput } from './view.js';
@@ -54,11 +54,16 @@ export function loadTemplates() {
       .digest('hex')
       .slice(0, 16);
   }
-  // Compile now, so the first render pays nothing and a broken template fails at start.
-  html.loadTemplate('@page', read('page.eta'));
-  html.loadTemplate('@block', read('partials/block.eta'));
-  md.loadTemplate('@md', read('page.md.eta'));
-  return { html, md, css, versions };
+  // Compiled now, so a broken template fails at start, and called directly on every render.
+  // The block partial is placed into the page's block loop: one function, no include per block.
+  const page = html.compile(read('page.eta').replace("<%~ include('@block', { b }) %>", read('partials/block.eta')));
+  const markdown = md.compile(read('page.md.eta'));
+  return {
+    html: (data: object) => page.call(html, data),
+    md: (data: object) => markdown.call(md, data),
+    css,
+    versions,
+  };
 }
 
 let templates = loadTemplates();
@@ -78,14 +83,14 @@ export const templateVersions: Record<TemplateId, string> = new Proxy({} as Reco
 export function renderPage(input: RenderInput): Rendered {
   const v = buildView(input);
   const template = input.page.profile.templateId;
-  const html = templates.html.render('@page', { v, template, css: templates.css[template] });
-  const md = templates.md
-    .render('@md', { v, md: mdText, url: mdUrl })
-    .replace(/\n{3,}/g, '\n\n')
-    // Consecutive link items form one tight list.
-    .replace(/(?<=^- .*)\n\n(?=- )/gm, '\n')
-    .trim();
-  return { html, md: `${md}\n` };
+  const html = templates.html({ v, template, css: templates.css[template] });
+  const md = tidyMarkdown(templates.md({ v, inline: mdInline, block: mdBlock, url: mdUrl }));
+  return { html, md };
+}
+
+/** One blank line between blocks and one newline at the end (the template may leave more). */
+function tidyMarkdown(raw: string): string {
+  return `${raw.replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
 /** The templates present on disk (for the preview index). */

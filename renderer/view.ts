@@ -45,7 +45,7 @@ export type ViewBlock =
       provider: string;
       href: string;
       player: string | null;
-      tall: boolean;
+      shape: 'video' | 'tall' | 'audio';
       ping: string;
     }
   | { kind: 'messenger'; id: string; label: string; service: string; href: string; icon: string; ping: string }
