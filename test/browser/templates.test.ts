@@ -4,20 +4,10 @@ import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { TEMPLATE_IDS } from '../../api/schemas/fields.js';
 import { sampleBlocks } from '../../renderer/sample.js';
+import { CHROMIUM } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
-
-export const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--host-resolver-rules=MAP *.pages.test 127.0.0.1',
-  ],
-};
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 
