@@ -6,9 +6,9 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Database } from '../store/db.js';
+import type { Database, Queryable } from '../store/db.js';
 import type { ObjectStorage } from '../store/objects.js';
-import { type PageRow, pagesRepo } from '../store/pages.js';
+import type { PageRow } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { renderPage, templateVersions } from './render.js';
 import { withUtm } from './utm.js';
@@ -53,23 +53,48 @@ const RETRY_MAX_MS = 10 * 60_000;
 export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<(username: string) => void>();
 
+  // In this process, one publish per name at a time (the tail of each name's chain).
+  const running = new Map<string, Promise<void>>();
+
+  /** Reads the name's page and outbox generation, brings its files in line, clears the outbox row. */
+  async function converge(db: Queryable, username: string): Promise<void> {
+    const { queued, row } = await publishQueueRepo(db).withPage(username);
+    if (row?.is_published && row.banned_at === null) {
+      const version = await writePage(row);
+      if (row.published_template_version !== version) {
+        await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, version]);
+      }
+    } else {
+      const keys = pageKeys(username);
+      await d.storage.delete([keys.html, keys.md, keys.meta]);
+    }
+    if (queued !== null) await publishQueueRepo(db).complete(username, queued);
+  }
+
   /** Publishes one name now; on failure the outbox row stays and records the error. */
   async function publish(username: string): Promise<void> {
+    const previous = running.get(username) ?? Promise.resolve();
+    const current = previous.catch(() => {}).then(() => publishNow(username));
+    running.set(username, current);
     try {
-      await d.db.transaction(async (tx) => {
-        // One publisher per name at a time, across processes, so an older render never lands last.
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`publish:${username}`]);
-        const queued = await publishQueueRepo(tx).find(username);
-        const row = await pagesRepo(tx).findByUsername(username);
-        const keys = pageKeys(username);
-        if (row?.is_published && row.banned_at === null) {
-          const version = await writePage(row);
-          await tx.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, version]);
-        } else {
-          await d.storage.delete([keys.html, keys.md, keys.meta]);
-        }
-        if (queued) await publishQueueRepo(tx).complete(username, queued.generation);
-      });
+      await current;
+    } finally {
+      if (running.get(username) === current) running.delete(username);
+    }
+  }
+
+  async function publishNow(username: string): Promise<void> {
+    try {
+      if (d.db.engine === 'postgres') {
+        // Across processes: one publisher per name at a time, so an older render never lands last.
+        await d.db.transaction(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`publish:${username}`]);
+          await converge(tx, username);
+        });
+      } else {
+        // PGlite lives in this one process, where the chain above already orders publishes.
+        await converge(d.db, username);
+      }
       for (const listener of listeners) listener(username);
     } catch (err) {
       const queued = await publishQueueRepo(d.db).find(username);
@@ -93,12 +118,14 @@ export function createPublisher(d: PublisherDeps) {
       now: d.now(),
       urls: { page, media: d.config.mediaUrl },
     });
-    await d.storage.put(keys.meta, JSON.stringify(pageMeta(row)), {
-      contentType: 'application/json',
-      cacheControl: 'no-cache',
-    });
-    await d.storage.put(keys.md, md, { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL });
-    await d.storage.put(keys.html, html, { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL });
+    await Promise.all([
+      d.storage.put(keys.meta, JSON.stringify(pageMeta(row)), {
+        contentType: 'application/json',
+        cacheControl: 'no-cache',
+      }),
+      d.storage.put(keys.md, md, { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL }),
+      d.storage.put(keys.html, html, { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL }),
+    ]);
     return templateVersions[row.profile.templateId];
   }
 

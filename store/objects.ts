@@ -50,6 +50,8 @@ function quotedMd5(body: Buffer): string {
 export function fsStorage(root: string): ObjectStorage {
   const file = (key: string) => path.join(root, key);
   const metaFile = (key: string) => path.join(root, '.meta', `${key}.json`);
+  // Metadata this process last wrote per key: a key's metadata rarely changes, so most puts write one file.
+  const written = new Map<string, string>();
 
   async function writeAtomically(target: string, data: Buffer | string) {
     await mkdir(path.dirname(target), { recursive: true });
@@ -64,7 +66,11 @@ export function fsStorage(root: string): ObjectStorage {
       const bytes = typeof body === 'string' ? Buffer.from(body) : body;
       const etag = quotedMd5(bytes);
       // Metadata first: a reader that finds the new file also finds its metadata.
-      await writeAtomically(metaFile(key), JSON.stringify({ ...meta, etag }));
+      const sidecar = JSON.stringify({ contentType: meta.contentType, cacheControl: meta.cacheControl });
+      if (written.get(key) !== sidecar) {
+        await writeAtomically(metaFile(key), sidecar);
+        written.set(key, sidecar);
+      }
       await writeAtomically(file(key), bytes);
       return { etag };
     },
@@ -73,7 +79,7 @@ export function fsStorage(root: string): ObjectStorage {
       assertKey(key);
       try {
         const [body, meta] = await Promise.all([readFile(file(key)), readFile(metaFile(key), 'utf8')]);
-        const parsed = JSON.parse(meta) as ObjectMeta & { etag: string };
+        const parsed = JSON.parse(meta) as ObjectMeta;
         return { body, contentType: parsed.contentType, cacheControl: parsed.cacheControl, etag: quotedMd5(body) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -86,6 +92,7 @@ export function fsStorage(root: string): ObjectStorage {
         assertKey(key);
         await rm(file(key), { force: true });
         await rm(metaFile(key), { force: true });
+        written.delete(key);
       }
     },
   };

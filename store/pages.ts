@@ -15,6 +15,9 @@ export interface PageRow {
   created_by: string;
   profile: Profile;
   blocks: Block[];
+  first_viewed_at: Date | null;
+  /** Version of the template the published files were rendered with (null until first published). */
+  published_template_version: string | null;
 }
 
 export interface NewPage {

@@ -1,5 +1,6 @@
 /** The publish outbox: names whose files must be brought in line with the database. */
 import type { Queryable } from './db.js';
+import type { PageRow } from './pages.js';
 
 export interface QueuedPublish {
   username: string;
@@ -17,6 +18,17 @@ export function publishQueueRepo(db: Queryable) {
            enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
         [username, now],
       );
+    },
+
+    /** The page now holding the name (if any) and the outbox generation waiting for it (or null), in one read. */
+    async withPage(username: string): Promise<{ queued: number | null; row: PageRow | undefined }> {
+      const [found] = await db.query<PageRow & { queued_generation: number | null }>(
+        `SELECT p.*, q.generation AS queued_generation FROM (SELECT 1) one
+         LEFT JOIN publish_queue q ON q.username = $1 LEFT JOIN pages p ON p.username = $1`,
+        [username],
+      );
+      const { queued_generation, ...row } = found;
+      return { queued: queued_generation, row: row.id ? (row as PageRow) : undefined };
     },
 
     async find(username: string): Promise<QueuedPublish | undefined> {
