@@ -33,13 +33,22 @@ export function createLimiter(s: Services) {
       lastSweep = now.getTime();
       await repo.sweep(now);
     }
-    const hits: { start: Date; max: number; count: number; reset: number }[] = [];
+    const hits: { bucket: string; start: Date; max: number; count: number; reset: number }[] = [];
     for (const w of rule.windows) {
       const ms = w.seconds * 1000;
       const start = new Date(Math.floor(now.getTime() / ms) * ms);
       const end = new Date(start.getTime() + ms);
-      const count = await repo.hit(`${name}:${subject}`, start, end);
-      hits.push({ start, max: w.max, count, reset: Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000)) });
+      // The bucket names the window's length: a day and an hour that start at the same instant
+      // (00:00 UTC) are two counters, not one counted twice.
+      const bucket = `${name}:${w.seconds}:${subject}`;
+      const count = await repo.hit(bucket, start, end);
+      hits.push({
+        bucket,
+        start,
+        max: w.max,
+        count,
+        reset: Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000)),
+      });
     }
     const denied = hits.filter((h) => h.count > h.max);
     // The deciding window: the full one that frees up last, or else the one with least room.
@@ -53,7 +62,7 @@ export function createLimiter(s: Services) {
       remaining: Math.max(0, decisive.max - decisive.count),
       reset: decisive.reset,
       async refund() {
-        for (const h of hits) await repo.refund(`${name}:${subject}`, h.start);
+        for (const h of hits) await repo.refund(h.bucket, h.start);
       },
     };
   }

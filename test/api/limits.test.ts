@@ -61,6 +61,18 @@ describe('rate limits (SPEC 8)', () => {
       expect((await api.post('/api/agent/pages', buildCreateRequest(), { headers: from })).status).to.equal(201);
     });
 
+    it('counts the day and the hour apart when both start at 00:00 UTC', async () => {
+      const midnight = new Date(Date.UTC(2026, 10, 23));
+      app().clock.set(new Date(midnight.getTime() + 60_000));
+      const from = { 'x-forwarded-for': randomAddress() };
+      for (let i = 1; i <= 10; i++) {
+        const res = await api.post('/api/agent/pages', buildCreateRequest(), { headers: from });
+        expect(res.status, `page ${i}`).to.equal(201);
+        expect(res.headers.get('ratelimit-remaining'), `page ${i}`).to.equal(String(10 - i));
+      }
+      expectLimited(await api.post('/api/agent/pages', buildCreateRequest(), { headers: from }), 86_400 - 60);
+    });
+
     it('does not count requests that created nothing', async () => {
       app().clock.set(startOfNextHour());
       const from = { 'x-forwarded-for': randomAddress() };
