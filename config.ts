@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
+import { isNetworkName, NETWORK_NAMES, type NetworkName } from './api/imports/networks.js';
 
 const flag = v.pipe(
   v.picklist(['', '0', '1', 'true', 'false', 'yes', 'no'], 'must be 1/0, true/false or yes/no'),
@@ -52,6 +53,27 @@ const EnvSchema = v.object({
   ROLE: v.optional(v.picklist(['all', 'api', 'router', 'worker'], 'must be all, api, router or worker'), 'all'),
   TRUST_PROXY: v.optional(flag, ''),
   SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  IMPORT_BASE_URLS: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => s.split(',').every((pair) => /^[a-z]+=https?:\/\/[^\s,]+$/.test(pair.trim())),
+        'must be comma-separated network=http(s)-URL pairs',
+      ),
+      v.check(
+        (s) => s.split(',').every((pair) => isNetworkName(pair.trim().split('=')[0])),
+        `names a network other than ${NETWORK_NAMES.join(', ')}`,
+      ),
+      v.transform((s) =>
+        Object.fromEntries(
+          s.split(',').map((pair) => {
+            const [name, ...url] = pair.trim().split('=');
+            return [name, url.join('=').replace(/\/+$/, '')];
+          }),
+        ),
+      ),
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
@@ -76,6 +98,8 @@ export interface Config {
   /** Secret for hashing addresses and encrypting replayed answers; see loadSecret. */
   secret: string | undefined;
   logLevel: string;
+  /** Base URLs replacing a social network's default (profile imports). */
+  importBaseUrls: Partial<Record<NetworkName, string>>;
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     secret: e.SECRET,
     logLevel: e.LOG_LEVEL,
+    importBaseUrls: e.IMPORT_BASE_URLS ?? {},
   };
 }
 

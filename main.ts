@@ -1,7 +1,7 @@
 /**
  * The one entry for every process role (DESIGN 1): ROLE=all (the default) runs the API, the
- * page router and the publisher's retries in one process on one port; api, router and worker
- * run their part. Configuration is read here, once.
+ * page router and the background jobs in one process on one port; api, router and worker run
+ * their part. Configuration is read here, once.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -9,12 +9,11 @@ import { pino } from 'pino';
 import { createApi } from './api/app.js';
 import { buildServices } from './api/services.js';
 import { type Config, ConfigError, loadConfig, loadSecret } from './config.js';
+import { type Jobs, startJobs } from './jobs/agenda.js';
 import { createCounters } from './router/counters.js';
 import { createHttpHandler } from './router/server.js';
 import { openDatabase } from './store/db.js';
 import { migrate } from './store/migrate.js';
-
-const RETRY_PUBLISH_EVERY_MS = 2_000;
 
 function readConfig(): Config {
   try {
@@ -51,20 +50,18 @@ async function main() {
     });
   }
 
-  // Publishes that failed (storage down, a crash between commit and upload) are retried here
-  // until the jobs worker takes this over.
-  let retrying: NodeJS.Timeout | undefined;
-  if (role === 'all' || role === 'worker') {
-    await services.publisher.drain();
-    retrying = setInterval(
-      () => void services.publisher.drain().catch((err) => log.warn({ err }, 'publish retry failed')),
-      RETRY_PUBLISH_EVERY_MS,
-    );
+  // Background jobs (jobs/agenda.ts): workers run them; the API process only schedules
+  // (a page's next visibility change). The outbox is swept once now, then by its job.
+  let jobs: Jobs | undefined;
+  if (role !== 'router') {
+    const work = role === 'all' || role === 'worker';
+    if (work) await services.publisher.drain();
+    jobs = await startJobs(services, { work });
   }
 
   const stop = async (signal: string) => {
     log.info({ signal }, 'shutting down');
-    clearInterval(retrying);
+    await jobs?.stop();
     if (server) {
       server.close();
       server.closeAllConnections();

@@ -7,6 +7,7 @@ import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { ApiError } from './errors.js';
+import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { createLimiter } from './limits/limiter.js';
 import { mcpHandler } from './mcp/endpoint.js';
@@ -16,6 +17,7 @@ import { buildOpenApi } from './openapi/document.js';
 import { profileRoutes } from './profiles/routes.js';
 import { type AnyRoute, type ApiState, routeHandler } from './route.js';
 import type { Services } from './services.js';
+import { uploadRoutes } from './upload/routes.js';
 import { usernameRoutes } from './username/routes.js';
 
 /** Every API route, in the order of SPEC section 4. */
@@ -25,6 +27,8 @@ export function apiRoutes(s: Services): AnyRoute[] {
     ...agentRoutes(s),
     ...claimRoutes(s),
     ...profileRoutes(s),
+    ...uploadRoutes(s),
+    ...importRoutes(s),
     ...accountRoutes(s),
     ...keyRoutes(),
   ];
@@ -61,7 +65,7 @@ export function createApi(s: Services): Koa<ApiState> {
   });
 
   app.use(errorHandler(s.log));
-  app.use(requireJsonBody);
+  app.use(requireJsonBody(new Set(routes.filter((r) => r.multipart).map((r) => r.path))));
   app.use(
     koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', multipart: false, urlencoded: false, text: false }),
   );
@@ -70,14 +74,25 @@ export function createApi(s: Services): Koa<ApiState> {
   return app;
 }
 
-/** A body that is not JSON is refused up front rather than read as an empty object. */
-const requireJsonBody: Koa.Middleware = async (ctx, next) => {
-  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
-  if (hasBody && ['POST', 'PUT', 'PATCH'].includes(ctx.method) && !ctx.is('application/json', '+json')) {
-    throw new ApiError('invalid_fields', {
-      detail: 'body',
-      hint: 'Send the body as JSON with Content-Type: application/json.',
-    });
-  }
-  await next();
-};
+/**
+ * A body that is not JSON is refused up front rather than read as an empty object; the routes
+ * in `multipartPaths` also take multipart/form-data, which their handlers stream themselves.
+ */
+function requireJsonBody(multipartPaths: Set<string>): Koa.Middleware {
+  return async (ctx, next) => {
+    const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+    const multipart = multipartPaths.has(ctx.path) && ctx.is('multipart/form-data') !== false;
+    if (
+      hasBody &&
+      ['POST', 'PUT', 'PATCH'].includes(ctx.method) &&
+      !multipart &&
+      !ctx.is('application/json', '+json')
+    ) {
+      const hint = multipartPaths.has(ctx.path)
+        ? 'Send the body as JSON or as multipart/form-data.'
+        : 'Send the body as JSON with Content-Type: application/json.';
+      throw new ApiError('invalid_fields', { detail: 'body', hint });
+    }
+    await next();
+  };
+}

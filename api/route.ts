@@ -35,6 +35,11 @@ export interface RouteDef<
   body?: B;
   /** false: the handler reads the raw body itself (validate reports every problem). */
   parseBody?: boolean;
+  /**
+   * Also accepts multipart/form-data, documented with this OpenAPI schema (files have no
+   * valibot form); the handler streams the parts itself.
+   */
+  multipart?: Record<string, unknown>;
   query?: Q;
   /** Extra request headers worth documenting. */
   headers?: { name: string; description: string }[];

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { createPublisher, type Publisher } from '../renderer/publish.js';
 import type { Database } from '../store/db.js';
 import { type ObjectStorage, storageFromConfig } from '../store/objects.js';
+import { createFetcher, type Fetcher } from './outbound/fetcher.js';
 
 export interface Services {
   config: Config;
@@ -17,6 +18,8 @@ export interface Services {
   storage: ObjectStorage;
   /** Renders and publishes pages; changes enqueue the name in their transaction first. */
   publisher: Publisher;
+  /** The only way out to the network: SSRF-safe fetches for avatar URLs and imports. */
+  fetcher: Fetcher;
 }
 
 /** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
@@ -28,8 +31,10 @@ export function claimUrl(config: Config, token: string): string {
   return `${config.baseUrl}/claim/${token}`;
 }
 
-/** Services for a process: storage from the configuration unless given, and the publisher over it. */
-export function buildServices(base: Omit<Services, 'storage' | 'publisher'> & { storage?: ObjectStorage }): Services {
+/** Services for a process: storage from the configuration and the public fetcher unless given, and the publisher. */
+export function buildServices(
+  base: Omit<Services, 'storage' | 'publisher' | 'fetcher'> & { storage?: ObjectStorage; fetcher?: Fetcher },
+): Services {
   const storage = base.storage ?? storageFromConfig(base.config);
   const publisher = createPublisher({
     config: base.config,
@@ -38,5 +43,5 @@ export function buildServices(base: Omit<Services, 'storage' | 'publisher'> & { 
     log: base.log,
     now: () => base.now(),
   });
-  return { ...base, storage, publisher };
+  return { ...base, storage, publisher, fetcher: base.fetcher ?? createFetcher() };
 }

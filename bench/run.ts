@@ -2,42 +2,12 @@
  * `npm run bench`: measures side by side in one run and prints ratios (this machine is noisy;
  * absolute numbers drift, ratios much less). Targets come from the issues.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { imageMemory, imageTime } from './images.js';
+import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
-
-interface Started {
-  child: ChildProcess;
-  port: number;
-  output: string[];
-}
-
-function start(kind: string): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts', kind], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const output: string[] = [];
-    child.stdout!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        output.push(line);
-        const m = /^ready (\d+)$/.exec(line);
-        if (m) resolve({ child, port: Number(m[1]), output });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${kind} exited with ${code}`)));
-  });
-}
-
-async function stop(s: Started): Promise<string[]> {
-  await new Promise<void>((resolve) => {
-    s.child.removeAllListeners('exit');
-    s.child.on('exit', () => resolve());
-    s.child.kill('SIGTERM');
-  });
-  return s.output;
-}
+import { API_RATE, republishBench } from './republish.js';
 
 async function load(port: number, host: string, path: string, seconds: number): Promise<number> {
   const result = await autocannon({
@@ -93,7 +63,33 @@ function render() {
   );
 }
 
+async function images() {
+  const t = await imageTime();
+  console.log(
+    `12-megapixel JPEG (${(t.bytes / 1e6).toFixed(1)} MB) -> avatar AVIF: median ${t.avatarMs.toFixed(0)} ms over ${t.runs} runs; the same resize to JPEG (sharp alone, no AVIF) ${t.jpegMs.toFixed(0)} ms, ratio ${(t.avatarMs / t.jpegMs).toFixed(2)}`,
+  );
+  const mb = (n: number) => (n / 1e6).toFixed(0);
+  for (const [setting, env] of [
+    ['MALLOC_ARENA_MAX=2 (as npm start runs)', { MALLOC_ARENA_MAX: '2' }],
+    ["glibc's default arenas", { MALLOC_ARENA_MAX: '' }],
+  ] as const) {
+    const m = await imageMemory(env);
+    console.log(
+      `ten ${(m.fileBytes / 1e6).toFixed(1)} MB backgrounds uploaded one after another, ${setting}: RSS ${m.rss.map(mb).join(' -> ')} MB; growth after the first ${mb(m.growth)} MB (bound ${mb(m.bound)} MB: ${m.growth <= m.bound ? 'held' : 'EXCEEDED'})`,
+    );
+  }
+}
+
+async function republish() {
+  const r = await republishBench();
+  console.log(
+    `republish after a template change (embedded default, in the API process): ${r.pages} pages at ${Math.round(r.pagesPerSecond)} pages/s (target >= 2000); API at ${API_RATE} req/s: p99 ${r.during.p99} ms while it ran (p50 ${r.during.p50} ms, ${r.during.requests} requests) vs ${r.rest.p99} ms at rest (target < 50 ms)`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'render') render();
 if (!only || only === 'redirects') await redirects();
 if (!only || only === 'publish') await latency();
+if (!only || only === 'images') await images();
+if (!only || only === 'republish') await republish();

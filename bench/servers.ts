@@ -10,12 +10,20 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
+import * as v from 'valibot';
+import { createApi } from '../api/app.js';
+import { issueApiKey } from '../api/commands/apiKeys.js';
+import { normalizeBlocks } from '../api/profiles/blocks.js';
+import { AgentBlocks } from '../api/schemas/blocks.js';
+import { TEMPLATE_IDS } from '../api/schemas/fields.js';
 import { buildServices } from '../api/services.js';
 import { loadConfig } from '../config.js';
+import { republishChangedTemplates } from '../jobs/republish.js';
 import { createCounters } from '../router/counters.js';
 import { createHttpHandler } from '../router/server.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { defaultProfile } from '../store/model.js';
 import { fsStorage } from '../store/objects.js';
 
 const kind = process.argv[2];
@@ -71,7 +79,99 @@ async function router(): Promise<http.Server> {
   return server;
 }
 
-const servers: Record<string, () => Promise<http.Server>> = { 'bare-redirect': bareRedirect, router };
+/**
+ * The whole app (API, router, media) as `npm start` runs it, over PGlite and a folder.
+ * `GET /__bench/rss` answers the process's resident memory in bytes, after a full GC.
+ */
+async function app(): Promise<http.Server> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
+  const db = await openDatabase({});
+  await migrate(db);
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent' });
+  const log = pino({ level: 'silent' });
+  const services = buildServices({
+    config,
+    db,
+    secret: 'bench-secret-0123456789-0123456789',
+    log,
+    now: () => new Date(),
+  });
+  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
+  const handler = createHttpHandler(services, counters, createApi(services).callback());
+  return http.createServer((req, res) => {
+    if (req.url === '/__bench/rss') {
+      globalThis.gc?.();
+      res.end(String(process.memoryUsage().rss));
+      return;
+    }
+    handler(req, res);
+  });
+}
+
+/**
+ * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
+ * published 20-block pages rendered with an older template version. Prints `key <api key>
+ * <page id>`; `GET /__bench/republish` runs the republish job in this process and answers its
+ * result when it is done, while the API keeps serving.
+ */
+async function republishApp(): Promise<http.Server> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
+  const db = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+  await migrate(db);
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent' });
+  const log = pino({ level: 'silent' });
+  const services = buildServices({
+    config,
+    db,
+    secret: 'bench-secret-0123456789-0123456789',
+    log,
+    now: () => new Date(),
+  });
+  const accountId = 'cccccccccccccccccccccccc';
+  await db.query(`INSERT INTO accounts (id, created_by) VALUES ($1, 'bench')`, [accountId]);
+  const blocks = normalizeBlocks(
+    v.parse(
+      AgentBlocks,
+      Array.from({ length: 20 }, (_, i) => ({
+        type: 'link',
+        label: `Link number ${i + 1}`,
+        url: `https://example.com/${i + 1}`,
+        note: i % 3 === 0 ? 'A short note' : '',
+      })),
+    ),
+  );
+  await db.query(
+    `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version)
+     SELECT lpad(to_hex(g), 24, '0'), $1, 'page-' || g, true, true,
+            jsonb_set($2::jsonb, '{templateId}', to_jsonb(($4::text[])[1 + g % 10])), $3::jsonb, 'old'
+     FROM generate_series(1, ${REPUBLISH_PAGES}) g`,
+    [accountId, JSON.stringify(defaultProfile('bench', 'en')), JSON.stringify(blocks), [...TEMPLATE_IDS]],
+  );
+  const key = await issueApiKey(db, { accountId, label: 'bench', createdBy: 'bench', now: new Date() });
+  process.stdout.write(`key ${key.apiKey} ${'1'.padStart(24, '0')}\n`);
+  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
+  const handler = createHttpHandler(services, counters, createApi(services).callback());
+  return http.createServer((req, res) => {
+    if (req.url === '/__bench/republish') {
+      republishChangedTemplates(services).then(
+        (result) => res.end(JSON.stringify(result)),
+        (err) => res.writeHead(500).end(String(err)),
+      );
+      return;
+    }
+    handler(req, res);
+  });
+}
+
+export const REPUBLISH_PAGES = 10_000;
+
+const servers: Record<string, () => Promise<http.Server>> = {
+  'bare-redirect': bareRedirect,
+  router,
+  app,
+  republish: republishApp,
+};
 const server = await servers[kind]();
+if (process.listenerCount('SIGTERM') === 0) process.on('SIGTERM', () => process.exit(0));
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`));

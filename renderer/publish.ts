@@ -7,8 +7,9 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../store/db.js';
+import { nextVisibilityChange } from '../store/model.js';
 import type { ObjectStorage } from '../store/objects.js';
-import type { PageRow } from '../store/pages.js';
+import { type PageRow, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { renderPage, templateVersions } from './render.js';
 import { withUtm } from './utm.js';
@@ -51,15 +52,16 @@ const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 10 * 60_000;
 
 export function createPublisher(d: PublisherDeps) {
-  const listeners = new Set<(username: string) => void>();
+  const listeners = new Set<PublishedListener>();
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
 
   /** Reads the name's page and outbox generation, brings its files in line, clears the outbox row. */
-  async function converge(db: Queryable, username: string): Promise<void> {
+  async function converge(db: Queryable, username: string): Promise<Published> {
     const { queued, row } = await publishQueueRepo(db).withPage(username);
-    if (row?.is_published && row.banned_at === null) {
+    const live = Boolean(row?.is_published && row.banned_at === null);
+    if (row && live) {
       const version = await writePage(row);
       if (row.published_template_version !== version) {
         await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, version]);
@@ -69,6 +71,7 @@ export function createPublisher(d: PublisherDeps) {
       await d.storage.delete([keys.html, keys.md, keys.meta]);
     }
     if (queued !== null) await publishQueueRepo(db).complete(username, queued);
+    return { username, live, nextChangeAt: live ? (row?.next_change_at ?? null) : null };
   }
 
   /** Publishes one name now; on failure the outbox row stays and records the error. */
@@ -85,17 +88,18 @@ export function createPublisher(d: PublisherDeps) {
 
   async function publishNow(username: string): Promise<void> {
     try {
+      let published: Published;
       if (d.db.engine === 'postgres') {
         // Across processes: one publisher per name at a time, so an older render never lands last.
-        await d.db.transaction(async (tx) => {
+        published = await d.db.transaction(async (tx) => {
           await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`publish:${username}`]);
-          await converge(tx, username);
+          return converge(tx, username);
         });
       } else {
         // PGlite lives in this one process, where the chain above already orders publishes.
-        await converge(d.db, username);
+        published = await converge(d.db, username);
       }
-      for (const listener of listeners) listener(username);
+      for (const listener of listeners) listener(published);
     } catch (err) {
       const queued = await publishQueueRepo(d.db).find(username);
       const attempts = (queued?.attempts ?? 0) + 1;
@@ -110,7 +114,11 @@ export function createPublisher(d: PublisherDeps) {
     }
   }
 
-  async function writePage(row: PageRow): Promise<string> {
+  /**
+   * Renders the page and stores its files; returns the template version used. `routes: false`
+   * leaves meta.json (short paths, block ids) alone, for re-renders that cannot change it.
+   */
+  async function writePage(row: PageRow, options: { routes?: boolean } = {}): Promise<string> {
     const keys = pageKeys(row.username);
     const page = `${d.config.pageScheme}//${row.username}.${d.config.pageDomain}/`;
     const { html, md } = renderPage({
@@ -119,10 +127,12 @@ export function createPublisher(d: PublisherDeps) {
       urls: { page, media: d.config.mediaUrl },
     });
     await Promise.all([
-      d.storage.put(keys.meta, JSON.stringify(pageMeta(row)), {
-        contentType: 'application/json',
-        cacheControl: 'no-cache',
-      }),
+      options.routes === false
+        ? undefined
+        : d.storage.put(keys.meta, JSON.stringify(pageMeta(row)), {
+            contentType: 'application/json',
+            cacheControl: 'no-cache',
+          }),
       d.storage.put(keys.md, md, { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL }),
       d.storage.put(keys.html, html, { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL }),
     ]);
@@ -144,6 +154,23 @@ export function createPublisher(d: PublisherDeps) {
     return done;
   }
 
+  /**
+   * Publishes again the pages (or the one page `username`) whose next showFrom/showUntil
+   * boundary has passed, so a block appears and disappears on time; returns how many.
+   */
+  async function publishScheduled(limit = 100, username?: string): Promise<number> {
+    const now = d.now();
+    const due = await pagesRepo(d.db).takeScheduledChanges(now, limit, username);
+    for (const page of due) {
+      await d.db.transaction(async (tx) => {
+        await publishQueueRepo(tx).enqueue(page.username, now);
+        await pagesRepo(tx).setNextChange(page.username, nextVisibilityChange(page.blocks, now));
+      });
+      await publishSoon(page.username);
+    }
+    return due.length;
+  }
+
   /** Best effort right after a change commits: the outbox row guarantees a retry if this fails. */
   async function publishSoon(username: string): Promise<void> {
     await publish(username).catch(() => {});
@@ -153,11 +180,22 @@ export function createPublisher(d: PublisherDeps) {
     publish,
     publishSoon,
     drain,
-    /** Called after each successful publish (the in-process router drops its cached copy). */
-    onPublished(listener: (username: string) => void) {
+    publishScheduled,
+    writePage,
+    /** Called after each successful publish (the router drops its cached copy; the jobs schedule the next change). */
+    onPublished(listener: PublishedListener) {
       listeners.add(listener);
     },
   };
 }
 
 export type Publisher = ReturnType<typeof createPublisher>;
+
+/** What a publish left on the web: the page is live or gone, and when it must be published next. */
+export interface Published {
+  username: string;
+  live: boolean;
+  nextChangeAt: Date | null;
+}
+
+export type PublishedListener = (published: Published) => void;

@@ -12,8 +12,8 @@ import { TEMPLATE_IDS, type TemplateId } from '../api/schemas/fields.js';
 import { mdBlock, mdInline, mdUrl } from './markdown.js';
 import { buildView, type RenderInput } from './view.js';
 
+export { nextVisibilityChange } from '../store/model.js';
 export type { RenderInput } from './view.js';
-export { nextVisibilityChange } from './view.js';
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
 

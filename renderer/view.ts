@@ -2,7 +2,10 @@
  * The view model: everything a template shows, worked out once from the page so the
  * templates only place it. Hidden and out-of-window blocks are left out here.
  */
-import type { Block, Profile } from '../store/model.js';
+import { type Block, isShown, type Profile } from '../store/model.js';
+
+export { nextVisibilityChange } from '../store/model.js';
+
 import { readableOn } from './contrast.js';
 import { iconKey, iconSymbols, platformName } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
@@ -50,28 +53,6 @@ export type ViewBlock =
     }
   | { kind: 'messenger'; id: string; label: string; service: string; href: string; icon: string; ping: string }
   | { kind: 'heading' | 'paragraph'; id: string; text: string };
-
-/** Whether a block shows at `now`: visible and inside its showFrom/showUntil window. */
-export function isShown(b: Block, now: Date): boolean {
-  if (!b.visible) return false;
-  const t = now.getTime();
-  if (b.showFrom && Date.parse(b.showFrom) > t) return false;
-  if (b.showUntil && Date.parse(b.showUntil) <= t) return false;
-  return true;
-}
-
-/** The next instant after `now` at which a block appears or disappears, or null. */
-export function nextVisibilityChange(blocks: readonly Block[], now: Date): Date | null {
-  let next: number | null = null;
-  for (const b of blocks) {
-    if (!b.visible) continue;
-    for (const edge of [b.showFrom, b.showUntil]) {
-      const t = edge ? Date.parse(edge) : Number.NaN;
-      if (t > now.getTime() && (next === null || t < next)) next = t;
-    }
-  }
-  return next === null ? null : new Date(next);
-}
 
 const focus = (f: { x: number; y: number } | null) => (f ? `${f.x}% ${f.y}%` : '50% 50%');
 

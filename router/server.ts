@@ -17,7 +17,7 @@ export function createHttpHandler(s: Services, counters: Counters, api: RequestL
     trustProxy: s.config.trustProxy,
     now: s.now,
   });
-  s.publisher.onPublished((name) => pages.forget(name));
+  s.publisher.onPublished(({ username }) => pages.forget(username));
 
   const fail = (res: ServerResponse, err: unknown) => {
     s.log.error({ err }, 'router error');

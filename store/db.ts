@@ -15,8 +15,24 @@ export interface Queryable {
   query<R = Row>(text: string, params?: readonly unknown[]): Promise<R[]>;
 }
 
+/**
+ * The slice of a `pg.Pool` that job libraries use (Agenda's PostgreSQL backend): on
+ * PostgreSQL the pool itself, on PGlite an adapter over the one embedded connection.
+ */
+export interface PoolLike {
+  query(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
+  connect(): Promise<{
+    query(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
+    release(): void;
+  }>;
+  end(): Promise<void>;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
 export interface Database extends Queryable {
   readonly engine: 'pglite' | 'postgres';
+  /** For libraries that expect a pg pool (the jobs); closing it does not close the database. */
+  readonly pool: PoolLike;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -51,8 +67,25 @@ async function openPglite(dataDir: string | undefined, schema: string | undefine
   const db = await PGlite.create(dataDir ? { dataDir } : {});
   if (schema)
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}; SET search_path TO ${quoteIdent(schema)}`);
+  // Statements without parameters may be several (schema set-up), which only exec runs.
+  const run = async (text: string, params?: unknown[]) => {
+    if (params && params.length > 0) {
+      const r = await db.query<Row>(text, params);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    }
+    const results = await db.exec(text);
+    const last = results[results.length - 1];
+    return { rows: (last?.rows ?? []) as Row[], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+  };
+  const pool: PoolLike = {
+    query: run,
+    connect: async () => ({ query: run, release() {} }),
+    end: async () => {},
+    on: () => pool,
+  };
   return {
     engine: 'pglite',
+    pool,
     async query<R>(text: string, params?: readonly unknown[]) {
       return (await db.query<R>(text, params as unknown[])).rows;
     },
@@ -94,8 +127,16 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   await pool.query('SELECT 1');
+  // The jobs get the pool without the power to end it: the database closes it.
+  const shared: PoolLike = {
+    query: (text, params) => pool.query(text, params),
+    connect: () => pool.connect(),
+    end: async () => {},
+    on: (event, listener) => pool.on(event as 'error', listener),
+  };
   return {
     engine: 'postgres',
+    pool: shared,
     async query<R>(text: string, params?: readonly unknown[]) {
       return (await pool.query(text, params as unknown[])).rows as R[];
     },

@@ -34,6 +34,16 @@ export function idempotencyRepo(db: Queryable) {
       return row ?? null;
     },
 
+    /** The live record of (scope, key), if any, without reserving it. */
+    async peek(scope: string, key: string, now: Date): Promise<IdempotencyRow | null> {
+      const [row] = await db.query<IdempotencyRow>(
+        `SELECT request_hash, status, body FROM idempotency_keys
+         WHERE scope = $1 AND key = $2 AND created_at >= $3::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
+        [scope, key, now],
+      );
+      return row ?? null;
+    },
+
     async complete(scope: string, key: string, status: number, body: string) {
       await db.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2', [
         scope,

@@ -102,3 +102,25 @@ export function defaultProfile(username: string, locale: string): Profile {
     theme: { accent: DEFAULT_ACCENT, backgroundImage: null, backgroundFocus: null, overlay: 0 },
   };
 }
+
+/** Whether a block shows at `now`: visible and inside its showFrom/showUntil window. */
+export function isShown(b: Block, now: Date): boolean {
+  if (!b.visible) return false;
+  const t = now.getTime();
+  if (b.showFrom && Date.parse(b.showFrom) > t) return false;
+  if (b.showUntil && Date.parse(b.showUntil) <= t) return false;
+  return true;
+}
+
+/** The next instant after `now` at which a block appears or disappears, or null. */
+export function nextVisibilityChange(blocks: readonly Block[], now: Date): Date | null {
+  let next: number | null = null;
+  for (const b of blocks) {
+    if (!b.visible) continue;
+    for (const edge of [b.showFrom, b.showUntil]) {
+      const t = edge ? Date.parse(edge) : Number.NaN;
+      if (t > now.getTime() && (next === null || t < next)) next = t;
+    }
+  }
+  return next === null ? null : new Date(next);
+}

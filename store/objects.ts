@@ -4,11 +4,12 @@
  * ETag with every object.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -33,6 +34,8 @@ export interface ObjectStorage {
   get(key: string): Promise<StoredObject | null>;
   /** Deletes the keys that exist; missing ones are not an error. */
   delete(keys: readonly string[]): Promise<void>;
+  /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
+  deletePrefix(prefix: string): Promise<number>;
 }
 
 /** Keys are relative paths of safe segments; nothing may climb out of the storage root. */
@@ -53,9 +56,19 @@ export function fsStorage(root: string): ObjectStorage {
   // Metadata this process last wrote per key: a key's metadata rarely changes, so most puts write one file.
   const written = new Map<string, string>();
 
+  // Temporary names unique to this process without a random draw per write.
+  const tmpPrefix = `${process.pid.toString(36)}-${randomBytes(3).toString('hex')}-`;
+  let tmpCount = 0;
+  // Folders known to exist: most writes go to a page's folder that is already there.
+  const folders = new Set<string>();
+
   async function writeAtomically(target: string, data: Buffer | string) {
-    await mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const folder = path.dirname(target);
+    if (!folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+    }
+    const tmp = `${target}.${tmpPrefix}${(tmpCount++).toString(36)}.tmp`;
     await writeFile(tmp, data);
     await rename(tmp, target);
   }
@@ -68,7 +81,9 @@ export function fsStorage(root: string): ObjectStorage {
       // Metadata first: a reader that finds the new file also finds its metadata.
       const sidecar = JSON.stringify({ contentType: meta.contentType, cacheControl: meta.cacheControl });
       if (written.get(key) !== sidecar) {
-        await writeAtomically(metaFile(key), sidecar);
+        // Another process (or an earlier run) may have written the same metadata already.
+        const onDisk = await readFile(metaFile(key), 'utf8').catch(() => null);
+        if (onDisk !== sidecar) await writeAtomically(metaFile(key), sidecar);
         written.set(key, sidecar);
       }
       await writeAtomically(file(key), bytes);
@@ -94,6 +109,19 @@ export function fsStorage(root: string): ObjectStorage {
         await rm(metaFile(key), { force: true });
         written.delete(key);
       }
+    },
+
+    async deletePrefix(prefix) {
+      assertKey(prefix.replace(/\/$/, ''));
+      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+      const folder = file(prefix.slice(0, -1));
+      const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+      const count = files.filter((f) => f.isFile() && !f.name.endsWith('.tmp')).length;
+      await rm(folder, { recursive: true, force: true });
+      await rm(path.join(root, '.meta', prefix.slice(0, -1)), { recursive: true, force: true });
+      folders.clear();
+      for (const key of written.keys()) if (key.startsWith(prefix)) written.delete(key);
+      return count;
     },
   };
 }
@@ -154,6 +182,23 @@ export function s3Storage(options: S3Options): ObjectStorage {
       await client.send(
         new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
       );
+    },
+
+    async deletePrefix(prefix) {
+      assertKey(prefix.replace(/\/$/, ''));
+      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+      let count = 0;
+      // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
+      for (;;) {
+        const listed = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix }));
+        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+        if (keys.length === 0) return count;
+        await client.send(
+          new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+        );
+        count += keys.length;
+        if (!listed.IsTruncated) return count;
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Pages: one row per subdomain, the profile and blocks as JSONB documents. */
 import type { Queryable } from './db.js';
-import type { Block, Profile } from './model.js';
+import { type Block, nextVisibilityChange, type Profile } from './model.js';
 
 export interface PageRow {
   id: string;
@@ -16,6 +16,8 @@ export interface PageRow {
   profile: Profile;
   blocks: Block[];
   first_viewed_at: Date | null;
+  /** The next showFrom/showUntil boundary of a visible block, when the page is published again. */
+  next_change_at: Date | null;
   /** Version of the template the published files were rendered with (null until first published). */
   published_template_version: string | null;
 }
@@ -36,8 +38,8 @@ export function pagesRepo(db: Queryable) {
   return {
     async insert(p: NewPage): Promise<PageRow> {
       const [row] = await db.query<PageRow>(
-        `INSERT INTO pages (id, account_id, username, by_program, is_published, created_at, updated_at, created_by, profile, blocks)
-         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9::jsonb) RETURNING *`,
+        `INSERT INTO pages (id, account_id, username, by_program, is_published, created_at, updated_at, created_by, profile, blocks, next_change_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9::jsonb, $10) RETURNING *`,
         [
           p.id,
           p.accountId,
@@ -48,6 +50,7 @@ export function pagesRepo(db: Queryable) {
           p.createdBy,
           JSON.stringify(p.profile),
           JSON.stringify(p.blocks),
+          nextVisibilityChange(p.blocks, p.now),
         ],
       );
       return row;
@@ -90,11 +93,36 @@ export function pagesRepo(db: Queryable) {
       change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date },
     ): Promise<PageRow> {
       const [row] = await db.query<PageRow>(
-        `UPDATE pages SET profile = $2::jsonb, blocks = $3::jsonb, is_published = $4, updated_at = $5
+        `UPDATE pages SET profile = $2::jsonb, blocks = $3::jsonb, is_published = $4, updated_at = $5, next_change_at = $6
          WHERE id = $1 RETURNING *`,
-        [id, JSON.stringify(change.profile), JSON.stringify(change.blocks), change.isPublished, change.now],
+        [
+          id,
+          JSON.stringify(change.profile),
+          JSON.stringify(change.blocks),
+          change.isPublished,
+          change.now,
+          nextVisibilityChange(change.blocks, change.now),
+        ],
       );
       return row;
+    },
+
+    /** Published pages whose next show-window boundary has passed, soonest first (or just `username`'s). */
+    async takeScheduledChanges(
+      now: Date,
+      limit: number,
+      username?: string,
+    ): Promise<{ username: string; blocks: Block[] }[]> {
+      return db.query<{ username: string; blocks: Block[] }>(
+        `SELECT username, blocks FROM pages WHERE next_change_at <= $1 AND is_published AND banned_at IS NULL
+           AND ($3::text IS NULL OR username = $3)
+         ORDER BY next_change_at LIMIT $2`,
+        [now, limit, username ?? null],
+      );
+    },
+
+    async setNextChange(username: string, at: Date | null) {
+      await db.query('UPDATE pages SET next_change_at = $2 WHERE username = $1', [username, at]);
     },
 
     async setBan(username: string, ban: { at: Date; reason: string } | null): Promise<PageRow | undefined> {

@@ -32,6 +32,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads IMPORT_BASE_URLS as network=URL pairs', () => {
+    const config = loadConfig({ IMPORT_BASE_URLS: 'github=http://gh.local:8080/api/, instagram=https://ig.example' });
+    expect(config.importBaseUrls).to.deep.equal({
+      github: 'http://gh.local:8080/api',
+      instagram: 'https://ig.example',
+    });
+  });
+
   it('stops on a bad value with one line that starts with the variable', () => {
     const cases: Record<string, string>[] = [
       { PORT: 'abc' },
@@ -43,6 +51,8 @@ describe('loadConfig', () => {
       { SECRET: 'short' },
       { TRUST_PROXY: 'maybe' },
       { LOG_LEVEL: 'loud' },
+      { IMPORT_BASE_URLS: 'github' },
+      { IMPORT_BASE_URLS: 'myspace=https://myspace.example.com' },
       { STORAGE: 's3' },
     ];
     for (const env of cases) {

@@ -25,7 +25,7 @@ export function agentRoutes(s: Services) {
       tag: 'Create and discover',
       summary: 'Create a page (and, without a key, its account, key and claim link)',
       description:
-        'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. All or nothing. publish defaults to true.',
+        'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. avatarUrl is fetched and stored as the avatar; importFromUrl reads a public link page and appends its links as link blocks. All or nothing: if a fetch fails, the error is returned and nothing is written. publish defaults to true.',
       auth: 'optional-key',
       limits: [
         { name: 'pagesWithoutKey', when: (ctx) => !ctx.state.auth },
@@ -56,6 +56,12 @@ export function agentRoutes(s: Services) {
         'unauthorized',
         'key_revoked',
         'too_large',
+        'blocked',
+        'unreachable',
+        'not_image',
+        'processing_failed',
+        'nothing_found',
+        'js_only',
       ],
       async handler(ctx, { body }) {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;

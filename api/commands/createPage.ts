@@ -13,13 +13,17 @@ import { publishQueueRepo } from '../../store/publishQueue.js';
 import type { CreatePageInput } from '../agent/schema.js';
 import { hashPassword, newId, seal, sha256, unseal } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
+import { importLinks } from '../imports/linkPage.js';
 import { blockListProblems, normalizeBlocks } from '../profiles/blocks.js';
 import { presentPage } from '../profiles/presenter.js';
+import { AgentBlock, type AgentBlockInput, MAX_BLOCKS } from '../schemas/blocks.js';
 import type { TemplateId } from '../schemas/fields.js';
 import type { Services } from '../services.js';
 import { suggestFreeNames } from '../username/suggest.js';
+import { parseOrThrow } from '../validation.js';
 import { issueApiKey } from './apiKeys.js';
 import { issueClaimLink } from './claimLinks.js';
+import { discardImages, storeImageFromUrl } from './uploadImage.js';
 
 /** Program-created pages per account (SPEC 8); pages people add by hand do not count. */
 export const PROGRAM_PAGE_LIMIT = 10;
@@ -50,13 +54,6 @@ export function createRequestProblems(input: CreatePageInput, accountId: string 
     const field = input.email === undefined ? 'email' : 'password';
     problems.push(invalid(field, 'Send email and password together, or neither for a provisional account.'));
   }
-  for (const field of ['avatarUrl', 'importFromUrl'] as const) {
-    if (input[field] !== undefined) {
-      problems.push(
-        invalid(field, `${field} is not available on this server yet; leave it out and set the page up with blocks.`),
-      );
-    }
-  }
   problems.push(...blockListProblems(input.page?.blocks ?? [], 'page.blocks', accountId));
   return problems;
 }
@@ -70,15 +67,26 @@ export async function createAgentPage(
 ): Promise<Answer> {
   const [problem] = createRequestProblems(input, caller.accountId);
   if (problem) throw problem;
-  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : null;
   const now = s.now();
   const scope = caller.accountId ? `account:${caller.accountId}` : `address:${caller.addressHash}`;
+  const requestHash = sha256(JSON.stringify(input));
+
+  // A finished retry is answered before anything is fetched again.
+  if (idempotencyKey !== undefined) {
+    const done = await idempotencyRepo(s.db).peek(scope, idempotencyKey, now);
+    if (done && done.request_hash === requestHash && done.status !== null && done.body !== null) {
+      return { status: done.status, json: unseal(s.secret, done.body), replayed: true };
+    }
+  }
+
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : null;
+  const accountId = caller.accountId ?? newId();
+  const fetched = await fetchFromElsewhere(s, input, accountId);
 
   let answer: Answer;
   try {
     answer = await s.db.transaction(async (tx) => {
       if (idempotencyKey !== undefined) {
-        const requestHash = sha256(JSON.stringify(input));
         const first = await idempotencyRepo(tx).reserve(scope, idempotencyKey, requestHash, now);
         if (first) {
           if (first.request_hash !== requestHash) {
@@ -89,17 +97,51 @@ export async function createAgentPage(
         }
       }
 
-      const answer = await createInTransaction(s, tx, caller, input, passwordHash, now);
+      const answer = await createInTransaction(s, tx, caller, input, { accountId, passwordHash, now, ...fetched });
       if (idempotencyKey !== undefined) {
         await idempotencyRepo(tx).complete(scope, idempotencyKey, answer.status, seal(s.secret, answer.json));
       }
       return answer;
     });
   } catch (err) {
+    await discardImages(s, fetched.avatar ? [fetched.avatar] : []);
     throw await uniqueViolationToError(s, err, input.username, caller.accountId);
   }
-  if (!answer.replayed) await s.publisher.publishSoon(input.username);
+  if (answer.replayed) await discardImages(s, fetched.avatar ? [fetched.avatar] : []);
+  else await s.publisher.publishSoon(input.username);
   return answer;
+}
+
+/** What `importFromUrl` and `avatarUrl` bring, fetched before anything is written. */
+interface Fetched {
+  /** Link blocks read from importFromUrl, after the blocks sent. */
+  importedBlocks: AgentBlockInput[];
+  /** Storage key of the avatar fetched from avatarUrl. */
+  avatar: string | null;
+}
+
+/**
+ * Fetches the link page first (it writes nothing), then the avatar (stored for the account
+ * being created, and removed again if the page is not created after all).
+ */
+async function fetchFromElsewhere(s: Services, input: CreatePageInput, accountId: string): Promise<Fetched> {
+  let importedBlocks: AgentBlockInput[] = [];
+  if (input.importFromUrl !== undefined) {
+    const links = await importLinks(s, input.importFromUrl, 'importFromUrl');
+    const sent = input.page?.blocks?.length ?? 0;
+    if (sent + links.length > MAX_BLOCKS) {
+      throw invalid(
+        'importFromUrl',
+        `That page has ${links.length} links; with the ${sent} blocks sent the page would pass ${MAX_BLOCKS} blocks.`,
+      );
+    }
+    importedBlocks = links.map((l) => parseOrThrow(AgentBlock, { type: 'link', label: l.label, url: l.url }));
+  }
+  const avatar =
+    input.avatarUrl !== undefined
+      ? (await storeImageFromUrl(s, accountId, 'avatar', input.avatarUrl, 'avatarUrl')).key
+      : null;
+  return { importedBlocks, avatar };
 }
 
 async function createInTransaction(
@@ -107,22 +149,20 @@ async function createInTransaction(
   tx: Queryable,
   caller: Caller,
   input: CreatePageInput,
-  passwordHash: string | null,
-  now: Date,
+  prepared: Fetched & { accountId: string; passwordHash: string | null; now: Date },
 ): Promise<Answer> {
-  let accountId = caller.accountId;
-  const isNewAccount = accountId === null;
-  if (accountId !== null) {
+  const { accountId, now } = prepared;
+  const isNewAccount = caller.accountId === null;
+  if (!isNewAccount) {
     await ensureProgramSlot(tx, accountId);
   } else {
     if (input.email !== undefined && (await accountsRepo(tx).emailTaken(input.email))) {
       throw new ApiError('email_taken', { field: 'email' });
     }
-    accountId = newId();
     await accountsRepo(tx).insert({
       id: accountId,
       email: input.email ?? null,
-      passwordHash,
+      passwordHash: prepared.passwordHash,
       locale: input.locale ?? 'en',
       createdBy: caller.userAgent,
       now,
@@ -142,6 +182,7 @@ async function createInTransaction(
       ...profile,
       displayName: page.displayName ?? profile.displayName,
       bio: page.bio ?? profile.bio,
+      avatar: prepared.avatar,
       avatarFocus: page.avatarFocus ?? null,
       templateId: page.templateId ?? profile.templateId,
       layout: page.layout ?? profile.layout,
@@ -149,7 +190,7 @@ async function createInTransaction(
       utm: page.utm ?? false,
       theme,
     },
-    blocks: normalizeBlocks(page.blocks ?? []),
+    blocks: normalizeBlocks([...(page.blocks ?? []), ...prepared.importedBlocks]),
     now,
   });
 

@@ -32,6 +32,13 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - GET ${base}/api/profiles/<id>/stats?days=30 gives views, unique visitors and taps.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
 
+## Pictures and links from elsewhere
+
+- On create: "avatarUrl" (a public image URL) becomes the avatar; "importFromUrl" (a public link page, like a Linktree page) adds its links as link blocks after yours. All or nothing: if a fetch fails, nothing is created.
+- POST ${base}/api/upload with {"url": "<image URL>", "kind": "avatar" | "background" | "card"}, or multipart/form-data with the fields kind and file: answers {key, url}. Put key in avatar, theme.backgroundImage or a link block's image. JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC; 8 MB (avatar, card), 30 MB (background).
+- POST ${base}/api/import/page with {"url": "<link page>"}: answers {links: [{label, url}]}, nothing written.
+- POST ${base}/api/import/<network> with {"handle": "<handle>"} (github, bluesky, instagram, threads, tiktok, youtube, x, twitch, soundcloud): answers {displayName, bio, avatar} ready for PATCH. 10 per day.
+
 ## Blocks
 
 link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name. showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
@@ -44,7 +51,7 @@ Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Br
 
 ## MCP
 
-The same actions as tools over MCP (Streamable HTTP): ${base}/mcp. Tools: check_username, create_page, validate_page, get_me, list_pages, get_page, update_page, delete_page, get_stats, get_claim_link. Send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
+The same actions as tools over MCP (Streamable HTTP): ${base}/mcp. Tools: check_username, create_page, validate_page, get_me, list_pages, get_page, update_page, delete_page, get_stats, get_claim_link, upload_image, import_links, import_profile. Send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
 
 ## Reference
 

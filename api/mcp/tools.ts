@@ -9,12 +9,18 @@ import { hashAddress } from '../auth/secrets.js';
 import { claimLinkFor } from '../commands/claimLinks.js';
 import { createAgentPage } from '../commands/createPage.js';
 import { deletePage, patchPage } from '../commands/updatePage.js';
+import { storeImageFromUrl } from '../commands/uploadImage.js';
 import { ApiError } from '../errors.js';
+import { importLinks } from '../imports/linkPage.js';
+import { NETWORK_NAMES } from '../imports/networks.js';
+import { importProfile } from '../imports/profiles.js';
+import { ImportPageRequest, ImportProfileRequest } from '../imports/schema.js';
 import type { LimitName } from '../limits/rules.js';
 import { presentPage } from '../profiles/presenter.js';
 import { getPage, getStats, listPages } from '../profiles/queries.js';
 import { ProfilePatch } from '../profiles/schema.js';
 import type { Services } from '../services.js';
+import { UploadByUrl } from '../upload/schema.js';
 import { checkUsername } from '../username/check.js';
 
 export interface ToolCaller {
@@ -135,6 +141,32 @@ export const TOOLS: Tool[] = [
     needsKey: true,
     limits: () => ['claimLink'],
     run: (s, c) => claimLinkFor(s, c.accountId),
+  },
+  {
+    name: 'upload_image',
+    description:
+      "Fetch a public image (JPEG, PNG, WebP, AVIF, GIF, TIFF or HEIC; 8 MB for avatar and card, 30 MB for background) and store it for the account. Returns {key, url}: put key in a page's avatar, theme.backgroundImage or a link block's image with update_page.",
+    input: UploadByUrl,
+    needsKey: true,
+    limits: () => ['uploadByUrl'],
+    run: (s, c, input) => storeImageFromUrl(s, c.accountId, input.kind, input.url),
+  },
+  {
+    name: 'import_links',
+    description:
+      'Read the outbound links of a public link page (a Linktree-style page or a personal site). Returns {links: [{label, url}]} in page order; send them as link blocks ({type: "link", label, url}) with create_page or update_page. Nothing is written.',
+    input: ImportPageRequest,
+    needsKey: true,
+    limits: () => ['importPage'],
+    run: async (s, _c, input) => ({ links: await importLinks(s, input.url) }),
+  },
+  {
+    name: 'import_profile',
+    description: `Import display name, bio and photo from a public social profile (networks: ${NETWORK_NAMES.join(', ')}). The photo is stored as an avatar image of the account; returns {network, handle, displayName, bio, avatar} ready for update_page. 10 per day per account.`,
+    input: v.object({ network: v.picklist(NETWORK_NAMES), ...ImportProfileRequest.entries }),
+    needsKey: true,
+    limits: () => ['importSocial'],
+    run: (s, c, input) => importProfile(s, c.accountId, input.network, input.handle),
   },
 ];
 

@@ -52,7 +52,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
         'Create and edit link-in-bio pages. POST /api/agent/pages needs no key and returns one. Every error is the Error object; clients branch on code.',
     },
     servers: [{ url: config.baseUrl }],
-    tags: [{ name: 'Create and discover' }, { name: 'Pages' }, { name: 'Account' }],
+    tags: [{ name: 'Create and discover' }, { name: 'Pages' }, { name: 'Images and imports' }, { name: 'Account' }],
     paths,
     components: {
       securitySchemes: {
@@ -117,7 +117,13 @@ function operation(r: AnyRoute): Json {
     security: security(r.auth),
     ...(parameters.length > 0 && { parameters }),
     ...(r.body && {
-      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: schemaOf(r.body) },
+          ...(r.multipart && { 'multipart/form-data': { schema: r.multipart } }),
+        },
+      },
     }),
     responses,
   };

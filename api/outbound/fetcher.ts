@@ -22,6 +22,8 @@ export interface FetchOptions {
   timeoutMs?: number;
   maxRedirects?: number;
   accept?: string;
+  /** Answer 4xx responses (body included) instead of throwing `unreachable`: 404 can mean "no such profile". */
+  clientErrors?: boolean;
 }
 
 export interface Fetched {
@@ -93,7 +95,18 @@ export function createFetcher(settings: FetcherSettings = {}) {
     return url;
   }
 
-  function once(url: URL, options: Required<Omit<FetchOptions, 'accept'>> & { accept?: string }, deadline: number) {
+  function once(
+    url: URL,
+    field: string,
+    options: Required<Omit<FetchOptions, 'accept' | 'clientErrors'>> & { accept?: string },
+    deadline: number,
+  ) {
+    const tooLarge = () =>
+      new ApiError('too_large', {
+        field,
+        detail: field,
+        hint: `What ${field} points to is over ${formatBytes(options.maxBytes)}.`,
+      });
     return new Promise<{ status: number; location?: string; contentType: string; body: Buffer }>(
       (resolveResponse, reject) => {
         const client = url.protocol === 'https:' ? https : http;
@@ -115,9 +128,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
             const declared = Number(res.headers['content-length'] ?? 0);
             if (declared > options.maxBytes) {
               req.destroy();
-              reject(
-                new ApiError('too_large', { hint: `The file is over ${Math.round(options.maxBytes / 1_000_000)} MB.` }),
-              );
+              reject(tooLarge());
               return;
             }
             const chunks: Buffer[] = [];
@@ -126,11 +137,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
               size += chunk.length;
               if (size > options.maxBytes) {
                 req.destroy();
-                reject(
-                  new ApiError('too_large', {
-                    hint: `The file is over ${Math.round(options.maxBytes / 1_000_000)} MB.`,
-                  }),
-                );
+                reject(tooLarge());
                 return;
               }
               chunks.push(chunk);
@@ -165,7 +172,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
     for (let hop = 0; ; hop++) {
       let res: Awaited<ReturnType<typeof once>>;
       try {
-        res = await once(url, settings, deadline);
+        res = await once(url, field, settings, deadline);
       } catch (err) {
         if (err instanceof ApiError) throw err;
         if ((err as NodeJS.ErrnoException).code === 'EBLOCKED')
@@ -177,7 +184,8 @@ export function createFetcher(settings: FetcherSettings = {}) {
         });
       }
       if (res.location === undefined) {
-        if (res.status < 200 || res.status >= 300) {
+        const clientError = res.status >= 400 && res.status < 500;
+        if ((res.status < 200 || res.status >= 300) && !(clientError && options.clientErrors)) {
           throw new ApiError('unreachable', {
             field,
             detail: url.hostname,
@@ -201,3 +209,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
 }
 
 export type Fetcher = ReturnType<typeof createFetcher>;
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n} bytes`;
+}

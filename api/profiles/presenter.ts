@@ -14,6 +14,7 @@ export function presentPage(config: Services['config'], row: PageRow) {
     isPublished: row.is_published,
     banned: row.banned_at !== null,
     banReason: row.ban_reason,
+    nextChangeAt: row.next_change_at ? row.next_change_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     createdBy: row.created_by,

@@ -27,6 +27,7 @@ export const PageOut = v.object({
   isPublished: v.boolean(),
   banned: v.boolean(),
   banReason: v.nullable(v.string()),
+  nextChangeAt: v.nullable(DateTimeOut),
   createdAt: DateTimeOut,
   updatedAt: DateTimeOut,
   createdBy: v.string(),
@@ -126,4 +127,16 @@ export const StatsOut = v.object({
   taps: v.number(),
   daily: v.array(v.object({ date: v.string(), views: v.number(), uniques: v.number(), taps: v.number() })),
   blocks: v.array(v.object({ id: v.string(), taps: v.number() })),
+});
+
+export const UploadOut = v.object({ key: v.string(), url: v.string() });
+
+export const ImportPageOut = v.object({ links: v.array(v.object({ label: v.string(), url: v.string() })) });
+
+export const ImportProfileOut = v.object({
+  network: v.string(),
+  handle: v.string(),
+  displayName: v.nullable(v.string()),
+  bio: v.nullable(v.string()),
+  avatar: v.nullable(v.string()),
 });

@@ -1,8 +1,13 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import { accountsRepo } from '../../store/accounts.js';
 import { api, randomAddress } from '../helpers/client.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+import { htmlPage, scriptOnlyPage } from '../helpers/linkPages.js';
+import { startSite, type TestSite } from '../helpers/site.js';
 
 describe('POST /api/agent/pages', () => {
   describe('without a key', () => {
@@ -107,16 +112,6 @@ describe('POST /api/agent/pages', () => {
         const res = await api.post('/api/agent/pages', buildCreateRequest({ username }));
         expect(res.status, username).to.equal(400);
         expect(res.body, username).to.include({ code, field: 'username' });
-      }
-    });
-
-    it('refuses avatarUrl and importFromUrl clearly and creates nothing', async () => {
-      for (const field of ['avatarUrl', 'importFromUrl']) {
-        const body = buildCreateRequest({ [field]: 'https://example.com/me' });
-        const res = await api.post('/api/agent/pages', body);
-        expect(res.status, field).to.equal(400);
-        expect(res.body).to.include({ code: 'invalid_fields', field });
-        expect((await api.get(`/api/username/check?u=${body.username}`)).body.status).to.equal('free');
       }
     });
 
@@ -246,6 +241,101 @@ describe('POST /api/agent/pages', () => {
       });
       expect(res.body).to.include({ code: 'invalid_fields', field: 'Idempotency-Key' });
     });
+  });
+});
+
+describe('POST /api/agent/pages with avatarUrl and importFromUrl', () => {
+  let site: TestSite;
+  before(async () => {
+    site = await startSite('elsewhere');
+    site.route('/me.jpg', { type: 'image/jpeg', body: await imageOf('jpeg') });
+    site.route('/links', {
+      body: htmlPage([
+        { label: 'Shop', href: 'https://shop.example.com/' },
+        { label: 'Blog', href: 'https://blog.example.org/' },
+      ]),
+    });
+    site.route('/spa', { body: scriptOnlyPage() });
+  });
+  after(() => site.close());
+
+  it('fetches the avatar and appends the imported links after the blocks sent', async () => {
+    const body = buildCreateRequest({
+      avatarUrl: `${site.origin}/me.jpg`,
+      importFromUrl: `${site.origin}/links`,
+      page: { blocks: [buildLinkBlock({ label: 'First' })] },
+    });
+    const res = await api.post('/api/agent/pages', body);
+    expect(res.status, res.text).to.equal(201);
+    const page = res.body.page;
+    expect(page.avatar).to.match(new RegExp(`^avatar/${res.body.account.id}/[0-9a-f-]{36}\\.avif$`));
+    expect(page.blocks.map((b: any) => [b.label, b.order])).to.deep.equal([
+      ['First', 0],
+      ['Shop', 1],
+      ['Blog', 2],
+    ]);
+    expect((await fetch(`${app().url}/media/${page.avatar}`)).status).to.equal(200);
+  });
+
+  it('creates nothing when the avatar cannot be fetched', async () => {
+    const body = buildCreateRequest({ avatarUrl: `${site.origin}/missing.jpg`, importFromUrl: `${site.origin}/links` });
+    const res = await api.post('/api/agent/pages', body);
+    expect(res.status).to.equal(502);
+    expect(res.body).to.include({ code: 'unreachable', field: 'avatarUrl' });
+    expect((await api.get(`/api/username/check?u=${body.username}`)).body.status).to.equal('free');
+  });
+
+  it('creates nothing when the link page is built by scripts, and fetches no avatar', async () => {
+    const before = site.requests.filter((p) => p === '/me.jpg').length;
+    const body = buildCreateRequest({ avatarUrl: `${site.origin}/me.jpg`, importFromUrl: `${site.origin}/spa` });
+    const res = await api.post('/api/agent/pages', body);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ code: 'js_only', field: 'importFromUrl' });
+    expect(site.requests.filter((p) => p === '/me.jpg').length).to.equal(before);
+    expect((await api.get(`/api/username/check?u=${body.username}`)).body.status).to.equal('free');
+  });
+
+  it('removes the fetched avatar again when the page cannot be created', async () => {
+    const a = await createAgentAccount();
+    const res = await api.post(
+      '/api/agent/pages',
+      buildCreateRequest({ username: a.page.username, avatarUrl: `${site.origin}/me.jpg` }),
+      { key: a.key },
+    );
+    expect(res.status).to.equal(409);
+    const stored = await readdir(path.join(app().dataDir, 'public/media/avatar', a.accountId)).catch(() => []);
+    expect(stored).to.deep.equal([]);
+  });
+
+  it('refuses an import that would pass 80 blocks, naming importFromUrl', async () => {
+    const blocks = Array.from({ length: 79 }, (_, i) => buildLinkBlock({ label: `L${i}` }));
+    const res = await api.post(
+      '/api/agent/pages',
+      buildCreateRequest({ importFromUrl: `${site.origin}/links`, page: { blocks } }),
+    );
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ code: 'invalid_fields', field: 'importFromUrl' });
+  });
+
+  it('answers bad_url and blocked for addresses it will not fetch', async () => {
+    const bad = await api.post('/api/agent/pages', buildCreateRequest({ avatarUrl: 'http://10.0.0.1/me.jpg' }));
+    expect(bad.body).to.include({ code: 'bad_url', field: 'avatarUrl' });
+    const blocked = await api.post(
+      '/api/agent/pages',
+      buildCreateRequest({ importFromUrl: `http://private.elsewhere.test:${site.port}/links` }),
+    );
+    expect(blocked.body).to.include({ code: 'blocked', field: 'importFromUrl' });
+  });
+
+  it('replays an Idempotency-Key retry without fetching anything again', async () => {
+    const body = buildCreateRequest({ avatarUrl: `${site.origin}/me.jpg`, importFromUrl: `${site.origin}/links` });
+    const headers = { 'idempotency-key': `retry-${uniqueName()}`, 'x-forwarded-for': randomAddress() };
+    const first = await api.post('/api/agent/pages', body, { headers });
+    const fetches = site.requests.length;
+    const again = await api.post('/api/agent/pages', body, { headers });
+    expect(again.status).to.equal(201);
+    expect(again.text).to.equal(first.text);
+    expect(site.requests.length).to.equal(fetches);
   });
 });
 

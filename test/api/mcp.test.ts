@@ -4,6 +4,9 @@ import { expect } from 'chai';
 import { randomAddress } from '../helpers/client.js';
 import { buildLinkBlock, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+import { htmlPage } from '../helpers/linkPages.js';
+import { startSite } from '../helpers/site.js';
 
 async function connect(key?: string, address = randomAddress()): Promise<Client> {
   const headers: Record<string, string> = { 'x-forwarded-for': address };
@@ -33,6 +36,9 @@ describe('POST /mcp', () => {
       'delete_page',
       'get_stats',
       'get_claim_link',
+      'upload_image',
+      'import_links',
+      'import_profile',
     ]) {
       expect(names).to.include(name);
     }
@@ -68,6 +74,47 @@ describe('POST /mcp', () => {
     expect(stats.daily).to.have.length(7);
     expect(stats).to.include({ views: 0, taps: 0 });
     await owner.close();
+  });
+
+  it('uploads an image from a URL and imports links, then puts both on the page', async () => {
+    const site = await startSite('mcp-site', {
+      '/me.png': { type: 'image/png', body: await imageOf('png') },
+      '/links': { body: htmlPage([{ label: 'Shop', href: 'https://shop.example.com/' }]) },
+    });
+    try {
+      const anonymous = await connect();
+      const { apiKey, page } = payload(
+        await anonymous.callTool({ name: 'create_page', arguments: { username: uniqueName('mcp') } }),
+      );
+      await anonymous.close();
+      const owner = await connect(apiKey);
+      const image = payload(
+        await owner.callTool({ name: 'upload_image', arguments: { url: `${site.origin}/me.png`, kind: 'avatar' } }),
+      );
+      expect(image.key).to.match(/^avatar\/[0-9a-f]{24}\//);
+      const { links } = payload(
+        await owner.callTool({ name: 'import_links', arguments: { url: `${site.origin}/links` } }),
+      );
+      expect(links).to.deep.equal([{ label: 'Shop', url: 'https://shop.example.com/' }]);
+      const blocks = links.map((l: any, i: number) => ({
+        type: 'link',
+        id: `imported-${i}`,
+        order: i,
+        visible: true,
+        ...l,
+      }));
+      const updated = payload(
+        await owner.callTool({ name: 'update_page', arguments: { id: page.id, avatar: image.key, blocks } }),
+      );
+      expect(updated.avatar).to.equal(image.key);
+      expect(updated.blocks[0].label).to.equal('Shop');
+      const missing = await owner.callTool({ name: 'import_links', arguments: { url: `${site.origin}/nothing` } });
+      expect(missing.isError).to.equal(true);
+      expect(payload(missing)).to.include({ code: 'unreachable', field: 'url' });
+      await owner.close();
+    } finally {
+      await site.close();
+    }
   });
 
   it('answers a bad input with a tool error carrying the SPEC error object', async () => {

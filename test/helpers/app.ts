@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApi } from '../../api/app.js';
+import { createFetcher } from '../../api/outbound/fetcher.js';
 import { buildServices, type Services } from '../../api/services.js';
 import { loadConfig } from '../../config.js';
 import { type Counters, createCounters } from '../../router/counters.js';
@@ -50,6 +51,7 @@ export async function startApp(
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: () => (fixed === null ? new Date() : new Date(fixed)),
     storage: options.storage,
+    fetcher: testFetcher(),
   });
   const counters = createCounters({ db, secret: services.secret, log: services.log, now: services.now });
   const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
@@ -83,4 +85,19 @@ export async function startApp(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app's fetcher in tests: names under `.test` resolve to the loopback servers tests start
+ * (`private.*.test` to a private address, to see it refused); loopback is allowed only here.
+ */
+export function testFetcher() {
+  return createFetcher({
+    allowLoopbackForTests: true,
+    resolve: async (host) => {
+      if (!host.endsWith('.test'))
+        throw Object.assign(new Error(`${host} is outside the test network`), { code: 'ENOTFOUND' });
+      return host.startsWith('private.') ? ['10.20.30.40'] : ['127.0.0.1'];
+    },
+  });
 }

@@ -20,6 +20,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as is, with the content type given in headers (default JSON). */
   raw?: string;
+  /** Sent as multipart/form-data. */
+  form?: FormData;
   key?: string;
   headers?: Record<string, string>;
   /** Skip the contract check (for answers outside openapi.json, like plain 404 pages). */
@@ -39,8 +41,10 @@ export async function request<T = any>(
     ...options.headers,
   };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
-  if (options.raw !== undefined) {
+  let body: string | FormData | undefined;
+  if (options.form !== undefined) {
+    body = options.form;
+  } else if (options.raw !== undefined) {
     body = options.raw;
     headers['content-type'] ??= 'application/json';
   } else if (options.body !== undefined) {

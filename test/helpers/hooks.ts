@@ -1,4 +1,10 @@
-/** Mocha root hooks: one app for the run, closed at the end; the clock reset after each test. */
+/**
+ * Mocha root hooks: one app for the run, closed at the end; the clock reset after each test.
+ *
+ * .mocharc.json has `exit: true`: after each job it runs, Agenda's JobProcessor leaves a timer of
+ * half the lock lifetime (five minutes) that it neither clears nor unrefs, so a run that started
+ * workers would otherwise wait that long before the process ends. main.ts exits on its own.
+ */
 import { startApp, type TestApp } from './app.js';
 
 let shared: TestApp | undefined;
@@ -7,6 +13,16 @@ let shared: TestApp | undefined;
 export function app(): TestApp {
   if (!shared) throw new Error('the test app is not started');
   return shared;
+}
+
+/**
+ * Makes `next` the app that app(), the client and the factories talk to, and returns the one it
+ * replaces. For tests that need a database of their own (jobs that act on every account).
+ */
+export function swapApp(next: TestApp): TestApp {
+  const previous = app();
+  shared = next;
+  return previous;
 }
 
 export const mochaHooks = {

@@ -198,6 +198,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
           put: (...args) => (failing ? fail() : inner.put(...args)),
           get: (key) => inner.get(key),
           delete: (keys) => (failing ? fail() : inner.delete(keys)),
+          deletePrefix: (prefix) => (failing ? fail() : inner.deletePrefix(prefix)),
         },
       });
     });

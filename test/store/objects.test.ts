@@ -41,6 +41,17 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect(await storage.get('pages/carol/page.md')).to.equal(null);
   });
 
+  it('deletes everything under a folder and nothing beside it', async () => {
+    const storage = open();
+    for (const key of ['media/avatar/dave/1.avif', 'media/avatar/dave/2.avif', 'media/avatar/davey/3.avif']) {
+      await storage.put(key, 'x', meta);
+    }
+    expect(await storage.deletePrefix('media/avatar/dave/')).to.equal(2);
+    expect(await storage.get('media/avatar/dave/1.avif')).to.equal(null);
+    expect(await storage.get('media/avatar/davey/3.avif')).to.not.equal(null);
+    expect(await storage.deletePrefix('media/avatar/nobody/')).to.equal(0);
+  });
+
   it('keeps binary bodies byte for byte', async () => {
     const storage = open();
     const bytes = Buffer.from([0, 255, 1, 254, 128, 10, 13]);

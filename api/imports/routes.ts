@@ -1,0 +1,50 @@
+/** POST /api/import/page and /api/import/{network}: links and profile data from elsewhere. */
+import { accountOf, route } from '../route.js';
+import { ImportPageOut, ImportProfileOut } from '../schemas/responses.js';
+import type { Services } from '../services.js';
+import { importLinks } from './linkPage.js';
+import { isNetworkName, NETWORK_NAMES } from './networks.js';
+import { importProfile } from './profiles.js';
+import { ImportPageRequest, ImportProfileRequest } from './schema.js';
+
+const tag = 'Images and imports';
+const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
+const fetchErrors = ['bad_url', 'blocked', 'unreachable', 'too_large'] as const;
+
+export function importRoutes(s: Services) {
+  return [
+    route({
+      method: 'post',
+      path: '/api/import/page',
+      tag,
+      summary: 'Read the links of a public link page',
+      description:
+        'Fetches a Linktree-style page or a plain HTML page and returns its outbound links with their labels, in page order (links back to the same site and duplicates left out, at most 80). Nothing is written: send the links as link blocks to create or update a page.',
+      auth: 'key',
+      limits: [{ name: 'importPage' }],
+      body: ImportPageRequest,
+      responses: [{ status: 200, description: 'The links found', schema: ImportPageOut }],
+      errors: [...keyErrors, 'invalid_fields', ...fetchErrors, 'nothing_found', 'js_only'],
+      async handler(ctx, { body }) {
+        accountOf(ctx);
+        ctx.body = { links: await importLinks(s, body.url) };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/api/import/:network',
+      tag,
+      summary: 'Import name, bio and photo from a social profile',
+      description: `Networks: ${NETWORK_NAMES.join(', ')}. The photo is stored like an upload (kind avatar) and returned as a storage key; nothing else is written. 10 imports per day per account.`,
+      auth: 'key',
+      limits: [{ name: 'importSocial', when: (ctx) => isNetworkName(String(ctx.params.network)) }],
+      body: ImportProfileRequest,
+      responses: [{ status: 200, description: 'The profile', schema: ImportProfileOut }],
+      errors: [...keyErrors, 'invalid_fields', 'not_found', ...fetchErrors, 'not_image', 'processing_failed'],
+      async handler(ctx, { body }) {
+        ctx.body = await importProfile(s, accountOf(ctx), String(ctx.params.network), body.handle);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,126 @@
+/**
+ * The background jobs, on Agenda 6 with its PostgreSQL backend over our own database: the real
+ * PostgreSQL (with LISTEN/NOTIFY), or PGlite in the embedded default (through the pool-shaped
+ * adapter of store/db.ts, notifications off, polling). Every `define()` is in this file; each
+ * job's work is a plain function in jobs/ (or the publisher) that tests call directly.
+ *
+ * Agenda locks each job run in the database, so two workers never run the same job twice.
+ */
+import { PostgresBackend } from '@agendajs/postgres-backend';
+import { Agenda } from 'agenda';
+import type { Pool } from 'pg';
+import type { Services } from '../api/services.js';
+import { housekeeping } from './housekeeping.js';
+import { republishChangedTemplates } from './republish.js';
+
+export const JOBS = {
+  /** Provisional accounts nobody looked at: unpublish at 30 days, delete at 60. */
+  housekeeping: 'nightly housekeeping',
+  /** Pages rendered with a template that has changed since. */
+  republish: 'republish changed templates',
+  /** One per page with scheduled blocks: publish again when the next boundary passes. */
+  visibility: 'page visibility change',
+  /** Publishes that failed (storage down, a crash between commit and upload) and past-due boundaries. */
+  outbox: 'publish outbox',
+} as const;
+
+/** 04:00 every day, in Kyiv time (summer and winter alike). */
+export const HOUSEKEEPING_CRON = '0 4 * * *';
+export const HOUSEKEEPING_TIMEZONE = 'Europe/Kyiv';
+const OUTBOX_EVERY = '5 seconds';
+
+export interface Jobs {
+  agenda: Agenda;
+  /** Schedules (or moves) the page's one visibility job; null cancels it. */
+  scheduleVisibility(username: string, at: Date | null): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface VisibilityData {
+  username: string;
+}
+
+/**
+ * Agenda over the service's database. With `work`, this process runs jobs (ROLE=worker or all)
+ * and makes sure the repeating ones exist; without, it only schedules (ROLE=api).
+ */
+export async function startJobs(s: Services, options: { work: boolean }): Promise<Jobs> {
+  const backend = new PostgresBackend({
+    pool: s.db.pool as unknown as Pool,
+    disableNotifications: s.db.engine === 'pglite',
+    ensureSchema: true,
+  });
+  const agenda = new Agenda({
+    backend,
+    name: `${s.config.role}-${process.pid}`,
+    processEvery: s.db.engine === 'pglite' ? '2 seconds' : '10 seconds',
+    defaultLockLifetime: 10 * 60_000,
+  });
+
+  agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });
+  agenda.define(JOBS.republish, async () => void (await republishChangedTemplates(s)), { concurrency: 1 });
+  agenda.define<VisibilityData>(JOBS.visibility, async (job) => {
+    await s.publisher.publishScheduled(1, job.attrs.data.username);
+  });
+  agenda.define(
+    JOBS.outbox,
+    async () => {
+      await s.publisher.drain();
+      await s.publisher.publishScheduled();
+    },
+    { concurrency: 1 },
+  );
+  agenda.on('error', (err: unknown) => s.log.warn({ err }, 'jobs: database error'));
+
+  await agenda.ready;
+  if (options.work) {
+    await agenda.start();
+    await agenda.every(HOUSEKEEPING_CRON, JOBS.housekeeping, undefined, { timezone: HOUSEKEEPING_TIMEZONE });
+    await agenda.every(OUTBOX_EVERY, JOBS.outbox);
+    // At every start: templates may have changed with the deploy. One job row however many
+    // workers start together, so the pages are rendered again once.
+    await agenda
+      .create(JOBS.republish, { reason: 'start' })
+      .unique({ 'data.reason': 'start' })
+      .schedule(new Date())
+      .save();
+  } else {
+    // Agenda connects its LISTEN/NOTIFY channel only in a process that runs jobs. One that only
+    // schedules (ROLE=api) connects it too, so a job it saves reaches the workers at once rather
+    // than at their next poll. (None on PGlite: there the workers poll.)
+    await backend.notificationChannel?.connect();
+  }
+
+  const scheduled = new Map<string, number>();
+  async function scheduleVisibility(username: string, at: Date | null) {
+    const known = scheduled.get(username);
+    if (at === null) {
+      if (known === undefined) return; // a job left from elsewhere finds nothing due and does nothing
+      scheduled.delete(username);
+      await agenda.cancel({ name: JOBS.visibility, data: { username } });
+      return;
+    }
+    if (known === at.getTime()) return;
+    scheduled.set(username, at.getTime());
+    await agenda
+      .create<VisibilityData>(JOBS.visibility, { username })
+      .unique({ 'data.username': username })
+      .schedule(at)
+      .save();
+  }
+
+  s.publisher.onPublished(({ username, nextChangeAt }) => {
+    scheduleVisibility(username, nextChangeAt).catch((err) =>
+      s.log.warn({ err, username }, 'jobs: could not schedule the next visibility change'),
+    );
+  });
+
+  return {
+    agenda,
+    scheduleVisibility,
+    async stop() {
+      await agenda.stop(false);
+      if (!options.work) await backend.notificationChannel?.disconnect();
+    },
+  };
+}

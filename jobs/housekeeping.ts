@@ -1,0 +1,117 @@
+/**
+ * Nightly housekeeping of provisional accounts (made by programs, never claimed) whose pages
+ * nobody ever looked at: after 30 days their pages go offline; after 60 days the account goes
+ * with everything it has (pages, published files, images, keys, claim links), and its names
+ * become free for anyone (not parked). Claimed accounts are never touched, and one view of any
+ * of an account's pages spares it.
+ *
+ * Works in batches (never loads all accounts), is safe to run twice, and resumes after a crash:
+ * each batch is one transaction that re-checks every account under a row lock, removes the
+ * files, then the rows; a crash leaves the batch to the next run.
+ */
+import type { Services } from '../api/services.js';
+import { pageKeys } from '../renderer/publish.js';
+import type { Queryable } from '../store/db.js';
+
+export const UNPUBLISH_AFTER_DAYS = 30;
+export const DELETE_AFTER_DAYS = 60;
+const DAY_MS = 86_400_000;
+const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
+
+export interface HousekeepingResult {
+  unpublishedPages: number;
+  deletedAccounts: number;
+  deletedPages: number;
+  /** Images removed with the deleted accounts (the pages' own files go with each page). */
+  deletedImages: number;
+}
+
+/** An account that housekeeping may act on: provisional, older than `cutoff`, never viewed. */
+const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
+  AND NOT EXISTS (SELECT 1 FROM pages v WHERE v.account_id = a.id AND v.first_viewed_at IS NOT NULL)`;
+
+export async function housekeeping(s: Services, now = s.now(), batchSize = 500): Promise<HousekeepingResult> {
+  const result: HousekeepingResult = { unpublishedPages: 0, deletedAccounts: 0, deletedPages: 0, deletedImages: 0 };
+  // Deletion first: pages about to be deleted need not be unpublished first.
+  const deleteBefore = new Date(now.getTime() - DELETE_AFTER_DAYS * DAY_MS);
+  for (;;) {
+    const batch = await deleteBatch(s, deleteBefore, batchSize);
+    result.deletedAccounts += batch.accounts;
+    result.deletedPages += batch.pages;
+    result.deletedImages += batch.images;
+    if (batch.accounts < batchSize) break;
+  }
+  const unpublishBefore = new Date(now.getTime() - UNPUBLISH_AFTER_DAYS * DAY_MS);
+  for (;;) {
+    const names = await unpublishBatch(s.db, unpublishBefore, now, batchSize);
+    result.unpublishedPages += names.length;
+    // The outbox rows written with the change make the publisher remove the files.
+    for (const name of names) await s.publisher.publishSoon(name);
+    if (names.length < batchSize) break;
+  }
+  s.log.info(
+    result,
+    `housekeeping: ${result.unpublishedPages} pages unpublished; ${result.deletedAccounts} accounts deleted with ${result.deletedPages} pages and ${result.deletedImages} images`,
+  );
+  return result;
+}
+
+/** Takes up to `limit` published pages of forgotten accounts offline; returns their names. */
+async function unpublishBatch(db: Services['db'], cutoff: Date, now: Date, limit: number): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{ username: string }>(
+      `UPDATE pages SET is_published = false, updated_at = $2
+       WHERE id IN (
+         SELECT p.id FROM pages p JOIN accounts a ON a.id = p.account_id
+         WHERE p.is_published AND ${FORGOTTEN}
+         ORDER BY p.id LIMIT $3 FOR UPDATE OF p
+       )
+       RETURNING username`,
+      [cutoff, now, limit],
+    );
+    const names = rows.map((r) => r.username);
+    if (names.length > 0) {
+      await tx.query(
+        `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT unnest($1::text[]), $2, $2
+         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
+           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
+        [names, now],
+      );
+    }
+    return names;
+  });
+}
+
+/** Deletes up to `limit` forgotten accounts older than `cutoff` with their files. */
+async function deleteBatch(s: Services, cutoff: Date, limit: number) {
+  return s.db.transaction(async (tx) => {
+    const accounts = (
+      await tx.query<{ id: string }>(
+        `SELECT a.id FROM accounts a WHERE ${FORGOTTEN} ORDER BY a.id LIMIT $2 FOR UPDATE OF a`,
+        [cutoff, limit],
+      )
+    ).map((r) => r.id);
+    if (accounts.length === 0) return { accounts: 0, pages: 0, images: 0 };
+    const names = (
+      await tx.query<{ username: string }>('SELECT username FROM pages WHERE account_id = ANY($1::text[])', [accounts])
+    ).map((r) => r.username);
+
+    for (const name of names) {
+      const keys = pageKeys(name);
+      await s.storage.delete([keys.html, keys.md, keys.meta]);
+    }
+    let images = 0;
+    for (const id of accounts) {
+      for (const kind of IMAGE_KINDS) images += await s.storage.deletePrefix(`media/${kind}/${id}/`);
+    }
+    await deleteRows(tx, accounts, names);
+    return { accounts: accounts.length, pages: names.length, images };
+  });
+}
+
+/** The accounts and everything keyed to them; pages, keys, claim links, parked names and stats cascade. */
+async function deleteRows(tx: Queryable, accounts: string[], names: string[]) {
+  await tx.query('DELETE FROM publish_queue WHERE username = ANY($1::text[])', [names]);
+  await tx.query('DELETE FROM idempotency_keys WHERE scope = ANY($1::text[])', [accounts.map((id) => `account:${id}`)]);
+  await tx.query('DELETE FROM accounts WHERE id = ANY($1::text[])', [accounts]);
+}

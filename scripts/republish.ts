@@ -1,0 +1,47 @@
+/**
+ * `npm run republish`: renders again every published page whose template changed since it was
+ * published, with a progress bar and a summary. Uses the service's configuration. With the
+ * embedded database (PGlite) stop the service first: only one process can open it.
+ */
+import path from 'node:path';
+import { pino } from 'pino';
+import { buildServices } from '../api/services.js';
+import { loadConfig, loadSecret } from '../config.js';
+import { republishChangedTemplates } from '../jobs/republish.js';
+import { openDatabase } from '../store/db.js';
+import { migrate } from '../store/migrate.js';
+
+const config = loadConfig();
+const db = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
+await migrate(db);
+const services = buildServices({
+  config,
+  db,
+  secret: loadSecret(config),
+  log: pino({ level: 'silent' }),
+  now: () => new Date(),
+});
+
+const WIDTH = 30;
+const tty = process.stderr.isTTY;
+let lastLine = 0;
+function progress(done: number, total: number) {
+  const share = total === 0 ? 1 : done / total;
+  const filled = Math.round(share * WIDTH);
+  const line = `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${done}/${total} pages`;
+  if (tty) process.stderr.write(`\r${line}`);
+  else if (Date.now() - lastLine > 2000 || done === total) {
+    lastLine = Date.now();
+    process.stderr.write(`${line}\n`);
+  }
+}
+
+const result = await republishChangedTemplates(services, { onProgress: progress });
+if (tty && result.republished > 0) process.stderr.write('\n');
+await db.close();
+const seconds = result.ms / 1000;
+process.stdout.write(
+  result.republished === 0
+    ? 'Every published page is up to date with its template.\n'
+    : `Republished ${result.republished} pages in ${seconds.toFixed(1)} s (${Math.round(result.republished / seconds)} pages/s).\n`,
+);

@@ -1,0 +1,258 @@
+import { expect } from 'chai';
+import type { Services } from '../../api/services.js';
+import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } from '../../jobs/agenda.js';
+import { housekeeping } from '../../jobs/housekeeping.js';
+import { republishChangedTemplates } from '../../jobs/republish.js';
+import { templateVersions } from '../../renderer/render.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { api, pageRequest, request } from '../helpers/client.js';
+import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { app, swapApp } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+
+const DAY = 86_400_000;
+/** The night housekeeping runs in these tests. */
+const T0 = new Date('2031-01-10T02:00:00Z');
+
+/** A provisional account made `days` before T0, optionally viewed once, with an uploaded avatar. */
+async function provisional(days: number, viewed: boolean) {
+  app().clock.set(new Date(T0.getTime() - days * DAY));
+  const a = await createAgentAccount();
+  const form = new FormData();
+  form.append('kind', 'avatar');
+  form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
+  const upload = await request('POST', '/api/upload', { key: a.key, form });
+  await api.patch(`/api/profiles/${a.page.id}`, { avatar: upload.body.key }, { key: a.key });
+  if (viewed) {
+    await pageRequest(a.page.username, '/_/v');
+    await app().counters.flush();
+  }
+  return { ...a, imageUrl: upload.body.url as string, days, viewed };
+}
+
+async function state(a: { key: string; page: { id: string; username: string }; imageUrl: string }) {
+  const page = await api.get(`/api/profiles/${a.page.id}`, { key: a.key });
+  return {
+    account: page.status !== 401,
+    published: page.status === 200 ? page.body.isPublished : null,
+    served: (await pageRequest(a.page.username, '/')).status === 200,
+    image: (await fetch(a.imageUrl)).status === 200,
+    name: (await api.get(`/api/username/check?u=${a.page.username}`)).body.status,
+  };
+}
+
+/** The same services with storage that fails on the n-th folder deletion (a crash midway). */
+function failingOnDeletePrefix(s: Services, n: number): Services {
+  let calls = 0;
+  return {
+    ...s,
+    storage: {
+      ...s.storage,
+      deletePrefix: (prefix) =>
+        ++calls === n ? Promise.reject(new Error('storage went away')) : s.storage.deletePrefix(prefix),
+    },
+  };
+}
+
+describe('background jobs', () => {
+  // Housekeeping acts on every account, so these tests have a database of their own.
+  let own: TestApp;
+  let shared: TestApp;
+  before(async function () {
+    this.timeout(60_000);
+    own = await startApp();
+    shared = swapApp(own);
+  });
+  after(async () => {
+    swapApp(shared);
+    await own.close();
+  });
+
+  describe('nightly housekeeping (jobs/housekeeping.ts)', () => {
+    it('unpublishes at 30 days and deletes at 60 days only provisional accounts nobody viewed', async () => {
+      const accounts = [];
+      for (const days of [29, 31, 59, 61]) {
+        for (const viewed of [false, true]) accounts.push(await provisional(days, viewed));
+      }
+      app().clock.set(new Date(T0.getTime() - 400 * DAY));
+      const claimed = await createAgentAccount(
+        buildCreateRequest({ email: `${uniqueName()}@example.com`, password: 'correct horse battery' }),
+      );
+
+      app().clock.set(T0);
+      const result = await housekeeping(app().services, T0);
+      expect(result).to.deep.equal({ unpublishedPages: 2, deletedAccounts: 1, deletedPages: 1, deletedImages: 1 });
+
+      for (const a of accounts) {
+        const expected =
+          a.viewed || a.days === 29
+            ? { account: true, published: true, served: true, image: true, name: 'taken' }
+            : a.days < 60
+              ? { account: true, published: false, served: false, image: true, name: 'taken' }
+              : { account: false, published: null, served: false, image: false, name: 'free' };
+        expect(await state(a), `${a.days} days, ${a.viewed ? 'viewed' : 'never viewed'}`).to.deep.equal(expected);
+      }
+      const claimedPage = await api.get(`/api/profiles/${claimed.page.id}`, { key: claimed.key });
+      expect(claimedPage.body.isPublished).to.equal(true);
+
+      expect(await housekeeping(app().services, T0)).to.deep.equal({
+        unpublishedPages: 0,
+        deletedAccounts: 0,
+        deletedPages: 0,
+        deletedImages: 0,
+      });
+    });
+
+    it('works in batches and finishes after a crash midway', async () => {
+      const doomed = [];
+      for (let i = 0; i < 4; i++) doomed.push(await provisional(61, false));
+      app().clock.set(T0);
+      // The second batch fails while removing files: the first stays done, the second is left whole.
+      let crashed = false;
+      try {
+        await housekeeping(failingOnDeletePrefix(app().services, 4), T0, 1);
+      } catch {
+        crashed = true;
+      }
+      expect(crashed).to.equal(true);
+      const left = [];
+      for (const a of doomed) left.push((await state(a)).account);
+      expect(left.filter(Boolean)).to.have.length(3);
+
+      const resumed = await housekeeping(app().services, T0, 1);
+      expect(resumed.deletedAccounts).to.equal(3);
+      for (const a of doomed) expect((await state(a)).account).to.equal(false);
+    });
+  });
+
+  describe('republishing after a template change (jobs/republish.ts)', () => {
+    it('renders again exactly the published pages whose template changed, once', async () => {
+      app().clock.reset();
+      const zine = [];
+      for (let i = 0; i < 3; i++) zine.push(await createAgentAccount({ page: { templateId: 'zine' } }));
+      await api.patch(`/api/profiles/${zine[2].page.id}`, { isPublished: false }, { key: zine[2].key });
+      const mono = await createAgentAccount({ page: { templateId: 'mono' } });
+
+      const edited = { ...templateVersions, zine: 'edited-zine' };
+      const progress: number[] = [];
+      const result = await republishChangedTemplates(app().services, {
+        versions: edited,
+        batchSize: 1,
+        onProgress: (done) => progress.push(done),
+      });
+      expect(result).to.include({ republished: 2, total: 2 });
+      expect(progress).to.deep.equal([1, 2]);
+      const versions = await app().services.db.query<{ username: string; published_template_version: string }>(
+        'SELECT username, published_template_version FROM pages WHERE username = ANY($1::text[])',
+        [[...zine, mono].map((a) => a.page.username)],
+      );
+      const byName = Object.fromEntries(versions.map((r) => [r.username, r.published_template_version]));
+      expect(byName[zine[0].page.username]).to.equal('edited-zine');
+      expect(byName[zine[1].page.username]).to.equal('edited-zine');
+      expect(byName[mono.page.username]).to.equal(templateVersions.mono);
+      expect((await pageRequest(zine[0].page.username, '/')).status).to.equal(200);
+      expect((await pageRequest(zine[2].page.username, '/')).status).to.equal(404);
+
+      expect((await republishChangedTemplates(app().services, { versions: edited })).republished).to.equal(0);
+    });
+  });
+
+  describe('Agenda (jobs/agenda.ts)', () => {
+    let jobs: Jobs;
+    before(async () => {
+      jobs = await startJobs(app().services, { work: false });
+    });
+    after(() => jobs.stop());
+
+    const visibilityJobs = (username: string) =>
+      app().services.db.query<{ next_run_at: Date }>(
+        `SELECT next_run_at FROM agenda_jobs WHERE name = $1 AND data->>'username' = $2`,
+        [JOBS.visibility, username],
+      );
+
+    it('keeps one visibility job per page at its next boundary, moved on every change and run on time', async () => {
+      app().clock.set('2031-03-01T10:00:00Z');
+      const a = await createAgentAccount({
+        page: { blocks: [buildLinkBlock({ label: 'Early bird', showFrom: '2031-03-01T11:00:00Z' })] },
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      let pending = await visibilityJobs(a.page.username);
+      expect(pending.map((j) => j.next_run_at.toISOString())).to.deep.equal(['2031-03-01T11:00:00.000Z']);
+
+      const blocks = [{ ...a.page.blocks[0], showFrom: '2031-03-01T12:00:00Z' }];
+      await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
+      await new Promise((r) => setTimeout(r, 50));
+      pending = await visibilityJobs(a.page.username);
+      expect(pending.map((j) => j.next_run_at.toISOString())).to.deep.equal(['2031-03-01T12:00:00.000Z']);
+
+      // The job's work, at its time: the block appears on the page and in page.md.
+      expect((await pageRequest(a.page.username, '/')).text).to.not.include('Early bird');
+      app().clock.set('2031-03-01T12:00:00Z');
+      expect(await app().services.publisher.publishScheduled(1, a.page.username)).to.equal(1);
+      expect((await pageRequest(a.page.username, '/')).text).to.include('Early bird');
+      expect((await pageRequest(a.page.username, '/page.md')).text).to.include('Early bird');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await visibilityJobs(a.page.username)).to.deep.equal([]);
+    });
+
+    it('schedules housekeeping at 04:00 Kyiv time on both sides of the daylight-saving changes', () => {
+      const next = (lastRunAt: string) => {
+        const job = jobs.agenda
+          .create(JOBS.housekeeping)
+          .repeatEvery(HOUSEKEEPING_CRON, { timezone: HOUSEKEEPING_TIMEZONE });
+        job.attrs.lastRunAt = new Date(lastRunAt);
+        (job as unknown as { computeNextRunAt(): void }).computeNextRunAt();
+        return job.attrs.nextRunAt?.toISOString();
+      };
+      // Winter (EET, UTC+2) until the last Sunday of March 2026, summer (EEST, UTC+3) until the last Sunday of October.
+      expect(next('2026-03-27T12:00:00Z')).to.equal('2026-03-28T02:00:00.000Z');
+      expect(next('2026-03-28T12:00:00Z')).to.equal('2026-03-29T01:00:00.000Z');
+      expect(next('2026-10-23T12:00:00Z')).to.equal('2026-10-24T01:00:00.000Z');
+      expect(next('2026-10-24T12:00:00Z')).to.equal('2026-10-25T02:00:00.000Z');
+    });
+
+    it('runs a due job once although two workers poll the same database', async function () {
+      this.timeout(20_000);
+      const workers = [
+        await startJobs(app().services, { work: true }),
+        await startJobs(app().services, { work: true }),
+      ];
+      try {
+        let runs = 0;
+        for (const w of workers) w.agenda.on(`start:${JOBS.visibility}`, () => runs++);
+        await jobs.scheduleVisibility(`two-workers-${uniqueName()}`, new Date(Date.now() - 1000));
+        await new Promise((r) => setTimeout(r, 6_000)); // three polls of each worker
+        expect(runs).to.equal(1);
+        const starts = await app().services.db.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM agenda_jobs WHERE name = $1',
+          [JOBS.republish],
+        );
+        expect(starts[0].count).to.equal(1);
+      } finally {
+        for (const w of workers) await w.stop();
+      }
+    });
+
+    it('stores the nightly job with its time zone when a worker starts', async () => {
+      const worker = await startJobs(app().services, { work: true });
+      try {
+        const [row] = await app().services.db.query<{
+          repeat_interval: string;
+          repeat_timezone: string;
+          next_run_at: Date;
+        }>('SELECT repeat_interval, repeat_timezone, next_run_at FROM agenda_jobs WHERE name = $1', [
+          JOBS.housekeeping,
+        ]);
+        expect(row).to.include({ repeat_interval: HOUSEKEEPING_CRON, repeat_timezone: HOUSEKEEPING_TIMEZONE });
+        const kyivHour = new Intl.DateTimeFormat('en-GB', {
+          timeZone: 'Europe/Kyiv',
+          hour: '2-digit',
+          hourCycle: 'h23',
+        }).format(row.next_run_at);
+        expect(kyivHour).to.equal('04');
+      } finally {
+        await worker.stop();
+      }
+    });
+  });
+});
