@@ -5,6 +5,7 @@ import { koaBody } from 'koa-body';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
+import { dashboardRouter } from './dashboard/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { ApiError } from './errors.js';
 import { importRoutes } from './imports/routes.js';
@@ -30,7 +31,7 @@ export function apiRoutes(s: Services): AnyRoute[] {
     ...uploadRoutes(s),
     ...importRoutes(s),
     ...accountRoutes(s),
-    ...keyRoutes(),
+    ...keyRoutes(s),
   ];
 }
 
@@ -65,13 +66,25 @@ export function createApi(s: Services): Koa<ApiState> {
   });
 
   app.use(errorHandler(s.log));
-  app.use(requireJsonBody(new Set(routes.filter((r) => r.multipart).map((r) => r.path))));
-  app.use(
-    koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', multipart: false, urlencoded: false, text: false }),
-  );
+  // The JSON API and MCP read JSON bodies only; the dashboard's forms parse their own.
+  const jsonOnly = requireJsonBody(new Set(routes.filter((r) => r.multipart).map((r) => r.path)));
+  const json = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: '1mb',
+    multipart: false,
+    urlencoded: false,
+    text: false,
+  });
+  app.use((ctx, next) => (isApiPath(ctx.path) ? jsonOnly(ctx, () => json(ctx, next)) : next()));
   app.use(router.routes());
+  app.use(dashboardRouter(s, limiter).routes());
   app.silent = true;
   return app;
+}
+
+function isApiPath(path: string): boolean {
+  return path.startsWith('/api/') || path === '/mcp';
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type * as v from 'valibot';
+import type { Session } from './auth/sessions.js';
 import type { ErrorCode } from './errors.js';
 import type { LimitName } from './limits/rules.js';
 import type { Auth, AuthMode } from './middleware/auth.js';
@@ -13,6 +14,8 @@ import { parseOrThrow } from './validation.js';
 export interface ApiState {
   requestId: string;
   auth?: Auth;
+  /** The browser session (routes with auth 'session', and the dashboard); null when there is none. */
+  session?: Session | null;
   /** Set when the answer replays an earlier one (nothing was created). */
   replayed?: boolean;
 }
@@ -68,6 +71,13 @@ export function routeHandler(def: AnyRoute): RouterMiddleware<ApiState> {
     const body = def.body && def.parseBody !== false ? parseOrThrow(def.body, ctx.request.body) : undefined;
     await def.handler(ctx, { body, query });
   };
+}
+
+/** The session's account; routes with auth 'session' always have one. */
+export function sessionAccountOf(ctx: ApiContext): string {
+  const session = ctx.state.session;
+  if (!session) throw new Error('route needs auth: session');
+  return session.accountId;
 }
 
 /** The key's account; routes with auth 'key' always have one. */

@@ -3,6 +3,7 @@
  * absolute numbers drift, ratios much less). Targets come from the issues.
  */
 import autocannon from 'autocannon';
+import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
 import { imageMemory, imageTime } from './images.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
@@ -93,3 +94,9 @@ if (!only || only === 'redirects') await redirects();
 if (!only || only === 'publish') await latency();
 if (!only || only === 'images') await images();
 if (!only || only === 'republish') await republish();
+if (!only || only === 'a11y') {
+  const scores = await accessibilityScores();
+  console.log(
+    `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
+  );
+}

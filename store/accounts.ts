@@ -34,6 +34,11 @@ export function accountsRepo(db: Queryable) {
       return row;
     },
 
+    async findByEmail(email: string): Promise<AccountRow | undefined> {
+      const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE lower(email) = lower($1)', [email]);
+      return row;
+    },
+
     async emailTaken(email: string): Promise<boolean> {
       const rows = await db.query('SELECT 1 FROM accounts WHERE lower(email) = lower($1)', [email]);
       return rows.length > 0;

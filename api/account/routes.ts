@@ -1,13 +1,6 @@
 /** /api/account: the key's account, its settings and everything stored about it (SPEC 4.4). */
 import * as v from 'valibot';
-import { type AccountRow, accountsRepo } from '../../store/accounts.js';
-import { claimsRepo } from '../../store/claims.js';
-import { keysRepo } from '../../store/keys.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
-import { hashPassword, verifyPassword } from '../auth/secrets.js';
-import { ApiError } from '../errors.js';
-import { presentPage } from '../profiles/presenter.js';
+import { changeAccount, exportAccount, loadAccount } from '../commands/account.js';
 import { accountOf, route } from '../route.js';
 import { Locale, Password } from '../schemas/fields.js';
 import { AccountOut, ExportOut } from '../schemas/responses.js';
@@ -23,12 +16,6 @@ export const AccountPatch = v.strictObject({
 });
 
 export function accountRoutes(s: Services) {
-  const load = async (id: string): Promise<AccountRow> => {
-    const row = await accountsRepo(s.db).find(id);
-    if (!row) throw new ApiError('unauthorized');
-    return row;
-  };
-
   return [
     route({
       method: 'get',
@@ -39,7 +26,7 @@ export function accountRoutes(s: Services) {
       responses: [{ status: 200, description: 'The account', schema: AccountOut }],
       errors: [...keyErrors],
       async handler(ctx) {
-        ctx.body = presentAccount(await load(accountOf(ctx)));
+        ctx.body = presentAccount(await loadAccount(s, accountOf(ctx)));
       },
     }),
 
@@ -54,38 +41,7 @@ export function accountRoutes(s: Services) {
       responses: [{ status: 200, description: 'The account after the change', schema: AccountOut }],
       errors: [...keyErrors, 'invalid_fields', 'bad_credentials'],
       async handler(ctx, { body }) {
-        const account = await load(accountOf(ctx));
-        let passwordHash: string | undefined;
-        if (body.newPassword !== undefined) {
-          if (account.password_hash === null) {
-            throw new ApiError('invalid_fields', {
-              field: 'newPassword',
-              detail: 'newPassword',
-              hint: 'A provisional account has no password yet; claim it with its claim link first.',
-            });
-          }
-          if (body.currentPassword === undefined) {
-            throw new ApiError('invalid_fields', {
-              field: 'currentPassword',
-              detail: 'currentPassword',
-              hint: 'Send the current password to set a new one.',
-            });
-          }
-          if (!(await verifyPassword(body.currentPassword, account.password_hash))) {
-            throw new ApiError('bad_credentials', { field: 'currentPassword' });
-          }
-          passwordHash = await hashPassword(body.newPassword);
-        } else if (body.currentPassword !== undefined) {
-          throw new ApiError('invalid_fields', {
-            field: 'newPassword',
-            detail: 'newPassword',
-            hint: 'currentPassword is only used together with newPassword.',
-          });
-        }
-        const accounts = accountsRepo(s.db);
-        if (body.locale !== undefined) await accounts.setLocale(account.id, body.locale);
-        if (passwordHash !== undefined) await accounts.setPasswordHash(account.id, passwordHash);
-        ctx.body = presentAccount(await load(account.id));
+        ctx.body = presentAccount(await changeAccount(s, accountOf(ctx), body));
       },
     }),
 
@@ -99,35 +55,9 @@ export function accountRoutes(s: Services) {
       responses: [{ status: 200, description: 'The export', schema: ExportOut }],
       errors: [...keyErrors],
       async handler(ctx) {
-        const account = await load(accountOf(ctx));
-        const [pages, keys, claims, parked] = await Promise.all([
-          pagesRepo(s.db).listByAccount(account.id),
-          keysRepo(s.db).listByAccount(account.id),
-          claimsRepo(s.db).listByAccount(account.id),
-          namesRepo(s.db).parkedBy(account.id),
-        ]);
-        const iso = (d: Date | null) => (d === null ? null : d.toISOString());
-        ctx.set('Content-Disposition', `attachment; filename="account-${account.id}.json"`);
-        ctx.body = {
-          exportedAt: s.now().toISOString(),
-          account: presentAccount(account),
-          pages: pages.map((p) => presentPage(s.config, p)),
-          apiKeys: keys.map((k) => ({
-            id: k.id,
-            label: k.label,
-            hint: k.hint,
-            createdAt: k.created_at.toISOString(),
-            createdBy: k.created_by,
-            lastUsedAt: iso(k.last_used_at),
-            revokedAt: iso(k.revoked_at),
-          })),
-          claimLinks: claims.map((c) => ({
-            createdAt: c.created_at.toISOString(),
-            expiresAt: c.expires_at.toISOString(),
-            usedAt: iso(c.used_at),
-          })),
-          parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parked_at.toISOString() })),
-        };
+        const body = await exportAccount(s, accountOf(ctx));
+        ctx.set('Content-Disposition', `attachment; filename="account-${body.account.id}.json"`);
+        ctx.body = body;
       },
     }),
   ];

@@ -20,7 +20,7 @@ Idempotency-Key: <any unique string, so a retry cannot create two pages>
                      {"type": "social", "platform": "github", "url": "https://github.com/ada"},
                      {"type": "text", "content": "Say hello", "variant": "heading"}]}}
 
-The 201 answer holds apiKey (shown once; keep it), page (with its id and url) and claimUrl. Give claimUrl to the person who will own the page: they set an e-mail and password there. Send the key on every other call as "Authorization: Bearer <apiKey>".
+The 201 answer holds apiKey (shown once; keep it), page (with its id and url) and claimUrl. Give claimUrl to the person who will own the page: they open it in a browser, set an e-mail and password, and manage the page and its keys in the dashboard (${base}/dashboard) from then on; your key keeps working. Send the key on every other call as "Authorization: Bearer <apiKey>".
 
 Check first, without writing anything: POST ${base}/api/agent/pages/validate with the same body lists every problem at once. Check a name: GET ${base}/api/username/check?u=<name>.
 

@@ -1,15 +1,24 @@
 /**
- * /api/keys: key management belongs to a person in a browser session. A request with an API
- * key is refused with forbidden_via_key; the session side arrives with the dashboard.
+ * /api/keys: key management belongs to a person in a browser session (the dashboard uses these
+ * routes). A request with an API key is refused with forbidden_via_key; writes need the
+ * session's CSRF token in X-CSRF-Token.
  */
 import * as v from 'valibot';
-import { route } from '../route.js';
+import { keysRepo } from '../../store/keys.js';
+import { issueApiKey } from '../commands/apiKeys.js';
+import { ApiError } from '../errors.js';
+import { route, sessionAccountOf } from '../route.js';
+import { ApiKeyCreatedOut, ApiKeyListOut } from '../schemas/responses.js';
+import type { Services } from '../services.js';
+import { presentKey } from './presenter.js';
 
 const errors = ['forbidden_via_key', 'unauthorized'] as const;
-const description = 'Browser session only: with an API key the answer is 403 forbidden_via_key.';
+const description =
+  'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need X-CSRF-Token.';
 
-export function keyRoutes() {
-  const refuse = async () => {};
+export const KeyCreate = v.strictObject({ label: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(80)), '') });
+
+export function keyRoutes(s: Services) {
   return [
     route({
       method: 'get',
@@ -18,9 +27,17 @@ export function keyRoutes() {
       summary: 'List API keys',
       description,
       auth: 'session',
-      responses: [{ status: 200, description: 'The keys' }],
+      responses: [{ status: 200, description: 'The live keys, newest first', schema: ApiKeyListOut }],
       errors: [...errors],
-      handler: refuse,
+      async handler(ctx) {
+        const rows = await keysRepo(s.db).listByAccount(sessionAccountOf(ctx));
+        ctx.body = {
+          keys: rows
+            .filter((k) => k.revoked_at === null)
+            .reverse()
+            .map(presentKey),
+        };
+      },
     }),
     route({
       method: 'post',
@@ -29,21 +46,44 @@ export function keyRoutes() {
       summary: 'Create an API key (shown once)',
       description,
       auth: 'session',
-      body: v.object({ label: v.optional(v.pipe(v.string(), v.maxLength(80))) }),
-      responses: [{ status: 201, description: 'The new key, shown once' }],
-      errors: [...errors, 'limit_reached'],
-      handler: refuse,
+      body: KeyCreate,
+      responses: [{ status: 201, description: 'The new key, shown once', schema: ApiKeyCreatedOut }],
+      errors: [...errors, 'invalid_fields', 'limit_reached'],
+      async handler(ctx, { body }) {
+        const accountId = sessionAccountOf(ctx);
+        const created = await createKey(s, accountId, body.label, ctx.get('user-agent'));
+        ctx.status = 201;
+        ctx.body = created;
+      },
     }),
     route({
       method: 'delete',
       path: '/api/keys/:id',
       tag: 'Account',
       summary: 'Revoke an API key',
-      description,
+      description: `${description} Every later request with the key is 401 key_revoked.`,
       auth: 'session',
       responses: [{ status: 204, description: 'Revoked' }],
       errors: [...errors, 'not_found'],
-      handler: refuse,
+      async handler(ctx) {
+        await revokeKey(s, sessionAccountOf(ctx), ctx.params.id);
+        ctx.status = 204;
+      },
     }),
   ];
+}
+
+/** A new key for the account, labelled; the key itself is in the answer and nowhere else. */
+export async function createKey(s: Services, accountId: string, label: string, userAgent: string) {
+  const now = s.now();
+  const { id, apiKey } = await s.db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    return issueApiKey(tx, { accountId, label, createdBy: userAgent.slice(0, 300), now });
+  });
+  const row = (await keysRepo(s.db).listByAccount(accountId)).find((k) => k.id === id)!;
+  return { ...presentKey(row), key: apiKey };
+}
+
+export async function revokeKey(s: Services, accountId: string, id: string) {
+  if (!(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new ApiError('not_found');
 }

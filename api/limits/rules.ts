@@ -44,6 +44,16 @@ export const LIMITS = {
     counts: 'created',
     code: 'rate_limited',
   },
+  /** Dashboard log-in: failed attempts only (a successful one gives its hit back). */
+  login: {
+    windows: [
+      { max: 10, seconds: 15 * MINUTE },
+      { max: 50, seconds: DAY },
+    ],
+    per: 'address',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
   mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
 } as const satisfies Record<string, LimitRule>;
 

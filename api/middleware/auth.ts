@@ -5,6 +5,7 @@
 import type Koa from 'koa';
 import { keysRepo } from '../../store/keys.js';
 import { API_KEY_PATTERN, sha256 } from '../auth/secrets.js';
+import { csrfValid, readSession } from '../auth/sessions.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
 
@@ -21,7 +22,13 @@ export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
     if (mode === 'session') {
       // Key management needs a person at a browser: a key can never create or revoke keys.
       if (header) throw new ApiError('forbidden_via_key');
-      throw new ApiError('unauthorized', { hint: 'Log in to the dashboard; API keys are managed there.' });
+      const session = await readSession(s, ctx);
+      if (!session)
+        throw new ApiError('unauthorized', { hint: 'Log in to the dashboard; API keys are managed there.' });
+      if (!['GET', 'HEAD'].includes(ctx.method) && !(await csrfValid(s, ctx, ctx.get('x-csrf-token')))) {
+        throw new ApiError('unauthorized', { hint: "Send the session's CSRF token in the X-CSRF-Token header." });
+      }
+      return next();
     }
     if (mode === 'none' || (mode === 'optional-key' && !header)) return next();
     if (!header) throw new ApiError('unauthorized');

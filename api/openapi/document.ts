@@ -57,7 +57,12 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'svc_sk_ followed by 43 URL-safe characters' },
-        session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Dashboard session (browser only)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'lp_session',
+          description: 'Dashboard session (browser only); writes also need the X-CSRF-Token header.',
+        },
       },
       schemas: { Error: schemaOf(ErrorObject) },
     },

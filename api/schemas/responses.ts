@@ -140,3 +140,16 @@ export const ImportProfileOut = v.object({
   bio: v.nullable(v.string()),
   avatar: v.nullable(v.string()),
 });
+
+export const ApiKeyOut = v.object({
+  id: v.string(),
+  label: v.string(),
+  /** The first and last characters, to tell keys apart; never the key. */
+  hint: v.string(),
+  createdAt: DateTimeOut,
+  lastUsedAt: v.nullable(DateTimeOut),
+  /** The User-Agent of the request that created the key. */
+  createdBy: v.string(),
+});
+export const ApiKeyListOut = v.object({ keys: v.array(ApiKeyOut) });
+export const ApiKeyCreatedOut = v.object({ ...ApiKeyOut.entries, key: v.string() });

@@ -11,6 +11,8 @@ import { type ImageKind, isImageKind, KIND_LIMITS, MAX_UPLOAD_BYTES, tooLarge } 
 export interface MultipartUpload {
   kind: ImageKind;
   file: Buffer;
+  /** The other small text fields (the dashboard's form sends its CSRF token and target). */
+  fields: Record<string, string>;
 }
 
 /** Room for the part headers and the kind field around the file. */
@@ -33,6 +35,7 @@ export function readMultipartUpload(req: IncomingMessage): Promise<MultipartUplo
     }
     let kind: string | undefined;
     let file: Buffer | undefined;
+    const fields: Record<string, string> = {};
     let failure: ApiError | undefined;
     const fail = (err: ApiError) => {
       failure ??= err;
@@ -40,6 +43,7 @@ export function readMultipartUpload(req: IncomingMessage): Promise<MultipartUplo
 
     parser.on('field', (name, value) => {
       if (name === 'kind') kind = value;
+      else fields[name] = value;
     });
     parser.on('file', (name, stream) => {
       if (name !== 'file') {
@@ -81,7 +85,7 @@ export function readMultipartUpload(req: IncomingMessage): Promise<MultipartUplo
       }
       if (!isImageKind(kind)) return reject(new ApiError('bad_kind', { field: 'kind', detail: 'kind' }));
       if (file.length > KIND_LIMITS[kind].maxBytes) return reject(tooLarge(kind));
-      resolve({ kind, file });
+      resolve({ kind, file, fields });
     });
     req.on('error', () => reject(invalidBody('The upload was interrupted.')));
     req.pipe(parser);

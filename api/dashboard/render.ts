@@ -1,0 +1,31 @@
+/** The dashboard's Eta views (api/dashboard/views), escaped by default, compiled once. */
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+
+const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
+const eta = new Eta({ views: VIEWS, cache: true, autoEscape: true });
+
+/** The languages the dashboard offers for an account (BCP 47 codes and their own names). */
+export const LOCALES = [
+  { code: 'en', name: 'English' },
+  { code: 'uk', name: 'Українська' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'fr', name: 'Français' },
+  { code: 'es', name: 'Español' },
+  { code: 'pl', name: 'Polski' },
+  { code: 'pt', name: 'Português' },
+  { code: 'it', name: 'Italiano' },
+] as const;
+
+export function render(view: string, data: Record<string, unknown>): string {
+  return eta.render(view, { ...data, fmt });
+}
+
+/** Formatting helpers the views share. */
+const fmt = {
+  date: (d: Date | string | null) => (d ? new Date(d).toISOString().slice(0, 10) : '—'),
+  dateTime: (d: Date | string | null) => (d ? `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '—'),
+  number: (n: number) => n.toLocaleString('en-US'),
+  /** A UTC timestamp as the value of <input type="datetime-local"> (which the form reads as UTC). */
+  local: (iso: string | null | undefined) => (iso ? iso.slice(0, 16) : ''),
+};

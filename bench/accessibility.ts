@@ -1,0 +1,163 @@
+/**
+ * Lighthouse's accessibility score for the dashboard's main screens (issue 7: at least 95),
+ * in Debian's Chromium, against the app on the embedded default with a signed-up person and a
+ * page with blocks. `npm run bench -- a11y`, or on its own: `node --import tsx bench/accessibility.ts`.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { pino } from 'pino';
+import puppeteer from 'puppeteer-core';
+import { createApi } from '../api/app.js';
+import { buildServices } from '../api/services.js';
+import { loadConfig } from '../config.js';
+import { createCounters } from '../router/counters.js';
+import { createHttpHandler } from '../router/server.js';
+import { openDatabase } from '../store/db.js';
+import { migrate } from '../store/migrate.js';
+
+export const A11Y_TARGET = 95;
+
+/** A person's browser for setting up: cookies and the last CSRF token. */
+function formClient(base: string) {
+  const cookies = new Map<string, string>();
+  let csrf = '';
+  async function send(method: string, url: string, fields?: Record<string, string>) {
+    const res = await fetch(base + url, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(fields ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: fields ? new URLSearchParams({ _csrf: csrf, ...fields }) : undefined,
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    const html = await res.text();
+    csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? csrf;
+    return { status: res.status, location: res.headers.get('location') ?? '', html };
+  }
+  return {
+    get: (url: string) => send('GET', url),
+    post: (url: string, fields: Record<string, string>) => send('POST', url, fields),
+    cookies: () => [...cookies],
+  };
+}
+
+export async function accessibilityScores(): Promise<{ screen: string; score: number; failing: string[] }[]> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-a11y-'));
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
+  const db = await openDatabase({});
+  await migrate(db);
+  const services = buildServices({
+    config,
+    db,
+    secret: 'bench-secret-0123456789-0123456789-abcdef',
+    log: pino({ level: 'silent' }),
+    now: () => new Date(),
+  });
+  const counters = createCounters({ db, secret: services.secret, log: services.log, now: services.now });
+  const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  services.config.baseUrl = base;
+  services.config.mediaUrl = `${base}/media`;
+
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    // A claim link of a provisional account, before anyone logs in.
+    const agent = await fetch(`${base}/api/agent/pages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username: 'made-by-agent',
+        page: {
+          displayName: 'Made by an agent',
+          blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example.com/' }],
+        },
+      }),
+    }).then((r) => r.json() as Promise<{ claimUrl: string }>);
+    const claimPath = new URL(agent.claimUrl).pathname;
+
+    const person = formClient(base);
+    await person.get('/signup');
+    await person.post('/signup', { email: 'ada@example.com', password: 'correct horse battery' });
+    await person.get('/dashboard');
+    const created = await person.post('/dashboard/pages', { username: 'ada' });
+    const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location)?.[1];
+    if (!pageId) throw new Error(`could not create the page: ${created.status}`);
+    const editor = `/dashboard/pages/${pageId}`;
+    await person.get(editor);
+    await person.post(`${editor}/blocks`, { type: 'link', label: 'Read my notes', url: 'https://notes.example.com/' });
+    await person.post(`${editor}/blocks`, { type: 'text', content: 'Elsewhere', variant: 'heading' });
+    await person.get('/dashboard/keys');
+    await person.post('/dashboard/keys', { label: 'my assistant' });
+
+    const screens: [string, string, boolean][] = [
+      ['log-in', '/login', false],
+      ['sign-up', '/signup', false],
+      ['claim', claimPath, false],
+      ['pages', '/dashboard', true],
+      ['editor', editor, true],
+      ['statistics', `${editor}/stats`, true],
+      ['keys', '/dashboard/keys', true],
+      ['account', '/dashboard/account', true],
+    ];
+    // The session cookie goes into the browser's own cookie store (a Cookie request header
+    // would not survive Chromium's cookie handling); storage is then left alone between runs.
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    const tab = await browser.newPage();
+    const results = [];
+    for (const [screen, url, withSession] of screens) {
+      if (withSession) {
+        await browser.setCookie(
+          ...person.cookies().map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
+        );
+      }
+      const run = await lighthouse(
+        base + url,
+        { output: 'json', logLevel: 'error', onlyCategories: ['accessibility'], disableStorageReset: true },
+        undefined,
+        tab,
+      );
+      if (!run) throw new Error(`lighthouse gave no result for ${url}`);
+      const lhr = run.lhr;
+      // A screen that needs the session and bounced to the log-in form would measure the wrong page.
+      const landed = new URL(lhr.finalDisplayedUrl).pathname;
+      if (landed !== url) throw new Error(`${screen}: Lighthouse landed on ${landed}, not ${url}`);
+      const failing = Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+        .map((a) => a.id);
+      results.push({ screen, score: Math.round((lhr.categories.accessibility.score ?? 0) * 100), failing });
+    }
+    await browser.disconnect();
+    return results;
+  } finally {
+    await chrome.kill();
+    await new Promise((resolve) => server.close(resolve));
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const results = await accessibilityScores();
+  for (const r of results) {
+    console.log(`${r.screen.padEnd(11)} ${r.score}${r.failing.length ? `  failing: ${r.failing.join(', ')}` : ''}`);
+  }
+  const worst = Math.min(...results.map((r) => r.score));
+  console.log(`lowest ${worst} (target >= ${A11Y_TARGET})`);
+  process.exit(worst >= A11Y_TARGET ? 0 : 1);
+}

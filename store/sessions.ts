@@ -1,0 +1,58 @@
+/** Dashboard sessions: looked up by the hash of the cookie's token. */
+import type { Queryable } from './db.js';
+
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  account_id: string;
+  csrf: string;
+  user_agent: string;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export function sessionsRepo(db: Queryable) {
+  return {
+    async insert(r: {
+      id: string;
+      tokenHash: string;
+      accountId: string;
+      csrf: string;
+      userAgent: string;
+      now: Date;
+      expiresAt: Date;
+    }) {
+      await db.query(
+        `INSERT INTO sessions (id, token_hash, account_id, csrf, user_agent, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [r.id, r.tokenHash, r.accountId, r.csrf, r.userAgent, r.now, r.expiresAt],
+      );
+    },
+
+    /** A live session: not revoked, not expired. */
+    async findLive(tokenHash: string, now: Date): Promise<SessionRow | undefined> {
+      const [row] = await db.query<SessionRow>(
+        'SELECT * FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
+        [tokenHash, now],
+      );
+      return row;
+    },
+
+    async revoke(tokenHash: string, now: Date) {
+      await db.query('UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [
+        tokenHash,
+        now,
+      ]);
+    },
+
+    /** Every session of the account but `keepId` (after a password change). */
+    async revokeOthers(accountId: string, keepId: string, now: Date) {
+      await db.query('UPDATE sessions SET revoked_at = $3 WHERE account_id = $1 AND id <> $2 AND revoked_at IS NULL', [
+        accountId,
+        keepId,
+        now,
+      ]);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { mkdir } from 'node:fs/promises';
+import { expect } from 'chai';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { CHROMIUM } from '../helpers/browser.js';
+import { api } from '../helpers/client.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+
+const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
+
+describe('the dashboard in Chromium', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await chromium.launch(CHROMIUM);
+    await mkdir(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  // Console errors of every dashboard page a test opens; any one fails the test.
+  let consoleErrors: string[] = [];
+  afterEach(() => {
+    const errors = consoleErrors;
+    consoleErrors = [];
+    expect(errors, 'console errors').to.deep.equal([]);
+  });
+
+  /** A fresh browser profile (no cookies) at a desktop size. */
+  async function freshPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
+    });
+    return page;
+  }
+
+  async function signUp(page: Page) {
+    await page.goto(`${app().url}/signup`);
+    await page.getByLabel('E-mail').fill(`${uniqueName('person')}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/dashboard/);
+  }
+
+  it('signs up, creates a page, edits it with several block types and sees it live', async () => {
+    const page = await freshPage();
+    await page.goto(`${app().url}/signup`);
+    await page.screenshot({ path: `${SHOTS}dashboard-signup.png`, fullPage: true });
+    await signUp(page);
+    await page.screenshot({ path: `${SHOTS}dashboard-pages-empty.png`, fullPage: true });
+    const username = uniqueName('ada');
+    await page.getByLabel(/^Name/).fill(username);
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+
+    await page.getByLabel('Display name').fill('Ada Example');
+    await page.getByLabel('Bio').fill('Mathematician. Writes notes on engines.');
+    await page.getByRole('radio', { name: 'aurora' }).check();
+    await page.getByRole('button', { name: 'Save and publish' }).click();
+    expect(await page.getByRole('status').textContent()).to.include('Saved and published.');
+
+    await page.locator('#new-link-label').fill('Read my notes');
+    await page.locator('#new-link-url').fill('https://notes.example.com/');
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.locator('summary', { hasText: 'Heading or text' }).click();
+    await page.locator('#new-text-content').fill('Elsewhere');
+    await page.locator('#new-text-variant').selectOption('heading');
+    await page.getByRole('button', { name: 'Add heading or text' }).click();
+    await page.locator('summary', { hasText: 'Messenger contact' }).click();
+    await page.locator('#new-messenger-handle').fill('ada_example');
+    await page.getByRole('button', { name: 'Add messenger contact' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('.blocks > li').count()).to.equal(3);
+    await page.screenshot({ path: `${SHOTS}dashboard-editor.png`, fullPage: true });
+
+    const live = await page.context().newPage();
+    await live.goto(`http://${username}.pages.test:${app().port}/`);
+    await live.getByRole('heading', { name: 'Ada Example' }).waitFor({ state: 'visible' });
+    expect(await live.getByRole('link', { name: /Read my notes/ }).getAttribute('href')).to.equal(
+      'https://notes.example.com/',
+    );
+    await live.getByText('Elsewhere').waitFor({ state: 'visible' });
+    await page.goto(`${app().url}/dashboard`);
+    await page.screenshot({ path: `${SHOTS}dashboard-pages.png`, fullPage: true });
+  });
+
+  it('claims a provisional account made through the API from its claim link', async () => {
+    const agent = await createAgentAccount({ page: { displayName: 'Made For You' } });
+    const page = await freshPage();
+    await page.goto(agent.claimUrl.replace(/^https?:\/\/[^/]+/, app().url));
+    await page.getByText('Made For You').waitFor({ state: 'visible' });
+    await page.screenshot({ path: `${SHOTS}dashboard-claim.png`, fullPage: true });
+    const email = `${uniqueName('claimer')}@example.com`;
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Claim the account' }).click();
+    await page.waitForURL(/\/dashboard/);
+    await page.getByRole('link', { name: 'Made For You' }).waitFor({ state: 'visible' });
+    expect((await api.get('/api/account', { key: agent.key })).body).to.include({ email, provisional: false });
+  });
+
+  it('creates a key shown once and revokes it; the revoked key answers 401', async () => {
+    const page = await freshPage();
+    await signUp(page);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel(/^Label/).fill('my assistant');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).to.match(/^svc_sk_/);
+    await page.screenshot({ path: `${SHOTS}dashboard-keys.png`, fullPage: true });
+    expect((await api.get('/api/agent/me', { key })).status).to.equal(200);
+    await page.getByRole('button', { name: 'Revoke my assistant' }).click();
+    expect(await page.getByRole('status').textContent()).to.include('revoked');
+    const after = await api.get('/api/agent/me', { key });
+    expect(after.status).to.equal(401);
+    expect(after.body.code).to.equal('key_revoked');
+  });
+
+  it('shows the statistics after the page is visited', async () => {
+    const page = await freshPage();
+    await signUp(page);
+    const username = uniqueName('seen');
+    await page.getByLabel(/^Name/).fill(username);
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    await page.locator('#new-link-label').fill('Tap me');
+    await page.locator('#new-link-url').fill('https://tap.example.com/');
+    await page.getByRole('button', { name: 'Add link' }).click();
+
+    const visitor = await browser.newPage();
+    await visitor.goto(`http://${username}.pages.test:${app().port}/`);
+    await visitor.waitForLoadState('networkidle');
+    await visitor.close();
+    await app().counters.flush();
+
+    await page.getByRole('link', { name: 'Statistics' }).first().click();
+    expect((await page.locator('[data-stat="views"]').textContent())?.trim()).to.equal('1');
+    await page.getByRole('link', { name: '7 days' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('svg.chart rect.v').count()).to.equal(7);
+    await page.screenshot({ path: `${SHOTS}dashboard-stats.png`, fullPage: true });
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.screenshot({ path: `${SHOTS}dashboard-account.png`, fullPage: true });
+  });
+});

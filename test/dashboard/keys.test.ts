@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { api } from '../helpers/client.js';
+import { alertText, signedUp } from '../helpers/person.js';
+
+describe('/api/keys with a browser session', () => {
+  it('creates a key shown once, lists it without the key, and revokes it: later requests are 401', async () => {
+    const person = await signedUp();
+    const created = await person.api('POST', '/api/keys', { label: 'my assistant' }, { 'x-csrf-token': person.csrf });
+    expect(created.status).to.equal(201);
+    expect(created.body.key).to.match(/^svc_sk_/);
+    expect(created.body).to.include({ label: 'my assistant', createdBy: 'linkpage-tests/1.0' });
+    expect((await api.get('/api/profiles', { key: created.body.key })).status).to.equal(200);
+    const list = await person.api('GET', '/api/keys');
+    expect(list.body.keys.map((k: { id: string }) => k.id)).to.deep.equal([created.body.id]);
+    expect(list.text).not.to.include(created.body.key);
+    expect(list.body.keys[0].lastUsedAt).to.be.a('string');
+    const revoked = await person.api('DELETE', `/api/keys/${created.body.id}`, undefined, {
+      'x-csrf-token': person.csrf,
+    });
+    expect(revoked.status).to.equal(204);
+    const after = await api.get('/api/profiles', { key: created.body.key });
+    expect(after.status).to.equal(401);
+    expect(after.body.code).to.equal('key_revoked');
+    expect((await person.api('GET', '/api/keys')).body.keys).to.deep.equal([]);
+  });
+
+  it('needs the CSRF token for writes', async () => {
+    const person = await signedUp();
+    const res = await person.api('POST', '/api/keys', { label: 'x' });
+    expect(res.status).to.equal(401);
+    expect((await person.api('GET', '/api/keys')).body.keys).to.have.length(0);
+  });
+
+  it('holds an account to 10 live keys (403 limit_reached), and revoking frees a place', async () => {
+    const person = await signedUp();
+    const csrf = { 'x-csrf-token': person.csrf };
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await person.api('POST', '/api/keys', { label: `k${i}` }, csrf)).body.id);
+    const eleventh = await person.api('POST', '/api/keys', { label: 'one too many' }, csrf);
+    expect(eleventh.status).to.equal(403);
+    expect(eleventh.body.code).to.equal('limit_reached');
+    await person.api('DELETE', `/api/keys/${ids[0]}`, undefined, csrf);
+    expect((await person.api('POST', '/api/keys', { label: 'now fits' }, csrf)).status).to.equal(201);
+  });
+
+  it("answers 404 not_found for another account's key and leaves it alive", async () => {
+    const owner = await signedUp();
+    const key = (await owner.api('POST', '/api/keys', {}, { 'x-csrf-token': owner.csrf })).body;
+    const other = await signedUp();
+    const res = await other.api('DELETE', `/api/keys/${key.id}`, undefined, { 'x-csrf-token': other.csrf });
+    expect(res.status).to.equal(404);
+    expect((await api.get('/api/profiles', { key: key.key })).status).to.equal(200);
+  });
+});
+
+describe('dashboard keys page: /dashboard/keys', () => {
+  it('shows a new key once, then only its hint; revoking from the page works', async () => {
+    const person = await signedUp();
+    await person.get('/dashboard/keys');
+    const created = await person.post('/dashboard/keys', { label: 'laptop script' });
+    expect(created.status).to.equal(201);
+    const key = /<p class="key" id="new-key">([^<]+)<\/p>/.exec(created.html)![1];
+    expect(key).to.match(/^svc_sk_/);
+    const again = await person.get('/dashboard/keys');
+    expect(again.html).not.to.include(key);
+    expect(again.html).to.include('laptop script').and.include(key.slice(0, 11));
+    const id = /action="\/dashboard\/keys\/([0-9a-f]{24})\/revoke"/.exec(again.html)![1];
+    const revoked = await person.post(`/dashboard/keys/${id}/revoke`, {});
+    expect(revoked.status).to.equal(303);
+    expect((await api.get('/api/profiles', { key })).status).to.equal(401);
+    expect(alertText((await person.get(revoked.location!)).html)).to.include('revoked');
+  });
+});

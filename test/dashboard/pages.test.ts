@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import { pageRequest } from '../helpers/client.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+import { alertText, signedUp } from '../helpers/person.js';
+
+async function pageHtml(username: string): Promise<{ status: number; html: string }> {
+  const res = await pageRequest(username, '/');
+  return { status: res.status, html: res.text };
+}
+
+async function personWithPage() {
+  const person = await signedUp();
+  const username = uniqueName('page');
+  const created = await person.post('/dashboard/pages', { username });
+  const id = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location ?? '')![1];
+  await person.get(`/dashboard/pages/${id}`);
+  return { person, username, id };
+}
+
+describe('dashboard pages: /dashboard', () => {
+  it('adds a page by hand that goes live, with its URL and a QR code on the list', async () => {
+    const { person, username } = await personWithPage();
+    expect((await pageHtml(username)).status).to.equal(200);
+    const list = await person.get('/dashboard');
+    expect(list.html).to.include(`http://${username}.pages.test`);
+    expect(list.html).to.match(/<div class="qr" role="img" aria-label="QR code for [^"]+"><svg/);
+  });
+
+  it('does not count pages made by hand against the 10 program-made pages', async () => {
+    const person = await signedUp();
+    for (let i = 0; i < 11; i++) {
+      const res = await person.post('/dashboard/pages', { username: uniqueName('hand') });
+      expect(res.status, `page ${i + 1}`).to.equal(303);
+    }
+  });
+
+  it('shows the username rule or the taken name with suggestions', async () => {
+    const person = await signedUp();
+    await person.get('/dashboard');
+    const bad = await person.post('/dashboard/pages', { username: 'Bad Name' });
+    expect(bad.status).to.equal(400);
+    expect(alertText(bad.html)).to.include('lowercase');
+    const taken = await createAgentAccount();
+    const clash = await person.post('/dashboard/pages', { username: taken.page.username });
+    expect(clash.status).to.equal(409);
+  });
+});
+
+describe('dashboard editor: /dashboard/pages/<id>', () => {
+  it('saves the profile and publishes it', async () => {
+    const { person, username, id } = await personWithPage();
+    const res = await person.post(`/dashboard/pages/${id}/profile`, {
+      displayName: 'Grace Example',
+      bio: 'Compilers & <b>coffee</b>',
+      templateId: 'noir',
+      layout: 'list',
+      headerAlign: 'center',
+      pageLocale: 'en',
+      accent: '#e11d48',
+      utm: 'on',
+    });
+    expect(res.status).to.equal(303);
+    const live = await pageHtml(username);
+    expect(live.html).to.include('Grace Example').and.include('Compilers &amp; &lt;b&gt;coffee&lt;/b&gt;');
+    expect(live.html).to.include('noir');
+  });
+
+  it('adds every kind of block, reorders, hides and deletes them', async () => {
+    const { person, username, id } = await personWithPage();
+    const add = (fields: Record<string, string>) => person.post(`/dashboard/pages/${id}/blocks`, fields);
+    expect(
+      (await add({ type: 'link', label: 'My shop', url: 'https://shop.example.com/', path: 'shop' })).status,
+    ).to.equal(303);
+    expect((await add({ type: 'text', content: 'Find me here', variant: 'heading' })).status).to.equal(303);
+    expect((await add({ type: 'social', platform: 'github', url: 'https://github.com/example' })).status).to.equal(303);
+    expect(
+      (await add({ type: 'embed', provider: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' })).status,
+    ).to.equal(303);
+    expect((await add({ type: 'messenger', messenger: 'telegram', handle: 'example' })).status).to.equal(303);
+    const blocks = async () =>
+      (await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [id]))[0].blocks;
+    let list = await blocks();
+    expect(list.map((b) => b.type)).to.deep.equal(['link', 'text', 'social', 'embed', 'messenger']);
+    expect(await pageHtml(username).then((p) => p.html))
+      .to.include('My shop')
+      .and.include('Find me here');
+
+    await person.post(`/dashboard/pages/${id}/blocks/${list[1].id}`, { action: 'up' });
+    list = await blocks();
+    expect(list.map((b) => b.type).slice(0, 2)).to.deep.equal(['text', 'link']);
+
+    await person.post(`/dashboard/pages/${id}/blocks/${list[1].id}`, { action: 'toggle' });
+    expect(await pageHtml(username).then((p) => p.html)).not.to.include('My shop');
+
+    await person.post(`/dashboard/pages/${id}/blocks/${list[0].id}`, { action: 'delete' });
+    list = await blocks();
+    expect(list).to.have.length(4);
+  });
+
+  it('edits a block and schedules it; a bad URL is shown on the form and changes nothing', async () => {
+    const { person, id } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/blocks`, { type: 'link', label: 'Old', url: 'https://old.example.com/' });
+    const [{ blocks }] = await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [
+      id,
+    ]);
+    const blockId = blocks[0].id;
+    const bad = await person.post(`/dashboard/pages/${id}/blocks/${blockId}`, {
+      action: 'edit',
+      label: 'New',
+      url: 'http://127.0.0.1/',
+    });
+    expect(bad.status).to.equal(400);
+    expect(alertText(bad.html)).to.include('blocks[0].url');
+    const ok = await person.post(`/dashboard/pages/${id}/blocks/${blockId}`, {
+      action: 'edit',
+      label: 'New',
+      url: 'https://new.example.com/',
+      showFrom: '2030-01-02T03:04',
+    });
+    expect(ok.status).to.equal(303);
+    const [{ blocks: after }] = await app().services.db.query<{ blocks: any[] }>(
+      'SELECT blocks FROM pages WHERE id = $1',
+      [id],
+    );
+    expect(after[0]).to.include({
+      id: blockId,
+      label: 'New',
+      url: 'https://new.example.com/',
+      showFrom: '2030-01-02T03:04:00Z',
+    });
+  });
+
+  it('unpublishes and publishes; deletes only with the name typed', async () => {
+    const { person, username, id } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/publish`, {});
+    expect((await pageHtml(username)).status).to.equal(404);
+    await person.post(`/dashboard/pages/${id}/publish`, {});
+    expect((await pageHtml(username)).status).to.equal(200);
+    const refused = await person.post(`/dashboard/pages/${id}/delete`, { confirm: 'something else' });
+    expect(refused.status).to.equal(400);
+    expect((await pageHtml(username)).status).to.equal(200);
+    const deleted = await person.post(`/dashboard/pages/${id}/delete`, { confirm: username });
+    expect(deleted.status).to.equal(303);
+    expect((await pageHtml(username)).status).to.equal(404);
+  });
+
+  it("answers 404 for another account's page, and sends a visitor without a session to log in", async () => {
+    const { id } = await personWithPage();
+    const other = await signedUp();
+    expect((await other.get(`/dashboard/pages/${id}`)).status).to.equal(404);
+    expect((await other.post(`/dashboard/pages/${id}/publish`, {})).status).to.equal(404);
+    const res = await fetch(`${app().url}/dashboard/pages/${id}`, { redirect: 'manual' });
+    expect(res.status).to.equal(303);
+  });
+
+  it('shows a banned page read-only with its reason, and refuses changes', async () => {
+    const { person, id, username } = await personWithPage();
+    const { banPage } = await import('../../api/commands/moderation.js');
+    await banPage(app().services, username, 'spam links');
+    const editor = await person.get(`/dashboard/pages/${id}`);
+    expect(editor.html).to.include('spam links').and.include('<fieldset disabled');
+    const res = await person.post(`/dashboard/pages/${id}/profile`, {
+      displayName: 'x',
+      templateId: 'mono',
+      layout: 'list',
+      pageLocale: 'en',
+      accent: '#000000',
+    });
+    expect(res.status).to.equal(403);
+  });
+
+  it('previews the page in each template without publishing it', async () => {
+    const { person, id, username } = await personWithPage();
+    const preview = await person.get(`/dashboard/pages/${id}/preview/brutal`);
+    expect(preview.status).to.equal(200);
+    expect(preview.html).to.include('<!doctype html>');
+    expect((await pageHtml(username)).html).not.to.equal(preview.html);
+    expect((await person.get(`/dashboard/pages/${id}/preview/nope`)).status).to.equal(404);
+  });
+});
+
+describe('dashboard images: /dashboard/pages/<id>/image', () => {
+  const file = async () => new Blob([new Uint8Array(await imageOf('jpeg'))], { type: 'image/jpeg' });
+  const pageRow = async (id: string) =>
+    (
+      await app().services.db.query<{ profile: any; blocks: any[] }>(
+        'SELECT profile, blocks FROM pages WHERE id = $1',
+        [id],
+      )
+    )[0];
+
+  it('uploads an avatar, a background and a card image as AVIF and publishes them; removes one', async () => {
+    const { person, id, username } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'link',
+      label: 'Shop',
+      url: 'https://shop.example.com/',
+    });
+    expect(
+      (await person.upload(`/dashboard/pages/${id}/image`, { kind: 'avatar', file: await file() })).status,
+    ).to.equal(303);
+    expect(
+      (await person.upload(`/dashboard/pages/${id}/image`, { kind: 'background', file: await file() })).status,
+    ).to.equal(303);
+    let row = await pageRow(id);
+    const card = await person.upload(`/dashboard/pages/${id}/image`, {
+      kind: 'card',
+      block: row.blocks[0].id,
+      file: await file(),
+    });
+    expect(card.status).to.equal(303);
+    row = await pageRow(id);
+    expect(row.profile.avatar).to.match(/^avatar\/[0-9a-f]{24}\/.+\.avif$/);
+    expect(row.profile.theme.backgroundImage).to.match(/^background\//);
+    expect(row.blocks[0].image).to.match(/^card\//);
+    expect((await pageHtml(username)).html).to.include(row.profile.avatar);
+    const editor = await person.get(`/dashboard/pages/${id}`);
+    expect(editor.html).to.include(`alt="Current avatar"`);
+    await person.post(`/dashboard/pages/${id}/image`, { kind: 'avatar' });
+    expect((await pageRow(id)).profile.avatar).to.equal(null);
+  });
+
+  it('refuses a file that is not an image, and one sent without the CSRF token; nothing changes', async () => {
+    const { person, id } = await personWithPage();
+    const text = await person.upload(`/dashboard/pages/${id}/image`, {
+      kind: 'avatar',
+      file: new Blob(['hello'], { type: 'image/png' }),
+    });
+    expect(text.status).to.equal(400);
+    expect(alertText(text.html)).to.include('Upload a JPEG, PNG');
+    const forged = await person.upload(
+      `/dashboard/pages/${id}/image`,
+      { kind: 'avatar', file: await file() },
+      { csrf: 'forged' },
+    );
+    expect(forged.status).to.equal(401);
+    expect((await pageRow(id)).profile.avatar).to.equal(null);
+  });
+});
+
+describe('dashboard statistics: /dashboard/pages/<id>/stats', () => {
+  it('shows views, uniques and taps for 7, 30 and 90 days, a chart and taps per block', async () => {
+    const { person, id, username } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'link',
+      label: 'Tapped link',
+      url: 'https://a.example.com/',
+      path: 'go',
+    });
+    await pageRequest(username, '/_/v', { headers: { 'user-agent': 'visitor one' } });
+    expect((await pageRequest(username, '/go')).status).to.equal(302);
+    await app().counters.flush();
+    for (const days of ['7', '30', '90']) {
+      const res = await person.get(`/dashboard/pages/${id}/stats?days=${days}`);
+      expect(res.status).to.equal(200);
+      expect(res.html).to.include('data-stat="views">1<').and.include('data-stat="taps">1<');
+      expect(res.html).to.include(`aria-current="page">${days} days`);
+      expect((res.html.match(/<rect class="v"/g) ?? []).length).to.equal(Number(days));
+      expect(res.html).to.include('<td>Tapped link</td><td>1</td>');
+    }
+  });
+});
