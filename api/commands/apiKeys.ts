@@ -1,13 +1,13 @@
 /** Issuing API keys: the key is returned once, only its hash is stored. */
 import type { Queryable } from '../../store/db.js';
-import { keysRepo, MAX_LIVE_KEYS } from '../../store/keys.js';
+import { type ApiKeyRow, keysRepo, MAX_LIVE_KEYS } from '../../store/keys.js';
 import { newApiKey, newId, sha256 } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
 
 export async function issueApiKey(
   tx: Queryable,
   k: { accountId: string; label: string; createdBy: string; now: Date },
-): Promise<{ id: string; apiKey: string }> {
+): Promise<{ id: string; apiKey: string; row: ApiKeyRow }> {
   if ((await keysRepo(tx).countLive(k.accountId)) >= MAX_LIVE_KEYS) {
     throw new ApiError('limit_reached', {
       hint: `An account holds at most ${MAX_LIVE_KEYS} live keys; revoke one first.`,
@@ -15,7 +15,7 @@ export async function issueApiKey(
   }
   const apiKey = newApiKey();
   const id = newId();
-  await keysRepo(tx).insert({
+  const row = await keysRepo(tx).insert({
     id,
     accountId: k.accountId,
     hash: sha256(apiKey),
@@ -24,5 +24,5 @@ export async function issueApiKey(
     createdBy: k.createdBy,
     now: k.now,
   });
-  return { id, apiKey };
+  return { id, apiKey, row };
 }

@@ -45,18 +45,21 @@ export async function logIn(s: Services, input: { email: string; password: strin
   return account.id;
 }
 
-/** The claim link's account and pages, or the claim error that stops it. */
-export async function claimable(
-  s: Services,
-  token: string,
-): Promise<{ tokenId: string; accountId: string; pages: PageRow[] }> {
+/** The claim link's token row and account, or the claim error that stops it. */
+async function usableClaim(s: Services, token: string): Promise<{ tokenId: string; accountId: string }> {
   if (!CLAIM_TOKEN_PATTERN.test(token)) throw new ApiError('claim_invalid');
   const row = await claimsRepo(s.db).findByHash(sha256(token));
   if (!row) throw new ApiError('claim_invalid');
   if (row.used_at !== null) throw new ApiError('claim_used');
   if (row.account_claimed) throw new ApiError('already_claimed');
   if (row.expires_at.getTime() <= s.now().getTime()) throw new ApiError('claim_expired');
-  return { tokenId: row.id, accountId: row.account_id, pages: await pagesRepo(s.db).listByAccount(row.account_id) };
+  return { tokenId: row.id, accountId: row.account_id };
+}
+
+/** The pages a claim link would hand over, or the claim error that stops it. */
+export async function claimable(s: Services, token: string): Promise<{ pages: PageRow[] }> {
+  const { accountId } = await usableClaim(s, token);
+  return { pages: await pagesRepo(s.db).listByAccount(accountId) };
 }
 
 /** Gives the provisional account an e-mail and password; the link becomes used. */
@@ -64,7 +67,7 @@ export async function claimAccount(
   s: Services,
   input: { token: string; email: string; password: string },
 ): Promise<string> {
-  const { tokenId, accountId } = await claimable(s, input.token);
+  const { tokenId, accountId } = await usableClaim(s, input.token);
   if (await accountsRepo(s.db).emailTaken(input.email)) throw new ApiError('email_taken', { field: 'email' });
   const passwordHash = await hashPassword(input.password);
   const now = s.now();

@@ -11,7 +11,6 @@ import { koaBody } from 'koa-body';
 import QRCode from 'qrcode';
 import * as v from 'valibot';
 import { renderPage } from '../../renderer/render.js';
-import { keysRepo } from '../../store/keys.js';
 import type { Block } from '../../store/model.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { sessionsRepo } from '../../store/sessions.js';
@@ -22,8 +21,7 @@ import { claimAccount, claimable, logIn, signUp } from '../commands/people.js';
 import { deletePage, patchPage, profileChangeProblems } from '../commands/updatePage.js';
 import { discardImages, mediaUrl, storeImage } from '../commands/uploadImage.js';
 import { ApiError } from '../errors.js';
-import { presentKey } from '../keys/presenter.js';
-import { createKey, revokeKey } from '../keys/routes.js';
+import { createKey, liveKeys, revokeKey } from '../keys/routes.js';
 import type { Limiter } from '../limits/limiter.js';
 import { ownedPage } from '../profiles/queries.js';
 import { ProfilePatch } from '../profiles/schema.js';
@@ -60,12 +58,10 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
     ctx.status = status;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
-    const session = await readSession(s, ctx);
-    const account = session ? await loadAccount(s, session.accountId).catch(() => null) : null;
     ctx.body = render(view, {
       ...data,
       csrf: await csrfToken(s, ctx),
-      account: account && { email: account.email, locale: account.locale },
+      loggedIn: (await readSession(s, ctx)) !== null,
       path: ctx.path,
     });
   }
@@ -263,6 +259,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
             row.blocks.flatMap((b) => (b.type === 'link' && b.image ? [[b.id, mediaUrl(s, b.image)]] : [])),
           ),
         },
+        blockTitle,
         templates: TEMPLATE_IDS,
         providers: EMBED_PROVIDERS,
         messengers: MESSENGERS,
@@ -493,11 +490,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
 
   // ── API keys ────────────────────────────────────────────────────────────────────────
   async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
-    const rows = await keysRepo(s.db).listByAccount(accountId);
-    const keys = rows
-      .filter((k) => k.revoked_at === null)
-      .reverse()
-      .map(presentKey);
+    const keys = await liveKeys(s, accountId);
     await show(ctx, 'keys', { title: 'API keys', keys, notice: ctx.query.notice, input: {}, ...extra }, status);
   }
   router.get('/dashboard/keys', async (ctx) => {
@@ -657,7 +650,7 @@ function toUtc(local: string): string {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : value;
 }
 
-export function blockTitle(b: Block): string {
+function blockTitle(b: Block): string {
   switch (b.type) {
     case 'link':
       return b.label;

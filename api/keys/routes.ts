@@ -30,13 +30,7 @@ export function keyRoutes(s: Services) {
       responses: [{ status: 200, description: 'The live keys, newest first', schema: ApiKeyListOut }],
       errors: [...errors],
       async handler(ctx) {
-        const rows = await keysRepo(s.db).listByAccount(sessionAccountOf(ctx));
-        ctx.body = {
-          keys: rows
-            .filter((k) => k.revoked_at === null)
-            .reverse()
-            .map(presentKey),
-        };
+        ctx.body = { keys: await liveKeys(s, sessionAccountOf(ctx)) };
       },
     }),
     route({
@@ -76,12 +70,20 @@ export function keyRoutes(s: Services) {
 /** A new key for the account, labelled; the key itself is in the answer and nowhere else. */
 export async function createKey(s: Services, accountId: string, label: string, userAgent: string) {
   const now = s.now();
-  const { id, apiKey } = await s.db.transaction(async (tx) => {
+  const { apiKey, row } = await s.db.transaction(async (tx) => {
     await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
     return issueApiKey(tx, { accountId, label, createdBy: userAgent.slice(0, 300), now });
   });
-  const row = (await keysRepo(s.db).listByAccount(accountId)).find((k) => k.id === id)!;
   return { ...presentKey(row), key: apiKey };
+}
+
+/** The account's keys that still work, newest first, as the dashboard and GET /api/keys show them. */
+export async function liveKeys(s: Services, accountId: string) {
+  const rows = await keysRepo(s.db).listByAccount(accountId);
+  return rows
+    .filter((k) => k.revoked_at === null)
+    .reverse()
+    .map(presentKey);
 }
 
 export async function revokeKey(s: Services, accountId: string, id: string) {
