@@ -4,22 +4,13 @@
  * page with blocks. `npm run bench -- a11y`, or on its own: `node --import tsx bench/accessibility.ts`.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { pino } from 'pino';
 import puppeteer from 'puppeteer-core';
-import { createApi } from '../api/app.js';
-import { buildServices } from '../api/services.js';
-import { loadConfig } from '../config.js';
-import { createCounters } from '../router/counters.js';
-import { createHttpHandler } from '../router/server.js';
-import { openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
+import { embeddedApp } from './embedded.js';
 
 export const A11Y_TARGET = 95;
 
@@ -54,19 +45,8 @@ function formClient(base: string) {
 }
 
 export async function accessibilityScores(): Promise<{ screen: string; score: number; failing: string[] }[]> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-a11y-'));
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
-  const db = await openDatabase({});
-  await migrate(db);
-  const services = buildServices({
-    config,
-    db,
-    secret: 'bench-secret-0123456789-0123456789-abcdef',
-    log: pino({ level: 'silent' }),
-    now: () => new Date(),
-  });
-  const counters = createCounters({ db, secret: services.secret, log: services.log, now: services.now });
-  const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
+  const { dataDir, db, services, handler } = await embeddedApp();
+  const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   services.config.baseUrl = base;

@@ -3,19 +3,9 @@
  * default (PGlite + folder, one process), as a user of `npm start` has it.
  */
 
-import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
-import { createApi } from '../api/app.js';
-import { buildServices } from '../api/services.js';
-import { loadConfig } from '../config.js';
-import { createCounters } from '../router/counters.js';
-import { createHttpHandler } from '../router/server.js';
-import { openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
+import { embeddedApp } from './embedded.js';
 import { percentile } from './stats.js';
 
 const agent = new http.Agent({ keepAlive: true });
@@ -33,20 +23,8 @@ function call(port: number, method: string, pathname: string, headers: Record<st
 }
 
 export async function publishLatency(iterations = 300) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
-  const db = await openDatabase({ dataDir: path.join(dataDir, 'db') });
-  await migrate(db);
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
-  const log = pino({ level: 'silent' });
-  const services = buildServices({
-    config,
-    db,
-    secret: 'bench-secret-0123456789-0123456789',
-    log,
-    now: () => new Date(),
-  });
-  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
-  const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
+  const { db, handler } = await embeddedApp({ onDisk: true });
+  const server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const json = { 'content-type': 'application/json' };

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import * as v from 'valibot';
-import { createApi } from '../api/app.js';
 import { issueApiKey } from '../api/commands/apiKeys.js';
 import { normalizeBlocks } from '../api/profiles/blocks.js';
 import { AgentBlocks } from '../api/schemas/blocks.js';
@@ -25,6 +24,7 @@ import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { defaultProfile } from '../store/model.js';
 import { fsStorage } from '../store/objects.js';
+import { embeddedApp } from './embedded.js';
 
 const kind = process.argv[2];
 
@@ -84,20 +84,7 @@ async function router(): Promise<http.Server> {
  * `GET /__bench/rss` answers the process's resident memory in bytes, after a full GC.
  */
 async function app(): Promise<http.Server> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
-  const db = await openDatabase({});
-  await migrate(db);
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent' });
-  const log = pino({ level: 'silent' });
-  const services = buildServices({
-    config,
-    db,
-    secret: 'bench-secret-0123456789-0123456789',
-    log,
-    now: () => new Date(),
-  });
-  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
-  const handler = createHttpHandler(services, counters, createApi(services).callback());
+  const { handler } = await embeddedApp();
   return http.createServer((req, res) => {
     if (req.url === '/__bench/rss') {
       globalThis.gc?.();
@@ -115,18 +102,7 @@ async function app(): Promise<http.Server> {
  * result when it is done, while the API keeps serving.
  */
 async function republishApp(): Promise<http.Server> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
-  const db = await openDatabase({ dataDir: path.join(dataDir, 'db') });
-  await migrate(db);
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent' });
-  const log = pino({ level: 'silent' });
-  const services = buildServices({
-    config,
-    db,
-    secret: 'bench-secret-0123456789-0123456789',
-    log,
-    now: () => new Date(),
-  });
+  const { db, services, handler } = await embeddedApp({ onDisk: true });
   const accountId = 'cccccccccccccccccccccccc';
   await db.query(`INSERT INTO accounts (id, created_by) VALUES ($1, 'bench')`, [accountId]);
   const blocks = normalizeBlocks(
@@ -149,8 +125,6 @@ async function republishApp(): Promise<http.Server> {
   );
   const key = await issueApiKey(db, { accountId, label: 'bench', createdBy: 'bench', now: new Date() });
   process.stdout.write(`key ${key.apiKey} ${'1'.padStart(24, '0')}\n`);
-  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
-  const handler = createHttpHandler(services, counters, createApi(services).callback());
   return http.createServer((req, res) => {
     if (req.url === '/__bench/republish') {
       republishChangedTemplates(services).then(

@@ -3,24 +3,10 @@
  * published, with a progress bar and a summary. Uses the service's configuration. With the
  * embedded database (PGlite) stop the service first: only one process can open it.
  */
-import path from 'node:path';
-import { pino } from 'pino';
-import { buildServices } from '../api/services.js';
-import { loadConfig, loadSecret } from '../config.js';
 import { republishChangedTemplates } from '../jobs/republish.js';
-import { openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
+import { openServices } from './services.js';
 
-const config = loadConfig();
-const db = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
-await migrate(db);
-const services = buildServices({
-  config,
-  db,
-  secret: loadSecret(config),
-  log: pino({ level: 'silent' }),
-  now: () => new Date(),
-});
+const services = await openServices();
 
 const WIDTH = 30;
 const tty = process.stderr.isTTY;
@@ -38,7 +24,7 @@ function progress(done: number, total: number) {
 
 const result = await republishChangedTemplates(services, { onProgress: progress });
 if (tty && result.republished > 0) process.stderr.write('\n');
-await db.close();
+await services.db.close();
 const seconds = result.ms / 1000;
 process.stdout.write(
   result.republished === 0
