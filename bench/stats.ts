@@ -4,3 +4,7 @@ export function percentile(values: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)];
 }
+
+export function median(values: number[]): number {
+  return percentile(values, 50);
+}

@@ -1,4 +1,5 @@
 /** WCAG contrast: text on the accent colour is black or white, whichever reads better. */
+import { memo } from './memo.js';
 
 function channel(c: number): number {
   const s = c / 255;
@@ -16,6 +17,6 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** #000000 or #ffffff, the one with more contrast on `background` (always at least 4.58:1). */
-export function readableOn(background: string): '#000000' | '#ffffff' {
-  return contrastRatio(background, '#000000') >= contrastRatio(background, '#ffffff') ? '#000000' : '#ffffff';
-}
+export const readableOn = memo((background): '#000000' | '#ffffff' =>
+  contrastRatio(background, '#000000') >= contrastRatio(background, '#ffffff') ? '#000000' : '#ffffff',
+);

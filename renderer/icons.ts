@@ -3,6 +3,7 @@
  * neutral link glyph for the rest. Each icon a page uses is defined once as a <symbol>.
  */
 import * as si from 'simple-icons';
+import { memo } from './memo.js';
 
 type Icon = { path: string; title: string };
 
@@ -44,28 +45,32 @@ const LINK_PATH =
 const MAIL_PATH =
   'M3 5h18a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H3a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm1 2.3V17h16V7.3l-8 5.3-8-5.3zM5.8 7l6.2 4.1L18.2 7H5.8z';
 
-/** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail"). */
-export function iconKey(platform: string): string {
+function keyOf(platform: string): string {
   const k = platform.toLowerCase().replace(/[^a-z0-9]/g, '');
   if (k in BRANDS) return k;
   if (k.startsWith('twitter') || k === 'xtwitter') return 'x';
   if (k === 'email' || k === 'mail') return 'mail';
-  if (k === 'linkedin') return 'link';
   return 'link';
 }
 
-/** The human name of a platform for labels and alt texts. */
-export function platformName(platform: string): string {
-  const key = iconKey(platform);
-  return BRANDS[key]?.title ?? (platform.trim() || 'Link');
-}
+/** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail"). */
+export const iconKey = memo(keyOf);
 
-/** `<symbol>` definitions for the given icon keys, to put once in the page. */
-export function iconSymbols(keys: Iterable<string>): string {
+/** The human name of a platform for labels and alt texts. */
+export const platformName = memo((platform) => BRANDS[keyOf(platform)]?.title ?? (platform.trim() || 'Link'));
+
+const symbolsOf = memo((keys) => {
   let out = '';
-  for (const key of new Set(keys)) {
+  for (const key of keys.split(' ')) {
     const path = key === 'mail' ? MAIL_PATH : key === 'link' ? LINK_PATH : BRANDS[key]?.path;
     if (path) out += `<symbol id="i-${key}" viewBox="0 0 24 24"><path d="${path}"/></symbol>`;
   }
   return out;
+}, 200);
+
+/** `<symbol>` definitions for the given icon keys, to put once in the page. */
+export function iconSymbols(keys: Iterable<string>): string {
+  let list = '';
+  for (const key of keys) list = list ? `${list} ${key}` : key;
+  return list ? symbolsOf(list) : '';
 }

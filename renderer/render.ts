@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../api/schemas/fields.js';
+import { escapeHtml } from './escape.js';
 import { mdBlock, mdInline, mdUrl } from './markdown.js';
 import { buildView, type RenderInput } from './view.js';
 
@@ -38,7 +39,13 @@ function read(file: string): string {
 
 /** Compiles every template; the preview server calls it again when a file changes. */
 export function loadTemplates() {
-  const html = new Eta({ views: TEMPLATES_DIR, cache: true, autoEscape: true, autoTrim: false });
+  const html = new Eta({
+    views: TEMPLATES_DIR,
+    cache: true,
+    autoEscape: true,
+    autoTrim: false,
+    escapeFunction: escapeHtml,
+  });
   const md = new Eta({ views: TEMPLATES_DIR, cache: true, autoEscape: false, autoTrim: false });
   const shared = ['page.eta', 'partials/block.eta', 'base.css'].map(read).join('\n');
   const base = minifyCss(read('base.css'));
@@ -83,7 +90,7 @@ export const templateVersions: Record<TemplateId, string> = new Proxy({} as Reco
 export function renderPage(input: RenderInput): Rendered {
   const v = buildView(input);
   const template = input.page.profile.templateId;
-  const html = templates.html({ v, template, css: templates.css[template] });
+  const html = templates.html({ v, template, css: templates.css[template], escape: escapeHtml });
   const md = tidyMarkdown(templates.md({ v, inline: mdInline, block: mdBlock, url: mdUrl }));
   return { html, md };
 }

@@ -7,6 +7,7 @@ import { type Block, isShown, type Profile } from '../store/model.js';
 export { nextVisibilityChange } from '../store/model.js';
 
 import { readableOn } from './contrast.js';
+import { escapeHtml } from './escape.js';
 import { iconKey, iconSymbols, platformName } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
 import { withUtm } from './utm.js';
@@ -23,147 +24,180 @@ export interface RenderInput {
   };
 }
 
-export type ViewBlock =
-  | {
-      kind: 'link';
-      id: string;
-      label: string;
-      note: string;
-      href: string;
-      ping: string;
-      image: string | null;
-      imagePos: string;
-      badge: string | null;
-      featured: boolean;
-      adult: boolean;
-      pulse: boolean;
-      apps: { label: string; href: string }[];
-    }
-  | { kind: 'social'; id: string; label: string; href: string; ping: string; icon: string; counter: string | null }
-  | { kind: 'socialRow'; id: string; items: { label: string; href: string; icon: string }[]; ping: string }
-  | {
-      kind: 'embed';
-      id: string;
-      title: string;
-      provider: string;
-      href: string;
-      player: string | null;
-      shape: 'video' | 'tall' | 'audio';
-      ping: string;
-    }
-  | { kind: 'messenger'; id: string; label: string; service: string; href: string; icon: string; ping: string }
-  | { kind: 'heading' | 'paragraph'; id: string; text: string };
+type AppLink = { label: string; href: string };
+type RowItem = { label: string; href: string; icon: string };
 
-const focus = (f: { x: number; y: number } | null) => (f ? `${f.x}% ${f.y}%` : '50% 50%');
+/**
+ * One block as templates show it. Every kind has every field (unused ones empty), so all
+ * view blocks share one object shape and the compiled templates read them at full speed.
+ */
+export interface ViewBlock {
+  kind: 'link' | 'social' | 'socialRow' | 'embed' | 'messenger' | 'heading' | 'paragraph';
+  id: string;
+  /** link, social, messenger: the visible label. */
+  label: string;
+  /** link: the line under the label. */
+  note: string;
+  /** heading, paragraph: the text. */
+  text: string;
+  href: string;
+  /** The tap ping URL, already HTML-safe: an escaped base and a percent-encoded id. */
+  ping: string;
+  image: string | null;
+  imagePos: string;
+  badge: string | null;
+  featured: boolean;
+  adult: boolean;
+  pulse: boolean;
+  apps: AppLink[];
+  /** social, messenger: the icon key. */
+  icon: string;
+  counter: string | null;
+  items: RowItem[];
+  /** embed: the player's title, the provider's name, the player URL and its frame shape. */
+  title: string;
+  provider: string;
+  player: string | null;
+  shape: 'video' | 'tall' | 'audio';
+  /** messenger: the service's name. */
+  service: string;
+}
 
+const NONE: never[] = [];
+
+function viewBlock(kind: ViewBlock['kind'], id: string, ping: string): ViewBlock {
+  return {
+    kind,
+    id,
+    label: '',
+    note: '',
+    text: '',
+    href: '',
+    ping,
+    image: null,
+    imagePos: '50% 50%',
+    badge: null,
+    featured: false,
+    adult: false,
+    pulse: false,
+    apps: NONE,
+    icon: '',
+    counter: null,
+    items: NONE,
+    title: '',
+    provider: '',
+    player: null,
+    shape: 'audio',
+    service: '',
+  };
+}
+
+function focus(f: { x: number; y: number } | null): string {
+  return f ? `${f.x}% ${f.y}%` : '50% 50%';
+}
+
+/** The page's own links, tagged for UTM when the page asks for it. */
+function outbound(url: string, utm: boolean, username: string): string {
+  return utm ? withUtm(url, username) : url;
+}
+
+/** Links for the block's apps: absent, one or both stores. */
+function appLinks(apps: { ios: string | null; android: string | null } | null): AppLink[] {
+  if (!apps || (!apps.ios && !apps.android)) return NONE;
+  const out: AppLink[] = [];
+  if (apps.ios) out.push({ label: 'Open in the iOS app', href: apps.ios });
+  if (apps.android) out.push({ label: 'Open in the Android app', href: apps.android });
+  return out;
+}
+
+/** The first character of the title, upper-cased, for the avatar placeholder. */
+function initialOf(title: string): string {
+  const c = title.trim().codePointAt(0);
+  return c === undefined ? '?' : String.fromCodePoint(c).toUpperCase();
+}
+
+// The view is built on every render (20,000 pages a second is the target), so it makes no
+// closures per call and looks icons up once per distinct value.
 export function buildView(input: RenderInput) {
   const { profile: p, username } = input.page;
-  const outbound = (url: string) => (p.utm ? withUtm(url, username) : url);
-  // ping takes absolute http(s) URLs only.
-  const ping = (id: string) => `${input.urls.page}_/t/${encodeURIComponent(id)}`;
-  const image = (key: string | null) => (key ? `${input.urls.media}/${key}` : null);
+  const utm = p.utm;
+  // ping takes absolute http(s) URLs only. Escaped here once, and the ids are percent-encoded,
+  // so templates place each block's ping as it is.
+  const pingBase = escapeHtml(`${input.urls.page}_/t/`);
+  const media = `${input.urls.media}/`;
   const icons = new Set<string>();
   const sameAs: string[] = [];
 
   const blocks: ViewBlock[] = [];
   for (const b of input.page.blocks) {
     if (!isShown(b, input.now)) continue;
+    const v = viewBlock(b.type === 'text' ? b.variant : b.type, b.id, pingBase + encodeURIComponent(b.id));
     switch (b.type) {
       case 'link':
-        blocks.push({
-          kind: 'link',
-          id: b.id,
-          label: b.label,
-          note: b.note,
-          href: outbound(b.url),
-          ping: ping(b.id),
-          image: image(b.image),
-          imagePos: focus(b.imageFocus),
-          badge: b.badge,
-          featured: b.featured,
-          adult: b.adult,
-          pulse: b.pulse,
-          apps: [
-            ...(b.apps?.ios ? [{ label: 'Open in the iOS app', href: b.apps.ios }] : []),
-            ...(b.apps?.android ? [{ label: 'Open in the Android app', href: b.apps.android }] : []),
-          ],
-        });
+        v.label = b.label;
+        v.note = b.note;
+        v.href = outbound(b.url, utm, username);
+        v.image = b.image ? media + b.image : null;
+        v.imagePos = focus(b.imageFocus);
+        v.badge = b.badge;
+        v.featured = b.featured;
+        v.adult = b.adult;
+        v.pulse = b.pulse;
+        v.apps = appLinks(b.apps);
         break;
-      case 'social': {
-        const icon = iconKey(b.platform);
-        icons.add(icon);
-        sameAs.push(b.url);
-        blocks.push({
-          kind: 'social',
-          id: b.id,
-          label: platformName(b.platform),
-          href: outbound(b.url),
-          ping: ping(b.id),
-          icon,
-          counter: b.counter,
-        });
+      case 'social':
+        v.icon = iconKey(b.platform);
+        icons.add(v.icon);
+        if (!sameAs.includes(b.url)) sameAs.push(b.url);
+        v.label = platformName(b.platform);
+        v.href = outbound(b.url, utm, username);
+        v.counter = b.counter;
         break;
-      }
       case 'socialRow':
-        blocks.push({
-          kind: 'socialRow',
-          id: b.id,
-          ping: ping(b.id),
-          items: b.items.map((i) => {
-            const icon = iconKey(i.platform);
-            icons.add(icon);
-            sameAs.push(i.url);
-            return { label: platformName(i.platform), href: outbound(i.url), icon };
-          }),
-        });
+        v.items = [];
+        for (const i of b.items) {
+          const icon = iconKey(i.platform);
+          icons.add(icon);
+          if (!sameAs.includes(i.url)) sameAs.push(i.url);
+          v.items.push({ label: platformName(i.platform), href: outbound(i.url, utm, username), icon });
+        }
         break;
       case 'embed':
-        blocks.push({
-          kind: 'embed',
-          id: b.id,
-          title: b.title || `${EMBED_NAMES[b.provider]} player`,
-          provider: EMBED_NAMES[b.provider],
-          href: outbound(b.url),
-          player: embedPlayerUrl(b),
-          shape: b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio',
-          ping: ping(b.id),
-        });
+        v.provider = EMBED_NAMES[b.provider];
+        v.title = b.title || `${v.provider} player`;
+        v.href = outbound(b.url, utm, username);
+        v.player = embedPlayerUrl(b);
+        v.shape = b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio';
         break;
       case 'messenger':
         icons.add(b.platform);
-        blocks.push({
-          kind: 'messenger',
-          id: b.id,
-          label: b.label || `Message me on ${MESSENGER_NAMES[b.platform]}`,
-          service: MESSENGER_NAMES[b.platform],
-          href: messengerUrl(b),
-          icon: b.platform,
-          ping: ping(b.id),
-        });
+        v.service = MESSENGER_NAMES[b.platform];
+        v.label = b.label || `Message me on ${v.service}`;
+        v.href = messengerUrl(b);
+        v.icon = b.platform;
         break;
       case 'text':
-        blocks.push({ kind: b.variant, id: b.id, text: b.content });
+        v.text = b.content;
         break;
     }
+    blocks.push(v);
   }
 
-  const avatar = image(p.avatar);
-  const background = image(p.theme.backgroundImage);
+  const avatar = p.avatar ? media + p.avatar : null;
+  const background = p.theme.backgroundImage ? media + p.theme.backgroundImage : null;
   const title = p.displayName || username;
   const description = p.bio || `Links of ${title}`;
-  const jsonLd = JSON.stringify({
+  const person: Record<string, unknown> = { '@type': 'Person', name: title, alternateName: username };
+  if (p.bio) person.description = p.bio;
+  if (avatar) person.image = avatar;
+  if (sameAs.length > 0) person.sameAs = sameAs;
+  const ld = JSON.stringify({
     '@context': 'https://schema.org',
     '@type': 'ProfilePage',
     url: input.urls.page,
-    mainEntity: {
-      '@type': 'Person',
-      name: title,
-      alternateName: username,
-      ...(p.bio && { description: p.bio }),
-      ...(avatar && { image: avatar }),
-      ...(sameAs.length > 0 && { sameAs: [...new Set(sameAs)] }),
-    },
-  }).replace(/</g, '\\u003c');
+    mainEntity: person,
+  });
+  const jsonLd = ld.includes('<') ? ld.replace(/</g, '\\u003c') : ld;
 
   return {
     lang: p.pageLocale,
@@ -175,7 +209,7 @@ export function buildView(input: RenderInput) {
     markdown: `${input.urls.page}page.md`,
     avatar,
     avatarPos: focus(p.avatarFocus),
-    initial: [...title.trim()][0]?.toUpperCase() ?? '?',
+    initial: initialOf(title),
     align: p.headerAlign,
     layout: p.layout,
     accent: p.theme.accent,
