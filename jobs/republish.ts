@@ -43,13 +43,19 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
   let after = '';
   for (;;) {
     const readAt = s.now();
-    const rows = await s.db.query<PageRow>(`SELECT * FROM pages WHERE id > $2 AND ${STALE} ORDER BY id LIMIT $3`, [
-      versions,
-      after,
-      batchSize,
-    ]);
-    if (rows.length === 0) break;
-    after = rows[rows.length - 1].id;
+    // The next chunk of ids in key order, then its stale pages: each step reads an index
+    // range, where "the next 100 stale pages" made the planner scan every page left.
+    const [{ last }] = await s.db.query<{ last: string | null }>(
+      'SELECT max(id) AS last FROM (SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2) chunk',
+      [after, batchSize],
+    );
+    if (last === null) break;
+    const rows = await s.db.query<PageRow>(
+      `SELECT * FROM pages WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
+      [versions, after, last],
+    );
+    after = last;
+    if (rows.length === 0) continue;
 
     for (let i = 0; i < rows.length; i += concurrency) {
       await Promise.all(rows.slice(i, i + concurrency).map((row) => s.publisher.writePage(row, { routes: false })));
