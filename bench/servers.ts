@@ -97,7 +97,7 @@ async function app(): Promise<http.Server> {
 
 /**
  * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
- * published 20-block pages rendered with an older template version. Prints `key <api key>
+ * published 20-block pages whose files were rendered with an older template version. Prints `key <api key>
  * <page id>`; `GET /__bench/republish` runs the republish job in this process and answers its
  * result when it is done, while the API keeps serving.
  */
@@ -123,6 +123,9 @@ async function republishApp(): Promise<http.Server> {
      FROM generate_series(1, ${REPUBLISH_PAGES}) g`,
     [accountId, JSON.stringify(defaultProfile('bench', 'en')), JSON.stringify(blocks), [...TEMPLATE_IDS]],
   );
+  // Published before the deploy: the files are there, rendered with the old templates.
+  await republishChangedTemplates(services);
+  await db.query(`UPDATE pages SET published_template_version = 'old'`);
   const key = await issueApiKey(db, { accountId, label: 'bench', createdBy: 'bench', now: new Date() });
   process.stdout.write(`key ${key.apiKey} ${'1'.padStart(24, '0')}\n`);
   return http.createServer((req, res) => {

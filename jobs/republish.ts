@@ -1,12 +1,14 @@
 /**
  * Republishing after a template change: every published page records the version (content
  * hash) of the template it was rendered with; pages whose template version is no longer the
- * current one are rendered again, in batches of one read, parallel writes and one update.
+ * current one are rendered again, in batches: one read, the files rendered and stored (on a
+ * worker thread for large runs, while the next batch is read), one update.
  * A page changed while its batch was being written is published once more through the
  * outbox, so an older render never stays.
  */
 import type { Services } from '../api/services.js';
 import { templateVersions } from '../renderer/render.js';
+import { startRenderWorker } from '../renderer/renderPool.js';
 import type { PageRow } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 
@@ -25,7 +27,15 @@ export interface RepublishOptions {
   onProgress?: (done: number, total: number) => void;
   /** The current template versions (tests pass others to stand for an edited template). */
   versions?: Record<string, string>;
+  /**
+   * Render and store on a worker thread while the main thread reads the next batch; by
+   * default when the storage can be opened there and at least WORKER_MIN_PAGES need it.
+   */
+  worker?: boolean;
 }
+
+/** Below this many pages the worker's start-up (about a tenth of a second) is not worth it. */
+export const WORKER_MIN_PAGES = 500;
 
 const STALE = `is_published AND banned_at IS NULL
   AND published_template_version IS DISTINCT FROM ($1::jsonb ->> (profile ->> 'templateId'))`;
@@ -39,33 +49,25 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
     `SELECT count(*)::int AS count FROM pages WHERE ${STALE}`,
     [versions],
   );
-  let done = 0;
-  let after = '';
-  for (;;) {
-    const readAt = s.now();
-    // The next chunk of ids in key order, then its stale pages: each step reads an index
-    // range, where "the next 100 stale pages" made the planner scan every page left.
-    const [{ last }] = await s.db.query<{ last: string | null }>(
-      'SELECT max(id) AS last FROM (SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2) chunk',
-      [after, batchSize],
-    );
-    if (last === null) break;
-    const rows = await s.db.query<PageRow>(
-      `SELECT * FROM pages WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
-      [versions, after, last],
-    );
-    after = last;
-    if (rows.length === 0) continue;
+  const spec = s.storage.spec;
+  const useWorker = spec !== undefined && (o.worker ?? total >= WORKER_MIN_PAGES);
+  if (o.worker && !spec) throw new Error('this storage cannot be opened on a worker thread');
+  const worker = useWorker && spec ? startRenderWorker(spec, s.config, concurrency) : null;
 
+  /** Renders and stores a batch: on the worker, or here a few pages at a time. */
+  const write = async (rows: PageRow[], now: Date) => {
+    if (worker) return worker.write(rows, now);
     for (let i = 0; i < rows.length; i += concurrency) {
       await Promise.all(rows.slice(i, i + concurrency).map((row) => s.publisher.writePage(row, { routes: false })));
     }
-    const ids = rows.map((r) => r.id);
+  };
+
+  /** Records the batch's new version; a page changed (edited, unpublished, banned) since it was read is converged once more. */
+  const finish = async (ids: string[], readAt: Date) => {
     await s.db.query(
       `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')) WHERE id = ANY($2::text[])`,
       [versions, ids],
     );
-    // Changed (edited, unpublished, banned) while this batch rendered: converge them once more.
     const changed = await s.db.query<{ username: string }>(
       `SELECT username FROM pages WHERE id = ANY($1::text[]) AND (updated_at > $2 OR NOT is_published OR banned_at IS NOT NULL)`,
       [ids, readAt],
@@ -74,8 +76,48 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
       await publishQueueRepo(s.db).enqueue(username, s.now());
       await s.publisher.publishSoon(username);
     }
-    done += rows.length;
+    done += ids.length;
     o.onProgress?.(done, Math.max(total, done));
+  };
+
+  let done = 0;
+  let after = '';
+  // The batch being written while the next one is read.
+  let writing: { ids: string[]; readAt: Date; stored: Promise<void> } | null = null;
+  try {
+    for (;;) {
+      const readAt = s.now();
+      // The next chunk of ids in key order, then its stale pages: each step reads an index
+      // range, where "the next 100 stale pages" made the planner scan every page left.
+      const [{ last }] = await s.db.query<{ last: string | null }>(
+        'SELECT max(id) AS last FROM (SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2) chunk',
+        [after, batchSize],
+      );
+      if (last === null) break;
+      const rows = await s.db.query<PageRow>(
+        `SELECT * FROM pages WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
+        [versions, after, last],
+      );
+      after = last;
+      // PGlite runs each statement on this thread and answers without a turn of the event
+      // loop: let waiting requests in between batches, or the API stalls while this runs.
+      await new Promise(setImmediate);
+      if (rows.length === 0) continue;
+      const stored = write(rows, readAt);
+      // Not awaited yet: a failure is reported where the batch is finished.
+      stored.catch(() => {});
+      if (writing) {
+        await writing.stored;
+        await finish(writing.ids, writing.readAt);
+      }
+      writing = { ids: rows.map((r) => r.id), readAt, stored };
+    }
+    if (writing) {
+      await writing.stored;
+      await finish(writing.ids, writing.readAt);
+    }
+  } finally {
+    await worker?.close();
   }
   const result = { republished: done, total, ms: performance.now() - started };
   if (done > 0) {

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../store/db.js';
 import { nextVisibilityChange } from '../store/model.js';
-import type { ObjectStorage } from '../store/objects.js';
+import type { ObjectMeta, ObjectStorage } from '../store/objects.js';
 import { type PageRow, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { renderPage, templateVersions } from './render.js';
@@ -30,7 +30,7 @@ export interface PageMeta {
   blockIds: string[];
 }
 
-export function pageMeta(row: PageRow): PageMeta {
+export function pageMeta(row: RenderRow): PageMeta {
   const links: PageMeta['links'] = {};
   for (const b of row.blocks) {
     if (b.type === 'link' && b.path && b.visible) {
@@ -38,6 +38,40 @@ export function pageMeta(row: PageRow): PageMeta {
     }
   }
   return { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };
+}
+
+/** The site addresses a page is rendered with. */
+export type SiteUrls = Pick<Config, 'pageScheme' | 'pageDomain' | 'mediaUrl'>;
+
+/** What a page needs to be rendered: plain data, so a worker thread can receive it. */
+export type RenderRow = Pick<PageRow, 'id' | 'username' | 'profile' | 'blocks'>;
+
+/**
+ * The files of a published page, rendered at `now`: index.html, page.md and, unless
+ * `routes: false`, the router's table meta.json.
+ */
+export function pageFiles(
+  row: RenderRow,
+  site: SiteUrls,
+  now: Date,
+  options: { routes?: boolean } = {},
+): { key: string; body: string; meta: ObjectMeta }[] {
+  const keys = pageKeys(row.username);
+  const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
+  const { html, md } = renderPage({
+    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
+    now,
+    urls: { page, media: site.mediaUrl },
+  });
+  const files = [
+    { key: keys.html, body: html, meta: { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL } },
+    { key: keys.md, body: md, meta: { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL } },
+  ];
+  if (options.routes !== false) {
+    const meta = JSON.stringify(pageMeta(row));
+    files.push({ key: keys.meta, body: meta, meta: { contentType: 'application/json', cacheControl: 'no-cache' } });
+  }
+  return files;
 }
 
 export interface PublisherDeps {
@@ -119,23 +153,8 @@ export function createPublisher(d: PublisherDeps) {
    * leaves meta.json (short paths, block ids) alone, for re-renders that cannot change it.
    */
   async function writePage(row: PageRow, options: { routes?: boolean } = {}): Promise<string> {
-    const keys = pageKeys(row.username);
-    const page = `${d.config.pageScheme}//${row.username}.${d.config.pageDomain}/`;
-    const { html, md } = renderPage({
-      page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
-      now: d.now(),
-      urls: { page, media: d.config.mediaUrl },
-    });
-    await Promise.all([
-      options.routes === false
-        ? undefined
-        : d.storage.put(keys.meta, JSON.stringify(pageMeta(row)), {
-            contentType: 'application/json',
-            cacheControl: 'no-cache',
-          }),
-      d.storage.put(keys.md, md, { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL }),
-      d.storage.put(keys.html, html, { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL }),
-    ]);
+    const files = pageFiles(row, d.config, d.now(), options);
+    await Promise.all(files.map((f) => d.storage.put(f.key, f.body, f.meta)));
     return templateVersions[row.profile.templateId];
   }
 

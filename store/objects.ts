@@ -4,6 +4,7 @@
  * ETag with every object.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -36,6 +37,16 @@ export interface ObjectStorage {
   delete(keys: readonly string[]): Promise<void>;
   /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
   deletePrefix(prefix: string): Promise<number>;
+  /** How to open the same storage in another thread (absent when it cannot be, e.g. in tests that wrap it). */
+  readonly spec?: StorageSpec;
+}
+
+/** A storage described in plain data, so a worker thread can open its own adapter to it. */
+export type StorageSpec = { kind: 'fs'; root: string } | { kind: 's3'; options: Omit<S3Options, 'credentials'> };
+
+/** The storage a spec describes; `blocking` as for fsStorage. */
+export function storageFromSpec(spec: StorageSpec, options: { blocking?: boolean } = {}): ObjectStorage {
+  return spec.kind === 'fs' ? fsStorage(spec.root, options) : s3Storage(spec.options);
 }
 
 /** Keys are relative paths of safe segments; nothing may climb out of the storage root. */
@@ -49,8 +60,24 @@ function quotedMd5(body: Buffer): string {
   return `"${createHash('md5').update(body).digest('hex')}"`;
 }
 
-/** Files under `root`, each with a small JSON sidecar holding its metadata and ETag. */
-export function fsStorage(root: string): ObjectStorage {
+/** The file-system calls a put makes: through the thread pool, or blocking (for a worker thread of its own). */
+const putCalls = {
+  pooled: { mkdir, readFile, writeFile, rename },
+  blocking: {
+    mkdir: async (p: string, o: { recursive: true }) => mkdirSync(p, o),
+    readFile: async (p: string, e: 'utf8') => readFileSync(p, e),
+    writeFile: async (p: string, data: Buffer | string) => writeFileSync(p, data),
+    rename: async (from: string, to: string) => renameSync(from, to),
+  },
+};
+
+/**
+ * Files under `root`, each with a small JSON sidecar holding its metadata and ETag.
+ * `blocking: true` makes puts plain system calls, without a hop to the thread pool and back
+ * for each: for a worker thread that does nothing else (renderer/renderWorker.ts).
+ */
+export function fsStorage(root: string, options: { blocking?: boolean } = {}): ObjectStorage {
+  const calls = options.blocking ? putCalls.blocking : putCalls.pooled;
   const file = (key: string) => path.join(root, key);
   const metaFile = (key: string) => path.join(root, '.meta', `${key}.json`);
   // Metadata this process last wrote per key: a key's metadata rarely changes, so most puts write one file.
@@ -65,15 +92,16 @@ export function fsStorage(root: string): ObjectStorage {
   async function writeAtomically(target: string, data: Buffer | string) {
     const folder = path.dirname(target);
     if (!folders.has(folder)) {
-      await mkdir(folder, { recursive: true });
+      await calls.mkdir(folder, { recursive: true });
       folders.add(folder);
     }
     const tmp = `${target}.${tmpPrefix}${(tmpCount++).toString(36)}.tmp`;
-    await writeFile(tmp, data);
-    await rename(tmp, target);
+    await calls.writeFile(tmp, data);
+    await calls.rename(tmp, target);
   }
 
   return {
+    spec: { kind: 'fs', root },
     async put(key, body, meta) {
       assertKey(key);
       const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -82,7 +110,7 @@ export function fsStorage(root: string): ObjectStorage {
       const sidecar = JSON.stringify({ contentType: meta.contentType, cacheControl: meta.cacheControl });
       if (written.get(key) !== sidecar) {
         // Another process (or an earlier run) may have written the same metadata already.
-        const onDisk = await readFile(metaFile(key), 'utf8').catch(() => null);
+        const onDisk = await calls.readFile(metaFile(key), 'utf8').catch(() => null);
         if (onDisk !== sidecar) await writeAtomically(metaFile(key), sidecar);
         written.set(key, sidecar);
       }
@@ -143,8 +171,11 @@ export function s3Storage(options: S3Options): ObjectStorage {
     ...(options.credentials && { credentials: options.credentials }),
   });
   const Bucket = options.bucket;
+  const { credentials, ...plain } = options;
 
   return {
+    // Credentials given in code stay here; without them a worker finds the same ones in the environment.
+    ...(!credentials && { spec: { kind: 's3', options: plain } }),
     async put(key, body, meta) {
       assertKey(key);
       const out = await client.send(

@@ -155,6 +155,32 @@ describe('background jobs', () => {
 
       expect((await republishChangedTemplates(app().services, { versions: edited })).republished).to.equal(0);
     });
+
+    it('renders on a worker thread the same files as in process, and records the new version', async () => {
+      app().clock.set('2031-02-01T10:00:00Z');
+      const pages = [];
+      for (let i = 0; i < 3; i++)
+        pages.push(await createAgentAccount({ page: { templateId: 'brutal', bio: `Bio ${i}` } }));
+      const inProcess = await Promise.all(pages.map(async (a) => (await pageRequest(a.page.username, '/')).text));
+      await app().services.db.query(`UPDATE pages SET published_template_version = 'old' WHERE username = ANY($1)`, [
+        pages.map((a) => a.page.username),
+      ]);
+      // What the worker writes must be its own: remove the files first.
+      await app().services.storage.delete(pages.map((a) => `pages/${a.page.username}/index.html`));
+
+      const result = await republishChangedTemplates(app().services, { worker: true, batchSize: 2 });
+      expect(result.republished).to.be.at.least(3);
+      for (const [i, a] of pages.entries()) {
+        const stored = await app().services.storage.get(`pages/${a.page.username}/index.html`);
+        expect(stored?.body.toString()).to.equal(inProcess[i]);
+        expect(stored?.contentType).to.equal('text/html; charset=utf-8');
+      }
+      const [{ stale }] = await app().services.db.query<{ stale: number }>(
+        `SELECT count(*)::int AS stale FROM pages WHERE published_template_version = 'old'`,
+      );
+      expect(stale).to.equal(0);
+      app().clock.reset();
+    });
   });
 
   describe('Agenda (jobs/agenda.ts)', () => {

@@ -1,0 +1,37 @@
+/**
+ * A worker thread that renders pages and stores their files, so a republish of thousands of
+ * pages leaves the main thread to the database and the API. It opens its own adapter to the
+ * storage the main thread uses (renderer/renderPool.ts sends the batches).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type StorageSpec, storageFromSpec } from '../store/objects.js';
+import { pageFiles, type RenderRow, type SiteUrls } from './publish.js';
+
+export interface RenderBatch {
+  id: number;
+  rows: RenderRow[];
+  /** Render time, ms since the epoch (the job's clock). */
+  now: number;
+}
+
+export type RenderBatchResult = { id: number; ok: true } | { id: number; ok: false; error: string };
+
+const { spec, site, concurrency } = workerData as { spec: StorageSpec; site: SiteUrls; concurrency: number };
+// This thread only renders and stores, so blocking file calls are the fastest way to make them.
+const storage = storageFromSpec(spec, { blocking: true });
+
+async function writeBatch(batch: RenderBatch): Promise<void> {
+  const now = new Date(batch.now);
+  for (let i = 0; i < batch.rows.length; i += concurrency) {
+    const files = batch.rows.slice(i, i + concurrency).flatMap((row) => pageFiles(row, site, now, { routes: false }));
+    await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
+  }
+}
+
+parentPort!.on('message', (batch: RenderBatch) => {
+  writeBatch(batch).then(
+    () => parentPort!.postMessage({ id: batch.id, ok: true } satisfies RenderBatchResult),
+    (err: unknown) =>
+      parentPort!.postMessage({ id: batch.id, ok: false, error: String((err as Error)?.message ?? err) }),
+  );
+});
