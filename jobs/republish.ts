@@ -50,9 +50,9 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
     [versions],
   );
   const spec = s.storage.spec;
-  const useWorker = spec !== undefined && (o.worker ?? total >= WORKER_MIN_PAGES);
   if (o.worker && !spec) throw new Error('this storage cannot be opened on a worker thread');
-  const worker = useWorker && spec ? startRenderWorker(spec, s.config, concurrency) : null;
+  const worker =
+    spec && (o.worker ?? total >= WORKER_MIN_PAGES) ? startRenderWorker(spec, s.config, concurrency) : null;
 
   /** Renders and stores a batch: on the worker, or here a few pages at a time. */
   const write = async (rows: PageRow[], now: Date) => {

@@ -57,7 +57,7 @@ function keyOf(platform: string): string {
 export const iconKey = memo(keyOf);
 
 /** The human name of a platform for labels and alt texts. */
-export const platformName = memo((platform) => BRANDS[keyOf(platform)]?.title ?? (platform.trim() || 'Link'));
+export const platformName = memo((platform) => BRANDS[iconKey(platform)]?.title ?? (platform.trim() || 'Link'));
 
 const symbolsOf = memo((keys) => {
   let out = '';
