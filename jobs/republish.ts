@@ -7,9 +7,10 @@
  * outbox, so an older render never stays.
  */
 import type { Services } from '../api/services.js';
+import { fromSource, type RenderSource } from '../renderer/publish.js';
 import { templateVersions } from '../renderer/render.js';
 import { startRenderWorker } from '../renderer/renderPool.js';
-import type { PageRow } from '../store/pages.js';
+import type { Queryable } from '../store/db.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 
 export interface RepublishResult {
@@ -45,30 +46,38 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
   const versions = JSON.stringify(o.versions ?? { ...templateVersions });
   const batchSize = o.batchSize ?? 100;
   const concurrency = o.concurrency ?? 32;
-  const [{ count: total }] = await s.db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM pages WHERE ${STALE}`,
-    [versions],
-  );
+  // PGlite runs each statement on this thread and answers without a turn of the event loop:
+  // requests waiting for the API get theirs before each of the job's statements, or they
+  // would wait for whole runs of batches.
+  const query: Queryable['query'] = async (text, params) => {
+    await new Promise(setImmediate);
+    return s.db.query(text, params);
+  };
+  const [{ count: total }] = await query<{ count: number }>(`SELECT count(*)::int AS count FROM pages WHERE ${STALE}`, [
+    versions,
+  ]);
   const spec = s.storage.spec;
   if (o.worker && !spec) throw new Error('this storage cannot be opened on a worker thread');
   const worker =
     spec && (o.worker ?? total >= WORKER_MIN_PAGES) ? startRenderWorker(spec, s.config, concurrency) : null;
 
   /** Renders and stores a batch: on the worker, or here a few pages at a time. */
-  const write = async (rows: PageRow[], now: Date) => {
+  const write = async (rows: RenderSource[], now: Date) => {
     if (worker) return worker.write(rows, now);
     for (let i = 0; i < rows.length; i += concurrency) {
-      await Promise.all(rows.slice(i, i + concurrency).map((row) => s.publisher.writePage(row, { routes: false })));
+      await Promise.all(
+        rows.slice(i, i + concurrency).map((row) => s.publisher.writePage(fromSource(row), { routes: false })),
+      );
     }
   };
 
   /** Records the batch's new version; a page changed (edited, unpublished, banned) since it was read is converged once more. */
   const finish = async (ids: string[], readAt: Date) => {
-    await s.db.query(
+    await query(
       `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')) WHERE id = ANY($2::text[])`,
       [versions, ids],
     );
-    const changed = await s.db.query<{ username: string }>(
+    const changed = await query<{ username: string }>(
       `SELECT username FROM pages WHERE id = ANY($1::text[]) AND (updated_at > $2 OR NOT is_published OR banned_at IS NOT NULL)`,
       [ids, readAt],
     );
@@ -89,19 +98,17 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
       const readAt = s.now();
       // The next chunk of ids in key order, then its stale pages: each step reads an index
       // range, where "the next 100 stale pages" made the planner scan every page left.
-      const [{ last }] = await s.db.query<{ last: string | null }>(
+      const [{ last }] = await query<{ last: string | null }>(
         'SELECT max(id) AS last FROM (SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2) chunk',
         [after, batchSize],
       );
       if (last === null) break;
-      const rows = await s.db.query<PageRow>(
-        `SELECT * FROM pages WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
+      const rows = await query<RenderSource>(
+        `SELECT id, username, profile, blocks::text AS "blocksJson" FROM pages
+         WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
         [versions, after, last],
       );
       after = last;
-      // PGlite runs each statement on this thread and answers without a turn of the event
-      // loop: let waiting requests in between batches, or the API stalls while this runs.
-      await new Promise(setImmediate);
       if (rows.length === 0) continue;
       const stored = write(rows, readAt);
       // Not awaited yet: a failure is reported where the batch is finished.

@@ -47,6 +47,16 @@ export type SiteUrls = Pick<Config, 'pageScheme' | 'pageDomain' | 'mediaUrl'>;
 export type RenderRow = Pick<PageRow, 'id' | 'username' | 'profile' | 'blocks'>;
 
 /**
+ * A page as the republish job reads it: the blocks still as their json text, parsed where the
+ * page is rendered (on the worker thread for large runs), not on the thread the API uses.
+ */
+export type RenderSource = Pick<PageRow, 'id' | 'username' | 'profile'> & { blocksJson: string };
+
+export function fromSource({ blocksJson, ...row }: RenderSource): RenderRow {
+  return { ...row, blocks: JSON.parse(blocksJson) };
+}
+
+/**
  * The files of a published page, rendered at `now`: index.html, page.md and, unless
  * `routes: false`, the router's table meta.json.
  */
@@ -152,7 +162,7 @@ export function createPublisher(d: PublisherDeps) {
    * Renders the page and stores its files; returns the template version used. `routes: false`
    * leaves meta.json (short paths, block ids) alone, for re-renders that cannot change it.
    */
-  async function writePage(row: PageRow, options: { routes?: boolean } = {}): Promise<string> {
+  async function writePage(row: RenderRow, options: { routes?: boolean } = {}): Promise<string> {
     const files = pageFiles(row, d.config, d.now(), options);
     await Promise.all(files.map((f) => d.storage.put(f.key, f.body, f.meta)));
     return templateVersions[row.profile.templateId];

@@ -1,12 +1,12 @@
 /** The main thread's side of renderer/renderWorker.ts: batches of pages out, one answer per batch. */
 import { Worker } from 'node:worker_threads';
 import type { StorageSpec } from '../store/objects.js';
-import type { RenderRow, SiteUrls } from './publish.js';
+import type { RenderSource, SiteUrls } from './publish.js';
 import type { RenderBatch, RenderBatchResult } from './renderWorker.js';
 
 export interface RenderWorker {
   /** Renders the rows at `now` and stores their files (not meta.json); rejects with the first failure. */
-  write(rows: RenderRow[], now: Date): Promise<void>;
+  write(rows: RenderSource[], now: Date): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -5,11 +5,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
-import { pageFiles, type RenderRow, type SiteUrls } from './publish.js';
+import { fromSource, pageFiles, type RenderSource, type SiteUrls } from './publish.js';
 
 export interface RenderBatch {
   id: number;
-  rows: RenderRow[];
+  rows: RenderSource[];
   /** Render time, ms since the epoch (the job's clock). */
   now: number;
 }
@@ -23,7 +23,9 @@ const storage = storageFromSpec(spec, { blocking: true });
 async function writeBatch(batch: RenderBatch): Promise<void> {
   const now = new Date(batch.now);
   for (let i = 0; i < batch.rows.length; i += concurrency) {
-    const files = batch.rows.slice(i, i + concurrency).flatMap((row) => pageFiles(row, site, now, { routes: false }));
+    const files = batch.rows
+      .slice(i, i + concurrency)
+      .flatMap((row) => pageFiles(fromSource(row), site, now, { routes: false }));
     await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
   }
 }

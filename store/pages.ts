@@ -1,4 +1,7 @@
-/** Pages: one row per subdomain, the profile and blocks as JSONB documents. */
+/**
+ * Pages: one row per subdomain, the profile as a JSONB document and the blocks as json text
+ * (only ever stored and loaded whole, and text is several times cheaper to read back).
+ */
 import type { Queryable } from './db.js';
 import { type Block, nextVisibilityChange, type Profile } from './model.js';
 
@@ -39,7 +42,7 @@ export function pagesRepo(db: Queryable) {
     async insert(p: NewPage): Promise<PageRow> {
       const [row] = await db.query<PageRow>(
         `INSERT INTO pages (id, account_id, username, by_program, is_published, created_at, updated_at, created_by, profile, blocks, next_change_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9::jsonb, $10) RETURNING *`,
+         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9::json, $10) RETURNING *`,
         [
           p.id,
           p.accountId,
@@ -93,7 +96,7 @@ export function pagesRepo(db: Queryable) {
       change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date },
     ): Promise<PageRow> {
       const [row] = await db.query<PageRow>(
-        `UPDATE pages SET profile = $2::jsonb, blocks = $3::jsonb, is_published = $4, updated_at = $5, next_change_at = $6
+        `UPDATE pages SET profile = $2::jsonb, blocks = $3::json, is_published = $4, updated_at = $5, next_change_at = $6
          WHERE id = $1 RETURNING *`,
         [
           id,
