@@ -10,7 +10,6 @@
  * files, then the rows; a crash leaves the batch to the next run.
  */
 import type { Services } from '../api/services.js';
-import { pageKeys } from '../renderer/publish.js';
 import type { Queryable } from '../store/db.js';
 
 export const UNPUBLISH_AFTER_DAYS = 30;
@@ -96,10 +95,7 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
       await tx.query<{ username: string }>('SELECT username FROM pages WHERE account_id = ANY($1::text[])', [accounts])
     ).map((r) => r.username);
 
-    for (const name of names) {
-      const keys = pageKeys(name);
-      await s.storage.delete([keys.html, keys.md, keys.meta]);
-    }
+    for (const name of names) await s.publisher.removePage(name);
     let images = 0;
     for (const id of accounts) {
       for (const kind of IMAGE_KINDS) images += await s.storage.deletePrefix(`media/${kind}/${id}/`);

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../store/db.js';
 import { nextVisibilityChange } from '../store/model.js';
-import type { ObjectMeta, ObjectStorage } from '../store/objects.js';
+import type { ObjectMeta, ObjectStorage, StoredObject } from '../store/objects.js';
 import { type PageRow, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { renderPage, templateVersions } from './render.js';
@@ -105,17 +105,23 @@ export function createPublisher(d: PublisherDeps) {
   async function converge(db: Queryable, username: string): Promise<Published> {
     const { queued, row } = await publishQueueRepo(db).withPage(username);
     const live = Boolean(row?.is_published && row.banned_at === null);
+    let objects: Map<string, StoredObject> | null = null;
     if (row && live) {
-      const version = await writePage(row);
-      if (row.published_template_version !== version) {
-        await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, version]);
+      const written = await writePage(row);
+      objects = written.objects;
+      if (row.published_template_version !== written.version) {
+        await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, written.version]);
       }
     } else {
-      const keys = pageKeys(username);
-      await d.storage.delete([keys.html, keys.md, keys.meta]);
+      await deleteFiles(username);
     }
     if (queued !== null) await publishQueueRepo(db).complete(username, queued);
-    return { username, live, nextChangeAt: live ? (row?.next_change_at ?? null) : null };
+    return { username, live, nextChangeAt: live ? (row?.next_change_at ?? null) : null, objects };
+  }
+
+  async function deleteFiles(username: string): Promise<void> {
+    const keys = pageKeys(username);
+    await d.storage.delete([keys.html, keys.md, keys.meta]);
   }
 
   /** Publishes one name now; on failure the outbox row stays and records the error. */
@@ -159,13 +165,23 @@ export function createPublisher(d: PublisherDeps) {
   }
 
   /**
-   * Renders the page and stores its files; returns the template version used. `routes: false`
-   * leaves meta.json (short paths, block ids) alone, for re-renders that cannot change it.
+   * Renders the page and stores its files; returns the template version used and the objects
+   * as stored. `routes: false` leaves meta.json (short paths, block ids) alone, for re-renders
+   * that cannot change it.
    */
-  async function writePage(row: RenderRow, options: { routes?: boolean } = {}): Promise<string> {
+  async function writePage(
+    row: RenderRow,
+    options: { routes?: boolean } = {},
+  ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    await Promise.all(files.map((f) => d.storage.put(f.key, f.body, f.meta)));
-    return templateVersions[row.profile.templateId];
+    const stored = await Promise.all(
+      files.map(async ({ key, body, meta }) => {
+        const bytes = Buffer.from(body);
+        const { etag } = await d.storage.put(key, bytes, meta);
+        return [key, { body: bytes, ...meta, etag }] as const;
+      }),
+    );
+    return { version: templateVersions[row.profile.templateId], objects: new Map(stored) };
   }
 
   /** Publishes every name whose turn has come; returns how many succeeded. */
@@ -211,7 +227,16 @@ export function createPublisher(d: PublisherDeps) {
     drain,
     publishScheduled,
     writePage,
-    /** Called after each successful publish (the router drops its cached copy; the jobs schedule the next change). */
+    /**
+     * Deletes the files of a page whose row is being deleted (housekeeping), and tells the
+     * listeners it is gone, as a publish would.
+     */
+    async removePage(username: string): Promise<void> {
+      await deleteFiles(username);
+      const gone: Published = { username, live: false, nextChangeAt: null, objects: null };
+      for (const listener of listeners) listener(gone);
+    },
+    /** Called after each successful publish (the page host keeps the new objects; the jobs schedule the next change). */
     onPublished(listener: PublishedListener) {
       listeners.add(listener);
     },
@@ -225,6 +250,8 @@ export interface Published {
   username: string;
   live: boolean;
   nextChangeAt: Date | null;
+  /** The objects just stored, by key, for a live page (the page host serves them without reading them back). */
+  objects: Map<string, StoredObject> | null;
 }
 
 export type PublishedListener = (published: Published) => void;

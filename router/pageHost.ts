@@ -34,17 +34,27 @@ export function pageNameFromHost(host: string | undefined, pageDomain: string): 
 }
 
 export function createPageHost(d: PageHostDeps) {
-  // Objects read from storage are kept for a second (and dropped at once when this process
+  // Objects read from storage are kept for a second (and replaced at once when this process
   // publishes); route tables are kept parsed, as the redirect path reads one per hit.
   type Entry = { at: number; object: StoredObject | null; meta?: PageMeta | null };
   const cache = new Map<string, Entry>();
+  let swept = Date.now();
+
+  /** Keeps the cache to what was read or published within the last second, however many pages there are. */
+  function remember(key: string, entry: Entry) {
+    if (entry.at - swept >= CACHE_MS) {
+      for (const [k, e] of cache) if (entry.at - e.at >= CACHE_MS) cache.delete(k);
+      swept = entry.at;
+    }
+    cache.set(key, entry);
+  }
 
   async function cached(key: string): Promise<Entry> {
     const hit = cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit;
     const entry: Entry = { at: now, object: await d.storage.get(key) };
-    cache.set(key, entry);
+    remember(key, entry);
     return entry;
   }
 
@@ -150,12 +160,17 @@ export function createPageHost(d: PageHostDeps) {
 
   return {
     handle,
-    /** Drops cached objects of a name (called when this process publishes it). */
-    forget(name: string) {
-      const keys = pageKeys(name);
-      cache.delete(keys.html);
-      cache.delete(keys.md);
-      cache.delete(keys.meta);
+    /**
+     * This process just published a name: serve the objects it stored (by key) without
+     * reading them back; any other object of the name is read again. `null`: the page is gone.
+     */
+    published(name: string, objects: ReadonlyMap<string, StoredObject> | null) {
+      const at = Date.now();
+      for (const key of Object.values(pageKeys(name))) {
+        const object = objects?.get(key);
+        if (object) remember(key, { at, object });
+        else cache.delete(key);
+      }
     },
   };
 }

@@ -17,7 +17,7 @@ export function createHttpHandler(s: Services, counters: Counters, api: RequestL
     trustProxy: s.config.trustProxy,
     now: s.now,
   });
-  s.publisher.onPublished(({ username }) => pages.forget(username));
+  s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
 
   const fail = (res: ServerResponse, err: unknown) => {
     s.log.error({ err }, 'router error');

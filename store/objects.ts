@@ -60,7 +60,7 @@ function quotedMd5(body: Buffer): string {
   return `"${createHash('md5').update(body).digest('hex')}"`;
 }
 
-/** The file-system calls a put makes: through the thread pool, or blocking (for a worker thread of its own). */
+/** The file-system calls a put makes: through the thread pool, or blocking. */
 const putCalls = {
   pooled: { mkdir, readFile, writeFile, rename },
   blocking: {
@@ -70,14 +70,24 @@ const putCalls = {
     rename: async (from: string, to: string) => renameSync(from, to),
   },
 };
+type PutCalls = typeof putCalls.pooled | typeof putCalls.blocking;
+
+/**
+ * Bodies up to this size are written with blocking calls (a page, its Markdown, a metadata
+ * sidecar, an avatar): ~0.1 ms each, where the thread pool's four hops per file (open, write,
+ * close, rename) took 5–12 ms at the tail on a busy machine, the tail of the time from a PATCH
+ * to its page being served. Larger bodies (uploads) go through the thread pool.
+ */
+export const BLOCKING_WRITE_MAX = 256 * 1024;
 
 /**
  * Files under `root`, each with a small JSON sidecar holding its metadata and ETag.
- * `blocking: true` makes puts plain system calls, without a hop to the thread pool and back
- * for each: for a worker thread that does nothing else (renderer/renderWorker.ts).
+ * `blocking: true` makes every put plain system calls, whatever its size: for a worker thread
+ * that does nothing else (renderer/renderWorker.ts).
  */
 export function fsStorage(root: string, options: { blocking?: boolean } = {}): ObjectStorage {
-  const calls = options.blocking ? putCalls.blocking : putCalls.pooled;
+  const callsFor = (size: number): PutCalls =>
+    options.blocking || size <= BLOCKING_WRITE_MAX ? putCalls.blocking : putCalls.pooled;
   const file = (key: string) => path.join(root, key);
   const metaFile = (key: string) => path.join(root, '.meta', `${key}.json`);
   // Metadata this process last wrote per key: a key's metadata rarely changes, so most puts write one file.
@@ -90,6 +100,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   const folders = new Set<string>();
 
   async function writeAtomically(target: string, data: Buffer | string) {
+    const calls = callsFor(data.length);
     const folder = path.dirname(target);
     if (!folders.has(folder)) {
       await calls.mkdir(folder, { recursive: true });
@@ -110,7 +121,9 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       const sidecar = JSON.stringify({ contentType: meta.contentType, cacheControl: meta.cacheControl });
       if (written.get(key) !== sidecar) {
         // Another process (or an earlier run) may have written the same metadata already.
-        const onDisk = await calls.readFile(metaFile(key), 'utf8').catch(() => null);
+        const onDisk = await callsFor(0)
+          .readFile(metaFile(key), 'utf8')
+          .catch(() => null);
         if (onDisk !== sidecar) await writeAtomically(metaFile(key), sidecar);
         written.set(key, sidecar);
       }

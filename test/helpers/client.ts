@@ -7,6 +7,7 @@ import http from 'node:http';
 import { fromSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { TestApp } from './app.js';
 import { app } from './hooks.js';
 
 export interface Response<T = any> {
@@ -122,9 +123,9 @@ export async function checkContract(method: string, path: string, res: Response)
 export function pageRequest(
   name: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; app?: TestApp } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: string }> {
-  const { port, services } = app();
+  const { port, services } = options.app ?? app();
   return new Promise((resolve, reject) => {
     const req = http.request(
       {

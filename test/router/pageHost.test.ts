@@ -183,6 +183,50 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     });
   });
 
+  describe('a page this process publishes', () => {
+    let counted: TestApp;
+    const reads: string[] = [];
+    before(async () => {
+      const { fsStorage } = await import('../../store/objects.js');
+      const { mkdtemp } = await import('node:fs/promises');
+      const { tmpdir } = await import('node:os');
+      const inner = fsStorage(await mkdtemp(`${tmpdir()}/linkpage-reads-`));
+      counted = await startApp({
+        db: app().services.db,
+        storage: {
+          put: (...args) => inner.put(...args),
+          get: (key) => {
+            reads.push(key);
+            return inner.get(key);
+          },
+          delete: (keys) => inner.delete(keys),
+          deletePrefix: (prefix) => inner.deletePrefix(prefix),
+        },
+      });
+    });
+    after(async () => {
+      await counted.close();
+    });
+
+    it('is served as just stored, with its ETag, without reading it back from storage', async () => {
+      const a = await createAgentAccount();
+      const res = await fetch(`${counted.url}/api/profiles/${a.page.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ bio: 'Fresh from the publisher' }),
+      });
+      expect(res.status).to.equal(200);
+      reads.length = 0;
+      const html = await pageRequest(a.page.username, '/', { app: counted });
+      const md = await pageRequest(a.page.username, '/page.md', { app: counted });
+      expect(html.text).to.include('Fresh from the publisher');
+      expect(md.text).to.include('Fresh from the publisher');
+      expect(reads).to.deep.equal([]);
+      const stored = await counted.services.storage.get(`pages/${a.page.username}/index.html`);
+      expect(html.headers.etag).to.equal(stored?.etag);
+    });
+  });
+
   describe('publishing when storage fails', () => {
     let flaky: TestApp;
     let failing = false;
