@@ -96,8 +96,8 @@ for (const engine of engines) {
   });
 }
 
-describe('migration 006_blocks_json', () => {
-  it('keeps the blocks of pages stored as JSONB before it, now as json text', async () => {
+describe('migration 006_pages_storage', () => {
+  it('keeps the blocks of pages stored as JSONB before it, now as json text in table pages with room for updates', async () => {
     const db = await openDatabase({});
     try {
       await migrate(
@@ -111,11 +111,15 @@ describe('migration 006_blocks_json', () => {
          VALUES ($1, $2, 'before', true, true, '{}', $3::jsonb)`,
         ['1'.repeat(24), 'a'.repeat(24), JSON.stringify(blocks)],
       );
-      expect(await migrate(db)).to.include('006_blocks_json');
+      expect(await migrate(db)).to.include('006_pages_storage');
       const [row] = await db.query<{ blocks: unknown; type: string }>(
         'SELECT blocks, pg_typeof(blocks)::text AS type FROM pages',
       );
       expect(row).to.deep.equal({ blocks, type: 'json' });
+      const [table] = await db.query<{ reloptions: string[] }>(
+        "SELECT reloptions FROM pg_class WHERE oid = 'pages'::regclass",
+      );
+      expect(table.reloptions).to.deep.equal(['fillfactor=70']);
     } finally {
       await db.close();
     }
