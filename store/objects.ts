@@ -80,6 +80,15 @@ type PutCalls = typeof putCalls.pooled | typeof putCalls.blocking;
  */
 export const BLOCKING_WRITE_MAX = 256 * 1024;
 
+/** Whether the file exists with exactly these bytes (a small file: read with one blocking call). */
+function holds(file: string, bytes: Buffer): boolean {
+  try {
+    return readFileSync(file).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Files under `root`, each with a small JSON sidecar holding its metadata and ETag.
  * `blocking: true` makes every put plain system calls, whatever its size: for a worker thread
@@ -127,6 +136,10 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
         if (onDisk !== sidecar) await writeAtomically(metaFile(key), sidecar);
         written.set(key, sidecar);
       }
+      // An object stored again with the same bytes is left alone: nothing written, and its
+      // ETag stays valid in every cache. Re-renders often come out the same (a page's Markdown
+      // after an HTML template change, its route table after most edits).
+      if (bytes.length <= BLOCKING_WRITE_MAX && holds(file(key), bytes)) return { etag };
       await writeAtomically(file(key), bytes);
       return { etag };
     },

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -86,6 +86,20 @@ describe('object storage', () => {
       await rm(dir, { recursive: true, force: true });
     });
     behavesLikeObjectStorage(() => fsStorage(dir));
+
+    it('leaves a file stored again with the same bytes untouched, and replaces one with other bytes', async () => {
+      const storage = fsStorage(dir);
+      const meta = { contentType: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=60' };
+      const file = path.join(dir, 'pages/same/page.md');
+      const first = await storage.put('pages/same/page.md', '# Same', meta);
+      const before = await stat(file);
+      expect(await storage.put('pages/same/page.md', '# Same', meta)).to.deep.equal(first);
+      expect((await stat(file)).ino).to.equal(before.ino);
+      const changed = await storage.put('pages/same/page.md', '# Changed', meta);
+      expect((await stat(file)).ino).to.not.equal(before.ino);
+      expect(changed.etag).to.not.equal(first.etag);
+      expect((await storage.get('pages/same/page.md'))?.body.toString()).to.equal('# Changed');
+    });
   });
 
   describe('s3Storage against an S3 HTTP server (s3rver)', function () {
