@@ -3,6 +3,8 @@
  * pages leaves the main thread to the database and the API. It opens its own adapter to the
  * storage the main thread uses (renderer/renderPool.ts sends the batches).
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
 import { fromSource, pageFiles, type RenderSource, type SiteUrls } from './publish.js';
@@ -15,6 +17,20 @@ export interface RenderBatch {
 }
 
 export type RenderBatchResult = { id: number; ok: true } | { id: number; ok: false; error: string };
+
+/**
+ * Background work: when both cores are busy, the API's thread goes first. On Linux a thread
+ * has its own nice value, set through its thread id; elsewhere the worker keeps the default.
+ */
+function lowerPriority() {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+  } catch {
+    // Not Linux, or not allowed: run at normal priority.
+  }
+}
+lowerPriority();
 
 const { spec, site, concurrency } = workerData as { spec: StorageSpec; site: SiteUrls; concurrency: number };
 // This thread only renders and stores, so blocking file calls are the fastest way to make them.
