@@ -116,18 +116,25 @@ async function republishApp(): Promise<http.Server> {
       })),
     ),
   );
+  // Ids in no particular order, as newId() makes them, so a batch in key order is spread over the table.
   await db.query(
     `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version)
-     SELECT lpad(to_hex(g), 24, '0'), $1, 'page-' || g, true, true,
+     SELECT substr(md5(g::text), 1, 24), $1, 'page-' || g, true, true,
             jsonb_set($2::jsonb, '{templateId}', to_jsonb(($4::text[])[1 + g % 10])), $3::jsonb, 'old'
      FROM generate_series(1, ${REPUBLISH_PAGES}) g`,
     [accountId, JSON.stringify(defaultProfile('bench', 'en')), JSON.stringify(blocks), [...TEMPLATE_IDS]],
   );
-  // Published before the deploy: the files are there, rendered with the old templates.
+  // Published before the deploy: the files are there, and none is what the new render makes
+  // (they show an older bio, so every HTML and Markdown file differs and is written: the worst
+  // case, where a real template change leaves the Markdown twins as they were).
+  await db.query(`UPDATE pages SET profile = jsonb_set(profile, '{bio}', '"Before the deploy"')`);
   await republishChangedTemplates(services);
-  await db.query(`UPDATE pages SET published_template_version = 'old'`);
+  await db.query(
+    `UPDATE pages SET profile = jsonb_set(profile, '{bio}', '"After the deploy"'), published_template_version = 'old'`,
+  );
   const key = await issueApiKey(db, { accountId, label: 'bench', createdBy: 'bench', now: new Date() });
-  process.stdout.write(`key ${key.apiKey} ${'1'.padStart(24, '0')}\n`);
+  const [first] = await db.query<{ id: string }>(`SELECT id FROM pages WHERE username = 'page-1'`);
+  process.stdout.write(`key ${key.apiKey} ${first.id}\n`);
   return http.createServer((req, res) => {
     if (req.url === '/__bench/republish') {
       republishChangedTemplates(services).then(
