@@ -4,6 +4,7 @@
  */
 import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
+import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
@@ -88,12 +89,20 @@ async function republish() {
   );
 }
 
+async function nightly() {
+  const r = await housekeepingBench();
+  console.log(
+    `housekeeping over ${r.accounts} provisional accounts (embedded default): ${(r.ms / 1000).toFixed(1)} s; ${r.result.deletedAccounts} accounts deleted, ${r.result.unpublishedPages} pages unpublished; JS heap ${r.heapBeforeMB.toFixed(0)} MB before, peak ${r.heapPeakMB.toFixed(0)} MB`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'render') render();
 if (!only || only === 'redirects') await redirects();
 if (!only || only === 'publish') await latency();
 if (!only || only === 'images') await images();
 if (!only || only === 'republish') await republish();
+if (!only || only === 'housekeeping') await nightly();
 if (!only || only === 'a11y') {
   const scores = await accessibilityScores();
   console.log(
