@@ -9,6 +9,7 @@
  * each batch is one transaction that re-checks every account under a row lock, removes the
  * files, then the rows; a crash leaves the batch to the next run.
  */
+import pMap from 'p-map';
 import type { Services } from '../api/services.js';
 import type { Queryable } from '../store/db.js';
 
@@ -16,6 +17,8 @@ export const UNPUBLISH_AFTER_DAYS = 30;
 export const DELETE_AFTER_DAYS = 60;
 const DAY_MS = 86_400_000;
 const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
+/** Files removed (or pages published) at the same time: storage calls wait on I/O, not on this thread. */
+const CONCURRENCY = 16;
 
 export interface HousekeepingResult {
   unpublishedPages: number;
@@ -45,7 +48,7 @@ export async function housekeeping(s: Services, now = s.now(), batchSize = 500):
     const names = await unpublishBatch(s.db, unpublishBefore, now, batchSize);
     result.unpublishedPages += names.length;
     // The outbox rows written with the change make the publisher remove the files.
-    for (const name of names) await s.publisher.publishSoon(name);
+    await pMap(names, (name) => s.publisher.publishSoon(name), { concurrency: CONCURRENCY });
     if (names.length < batchSize) break;
   }
   s.log.info(
@@ -95,11 +98,10 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
       await tx.query<{ username: string }>('SELECT username FROM pages WHERE account_id = ANY($1::text[])', [accounts])
     ).map((r) => r.username);
 
-    for (const name of names) await s.publisher.removePage(name);
-    let images = 0;
-    for (const id of accounts) {
-      for (const kind of IMAGE_KINDS) images += await s.storage.deletePrefix(`media/${kind}/${id}/`);
-    }
+    await pMap(names, (name) => s.publisher.removePage(name), { concurrency: CONCURRENCY });
+    const folders = accounts.flatMap((id) => IMAGE_KINDS.map((kind) => `media/${kind}/${id}/`));
+    const removed = await pMap(folders, (folder) => s.storage.deletePrefix(folder), { concurrency: CONCURRENCY });
+    const images = removed.reduce((sum, n) => sum + n, 0);
     await deleteRows(tx, accounts, names);
     return { accounts: accounts.length, pages: names.length, images };
   });

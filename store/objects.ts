@@ -157,12 +157,13 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
     },
 
     async delete(keys) {
-      for (const key of keys) {
-        assertKey(key);
-        await rm(file(key), { force: true });
-        await rm(metaFile(key), { force: true });
-        written.delete(key);
-      }
+      keys.forEach(assertKey);
+      await Promise.all(
+        keys.flatMap((key) => {
+          written.delete(key);
+          return [rm(file(key), { force: true }), rm(metaFile(key), { force: true })];
+        }),
+      );
     },
 
     async deletePrefix(prefix) {
