@@ -13,6 +13,8 @@ import { notFoundPage } from './notFound.js';
 const USERNAME = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const CACHE_MS = 1000;
+/** `/<short path>` (with an optional trailing slash); the names of files and pings never match. */
+const SHORT_PATH = /^\/([a-z0-9-]{1,40})\/?$/;
 
 export interface PageHostDeps {
   pageDomain: string;
@@ -35,37 +37,51 @@ export function pageNameFromHost(host: string | undefined, pageDomain: string): 
 
 export function createPageHost(d: PageHostDeps) {
   // Objects read from storage are kept for a second (and replaced at once when this process
-  // publishes); route tables are kept parsed, as the redirect path reads one per hit.
-  type Entry = { at: number; object: StoredObject | null; meta?: PageMeta | null };
+  // publishes), and route tables kept parsed by page name, as the redirect path reads one per hit.
+  type Entry = { at: number; object: StoredObject | null };
   const cache = new Map<string, Entry>();
+  const tables = new Map<string, { at: number; meta: PageMeta | null }>();
   let swept = Date.now();
 
-  /** Keeps the cache to what was read or published within the last second, however many pages there are. */
-  function remember(key: string, entry: Entry) {
-    if (entry.at - swept >= CACHE_MS) {
-      for (const [k, e] of cache) if (entry.at - e.at >= CACHE_MS) cache.delete(k);
-      swept = entry.at;
-    }
-    cache.set(key, entry);
+  /** Keeps both caches to what was read or published within the last second, however many pages there are. */
+  function sweep(now: number) {
+    if (now - swept < CACHE_MS) return;
+    for (const [k, e] of cache) if (now - e.at >= CACHE_MS) cache.delete(k);
+    for (const [k, t] of tables) if (now - t.at >= CACHE_MS) tables.delete(k);
+    swept = now;
   }
 
-  async function cached(key: string): Promise<Entry> {
+  /** The cached entry while it is fresh. */
+  function fresh(key: string): Entry | undefined {
     const hit = cache.get(key);
-    const now = Date.now();
-    if (hit && now - hit.at < CACHE_MS) return hit;
-    const entry: Entry = { at: now, object: await d.storage.get(key) };
-    remember(key, entry);
+    return hit && Date.now() - hit.at < CACHE_MS ? hit : undefined;
+  }
+
+  async function read(key: string): Promise<Entry> {
+    const entry: Entry = { at: Date.now(), object: await d.storage.get(key) };
+    sweep(entry.at);
+    cache.set(key, entry);
     return entry;
   }
 
   async function load(key: string): Promise<StoredObject | null> {
-    return (await cached(key)).object;
+    return (fresh(key) ?? (await read(key))).object;
+  }
+
+  /** The page's route table while it is in memory and fresh (null: no page), else undefined. */
+  function tableNow(name: string): PageMeta | null | undefined {
+    const table = tables.get(name);
+    return table && Date.now() - table.at < CACHE_MS ? table.meta : undefined;
   }
 
   async function meta(name: string): Promise<PageMeta | null> {
-    const entry = await cached(pageKeys(name).meta);
-    entry.meta ??= entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
-    return entry.meta;
+    const known = tableNow(name);
+    if (known !== undefined) return known;
+    const key = pageKeys(name).meta;
+    const entry = fresh(key) ?? (await read(key));
+    const parsed = entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
+    tables.set(name, { at: entry.at, meta: parsed });
+    return parsed;
   }
 
   function clientAddress(req: IncomingMessage): string {
@@ -101,13 +117,48 @@ export function createPageHost(d: PageHostDeps) {
       .end(req.method === 'HEAD' ? undefined : body);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+  function redirect(req: IncomingMessage, res: ServerResponse, table: PageMeta | null, shortPath: string) {
+    const link = table?.links[shortPath];
+    if (!table || !link) return notFound(req, res);
+    d.counters.tap(table.id, link.blockId);
+    res.writeHead(302, { location: link.url, 'cache-control': 'no-store', 'content-length': 0 }).end();
+  }
+
+  /**
+   * Answers a request to a page host. Short paths, the router's hot path, are answered at once
+   * when the page's route table is in memory (no promise made); the rest once read. Returns
+   * the promise of an answer still to come, if any.
+   */
+  function handle(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> | undefined {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const path = q === -1 ? raw : raw.slice(0, q);
     const method = req.method ?? 'GET';
     const reading = method === 'GET' || method === 'HEAD';
-    if (!name) return notFound(req, res);
+    if (!name) {
+      notFound(req, res);
+      return;
+    }
+    const short = reading ? SHORT_PATH.exec(path) : null;
+    if (short) {
+      const table = tableNow(name);
+      if (table === undefined) return meta(name).then((m) => redirect(req, res, m, short[1]));
+      redirect(req, res, table, short[1]);
+      return;
+    }
+    return answer(req, res, name, path, q === -1 ? '' : raw.slice(q + 1), method);
+  }
+
+  /** Everything on a page host but short paths. */
+  async function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    path: string,
+    search: string,
+    method: string,
+  ) {
+    const reading = method === 'GET' || method === 'HEAD';
 
     if (path === '/_/v' && reading) {
       const m = await meta(name);
@@ -130,7 +181,7 @@ export function createPageHost(d: PageHostDeps) {
       return;
     }
     if (path === '/' || path === '/index.html') {
-      const query = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
+      const query = new URLSearchParams(search);
       const wantsMarkdown = query.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
       const keys = pageKeys(name);
       const object = await load(wantsMarkdown ? keys.md : keys.html);
@@ -145,16 +196,6 @@ export function createPageHost(d: PageHostDeps) {
       res.end('User-agent: *\nAllow: /\n');
       return;
     }
-    const short = /^\/([a-z0-9-]{1,40})\/?$/.exec(path);
-    if (short) {
-      const m = await meta(name);
-      const link = m?.links[short[1]];
-      if (m && link) {
-        d.counters.tap(m.id, link.blockId);
-        res.writeHead(302, { location: link.url, 'cache-control': 'no-store', 'content-length': 0 }).end();
-        return;
-      }
-    }
     notFound(req, res);
   }
 
@@ -166,9 +207,11 @@ export function createPageHost(d: PageHostDeps) {
      */
     published(name: string, objects: ReadonlyMap<string, StoredObject> | null) {
       const at = Date.now();
+      sweep(at);
+      tables.delete(name);
       for (const key of Object.values(pageKeys(name))) {
         const object = objects?.get(key);
-        if (object) remember(key, { at, object });
+        if (object) cache.set(key, { at, object });
         else cache.delete(key);
       }
     },

@@ -28,7 +28,11 @@ export function createHttpHandler(s: Services, counters: Counters, api: RequestL
   return (req: IncomingMessage, res: ServerResponse) => {
     const name = pageNameFromHost(req.headers.host, s.config.pageDomain);
     if (name !== null) {
-      pages.handle(req, res, name).catch((err) => fail(res, err));
+      try {
+        pages.handle(req, res, name)?.catch((err) => fail(res, err));
+      } catch (err) {
+        fail(res, err);
+      }
       return;
     }
     if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
