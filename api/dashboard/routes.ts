@@ -438,12 +438,9 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
           blocks.splice(index, 1);
           return { blocks };
         default:
-          blocks[index] = {
-            ...blockFromForm({ ...f, type: block.type }),
-            id: block.id,
-            order: block.order,
-            visible: block.visible,
-          };
+          // The form shows some of a block's fields; the others (a link's card image, badge,
+          // app links, featured…) stay as they are.
+          blocks[index] = { ...block, ...blockFromForm({ ...f, type: block.type }) };
           return { blocks };
       }
     }, 'Saved and published.'),

@@ -132,6 +132,42 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
     });
   });
 
+  it('keeps the fields its form does not show when a block is edited (badge, featured, app links, note cleared)', async () => {
+    const { person, id } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'link',
+      label: 'Shop',
+      url: 'https://shop.example.com/',
+      note: 'Spring sale',
+    });
+    const [{ blocks }] = await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [
+      id,
+    ]);
+    const extras = { badge: 'New', featured: true, apps: { ios: 'shop://home', android: null } };
+    await app().services.db.query('UPDATE pages SET blocks = $2::json WHERE id = $1', [
+      id,
+      JSON.stringify([{ ...blocks[0], ...extras }]),
+    ]);
+    const ok = await person.post(`/dashboard/pages/${id}/blocks/${blocks[0].id}`, {
+      action: 'edit',
+      label: 'Our shop',
+      url: 'https://shop.example.com/',
+      note: '',
+    });
+    expect(ok.status).to.equal(303);
+    const [{ blocks: after }] = await app().services.db.query<{ blocks: any[] }>(
+      'SELECT blocks FROM pages WHERE id = $1',
+      [id],
+    );
+    expect(after[0]).to.deep.include({
+      label: 'Our shop',
+      note: '',
+      badge: 'New',
+      featured: true,
+      apps: { ios: 'shop://home', android: null },
+    });
+  });
+
   it('unpublishes and publishes; deletes only with the name typed', async () => {
     const { person, username, id } = await personWithPage();
     await person.post(`/dashboard/pages/${id}/publish`, {});
