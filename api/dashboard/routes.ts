@@ -26,7 +26,7 @@ import type { Limiter } from '../limits/limiter.js';
 import { ownedPage } from '../profiles/queries.js';
 import { ProfilePatch } from '../profiles/schema.js';
 import { pageStats } from '../profiles/stats.js';
-import { EMBED_PROVIDERS, MESSENGERS } from '../schemas/blocks.js';
+import { EMBED_PROVIDERS, MESSENGERS, SOCIAL_ROW_MAX } from '../schemas/blocks.js';
 import { Email, Password, TEMPLATE_IDS, Username } from '../schemas/fields.js';
 import { pageUrl, type Services } from '../services.js';
 import { readMultipartUpload } from '../upload/multipart.js';
@@ -263,6 +263,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
         templates: TEMPLATE_IDS,
         providers: EMBED_PROVIDERS,
         messengers: MESSENGERS,
+        socialRowMax: SOCIAL_ROW_MAX,
         notice: ctx.query.notice,
         ...extra,
       },
@@ -625,6 +626,16 @@ function blockFromForm(f: Form): Record<string, unknown> {
       };
     case 'social':
       return { type: 'social', platform: f.platform ?? '', url: f.url ?? '', ...schedule };
+    case 'socialRow': {
+      // Rows of the form left empty are dropped; a half-filled one is judged by the schema.
+      const items = [];
+      for (let i = 0; i < SOCIAL_ROW_MAX; i++) {
+        const platform = opt(f[`item${i}Platform`]);
+        const url = opt(f[`item${i}Url`]);
+        if (platform || url) items.push({ platform: platform ?? '', url: url ?? '' });
+      }
+      return { type: 'socialRow', items, ...schedule };
+    }
     case 'embed':
       return { type: 'embed', provider: f.provider, url: f.url ?? '', title: opt(f.title), ...schedule };
     case 'messenger':

@@ -9,6 +9,8 @@ export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
 export const MESSENGERS = ['telegram', 'whatsapp', 'viber'] as const;
 export const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text'] as const;
+/** Items a social row holds at most (SPEC 8). */
+export const SOCIAL_ROW_MAX = 20;
 
 const BlockId = text(1, 40);
 const Order = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
@@ -65,7 +67,7 @@ function blockSchemas(mode: 'stored' | 'agent') {
         type: v.literal('socialRow'),
         items: v.pipe(
           v.array(v.strictObject({ platform: text(1, 40), url: HttpUrl })),
-          v.maxLength(20, 'A social row holds at most 20 items.'),
+          v.maxLength(SOCIAL_ROW_MAX, `A social row holds at most ${SOCIAL_ROW_MAX} items.`),
         ),
       }),
       v.strictObject({

@@ -132,6 +132,51 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
     });
   });
 
+  it('adds a row of social icons and edits it; a half-filled row is shown on the form and changes nothing', async () => {
+    const { person, username, id } = await personWithPage();
+    const added = await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'socialRow',
+      item0Platform: 'github',
+      item0Url: 'https://github.com/example',
+      item1Platform: '',
+      item1Url: '',
+      item2Platform: 'mastodon',
+      item2Url: 'https://mastodon.social/@example',
+    });
+    expect(added.status).to.equal(303);
+    const stored = async () =>
+      (await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [id]))[0].blocks;
+    const [row] = await stored();
+    expect(row.items).to.deep.equal([
+      { platform: 'github', url: 'https://github.com/example' },
+      { platform: 'mastodon', url: 'https://mastodon.social/@example' },
+    ]);
+    const editor = await person.get(`/dashboard/pages/${id}`);
+    expect(editor.html).to.include('value="https://mastodon.social/@example"');
+
+    const half = await person.post(`/dashboard/pages/${id}/blocks/${row.id}`, {
+      action: 'edit',
+      item0Platform: 'github',
+      item0Url: 'https://github.com/example',
+      item1Platform: 'bluesky',
+    });
+    expect(half.status).to.equal(400);
+    expect(alertText(half.html)).to.include('blocks[0].items[1].url');
+    expect((await stored())[0].items).to.have.length(2);
+
+    const edited = await person.post(`/dashboard/pages/${id}/blocks/${row.id}`, {
+      action: 'edit',
+      item0Platform: 'bluesky',
+      item0Url: 'https://bsky.app/profile/example.com',
+      item1Platform: 'github',
+      item1Url: 'https://github.com/example',
+    });
+    expect(edited.status).to.equal(303);
+    expect((await stored())[0].items.map((i: { platform: string }) => i.platform)).to.deep.equal(['bluesky', 'github']);
+    const html = (await pageHtml(username)).html;
+    expect(html).to.include('https://bsky.app/profile/example.com').and.not.include('mastodon.social');
+  });
+
   it('keeps the fields its form does not show when a block is edited (badge, featured, app links, note cleared)', async () => {
     const { person, id } = await personWithPage();
     await person.post(`/dashboard/pages/${id}/blocks`, {
