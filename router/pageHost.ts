@@ -42,6 +42,9 @@ export function createPageHost(d: PageHostDeps) {
   const cache = new Map<string, Entry>();
   const tables = new Map<string, { at: number; meta: PageMeta | null }>();
   let swept = Date.now();
+  // This process's publishes so far: a read from storage that a publish overtook is answered
+  // but not kept, so it never replaces what was just published.
+  let publishes = 0;
 
   /** Keeps both caches to what was read or published within the last second, however many pages there are. */
   function sweep(now: number) {
@@ -58,9 +61,12 @@ export function createPageHost(d: PageHostDeps) {
   }
 
   async function read(key: string): Promise<Entry> {
+    const before = publishes;
     const entry: Entry = { at: Date.now(), object: await d.storage.get(key) };
-    sweep(entry.at);
-    cache.set(key, entry);
+    if (publishes === before) {
+      sweep(entry.at);
+      cache.set(key, entry);
+    }
     return entry;
   }
 
@@ -78,9 +84,10 @@ export function createPageHost(d: PageHostDeps) {
     const known = tableNow(name);
     if (known !== undefined) return known;
     const key = pageKeys(name).meta;
+    const before = publishes;
     const entry = fresh(key) ?? (await read(key));
     const parsed = entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
-    tables.set(name, { at: entry.at, meta: parsed });
+    if (publishes === before) tables.set(name, { at: entry.at, meta: parsed });
     return parsed;
   }
 
@@ -206,6 +213,7 @@ export function createPageHost(d: PageHostDeps) {
      * reading them back; any other object of the name is read again. `null`: the page is gone.
      */
     published(name: string, objects: ReadonlyMap<string, StoredObject> | null) {
+      publishes++;
       const at = Date.now();
       sweep(at);
       tables.delete(name);

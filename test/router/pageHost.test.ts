@@ -1,4 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { pino } from 'pino';
+import type { Counters } from '../../router/counters.js';
+import { createPageHost } from '../../router/pageHost.js';
+import type { ObjectStorage, StoredObject } from '../../store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
@@ -273,5 +279,49 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       const left = await flaky.services.db.query('SELECT 1 FROM publish_queue WHERE username = $1', [a.page.username]);
       expect(left).to.have.length(0);
     });
+  });
+});
+
+describe('page host cache (router/pageHost.ts)', () => {
+  const object = (text: string): StoredObject => ({
+    body: Buffer.from(text),
+    contentType: 'text/html; charset=utf-8',
+    cacheControl: 'public, max-age=60',
+    etag: `"${text}"`,
+  });
+
+  it('does not let a read that a publish overtook replace what was just published', async () => {
+    let release: (o: StoredObject) => void = () => {};
+    const reads: string[] = [];
+    const storage = {
+      get: (key: string) => {
+        reads.push(key);
+        return new Promise<StoredObject>((resolve) => {
+          release = resolve;
+        });
+      },
+    } as unknown as ObjectStorage;
+    const host = createPageHost({
+      pageDomain: 'pages.test',
+      storage,
+      counters: {} as Counters,
+      log: pino({ level: 'silent' }),
+      trustProxy: false,
+      now: () => new Date(),
+    });
+    const server = http.createServer((req, res) => void host.handle(req, res, 'ada'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const slow = fetch(url).then((r) => r.text());
+      while (reads.length === 0) await new Promise((r) => setTimeout(r, 5));
+      host.published('ada', new Map([['pages/ada/index.html', object('new page')]]));
+      release(object('old page'));
+      expect(await slow).to.equal('old page');
+      expect(await (await fetch(url)).text()).to.equal('new page');
+      expect(reads).to.have.length(1);
+    } finally {
+      server.close();
+    }
   });
 });
