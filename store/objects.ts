@@ -101,6 +101,8 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   const metaFile = (key: string) => path.join(root, '.meta', `${key}.json`);
   // Metadata this process last wrote per key: a key's metadata rarely changes, so most puts write one file.
   const written = new Map<string, string>();
+  // Writes under way per key.
+  const writing = new Map<string, number>();
 
   // Temporary names unique to this process without a random draw per write.
   const tmpPrefix = `${process.pid.toString(36)}-${randomBytes(3).toString('hex')}-`;
@@ -136,11 +138,18 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
         if (onDisk !== sidecar) await writeAtomically(metaFile(key), sidecar);
         written.set(key, sidecar);
       }
-      // An object stored again with the same bytes is left alone: nothing written, and its
-      // ETag stays valid in every cache. Re-renders often come out the same (a page's Markdown
-      // after an HTML template change, its route table after most edits).
-      if (bytes.length <= BLOCKING_WRITE_MAX && holds(file(key), bytes)) return { etag };
-      await writeAtomically(file(key), bytes);
+      // An object stored again with the same bytes is left alone, unless a write of the same
+      // key is still under way (it would land after this put). Re-renders often come out the
+      // same (a page's Markdown after an HTML template change, its route table after most edits).
+      if (bytes.length <= BLOCKING_WRITE_MAX && !writing.has(key) && holds(file(key), bytes)) return { etag };
+      writing.set(key, (writing.get(key) ?? 0) + 1);
+      try {
+        await writeAtomically(file(key), bytes);
+      } finally {
+        const left = writing.get(key)! - 1;
+        if (left === 0) writing.delete(key);
+        else writing.set(key, left);
+      }
       return { etag };
     },
 
@@ -158,12 +167,8 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
 
     async delete(keys) {
       keys.forEach(assertKey);
-      await Promise.all(
-        keys.flatMap((key) => {
-          written.delete(key);
-          return [rm(file(key), { force: true }), rm(metaFile(key), { force: true })];
-        }),
-      );
+      await Promise.all(keys.flatMap((key) => [rm(file(key), { force: true }), rm(metaFile(key), { force: true })]));
+      for (const key of keys) written.delete(key);
     },
 
     async deletePrefix(prefix) {
