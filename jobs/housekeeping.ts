@@ -17,8 +17,10 @@ export const UNPUBLISH_AFTER_DAYS = 30;
 export const DELETE_AFTER_DAYS = 60;
 const DAY_MS = 86_400_000;
 const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
-/** Files removed (or pages published) at the same time: storage calls wait on I/O, not on this thread. */
-const CONCURRENCY = 16;
+/** Files removed at the same time: storage calls wait on I/O, not on this thread. */
+const REMOVALS_AT_ONCE = 16;
+/** Pages published at the same time: on PostgreSQL each holds a pooled connection (10 in all) while it runs. */
+const PUBLISHES_AT_ONCE = 4;
 
 export interface HousekeepingResult {
   unpublishedPages: number;
@@ -48,7 +50,7 @@ export async function housekeeping(s: Services, now = s.now(), batchSize = 500):
     const names = await unpublishBatch(s.db, unpublishBefore, now, batchSize);
     result.unpublishedPages += names.length;
     // The outbox rows written with the change make the publisher remove the files.
-    await pMap(names, (name) => s.publisher.publishSoon(name), { concurrency: CONCURRENCY });
+    await pMap(names, (name) => s.publisher.publishSoon(name), { concurrency: PUBLISHES_AT_ONCE });
     if (names.length < batchSize) break;
   }
   s.log.info(
@@ -98,9 +100,11 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
       await tx.query<{ username: string }>('SELECT username FROM pages WHERE account_id = ANY($1::text[])', [accounts])
     ).map((r) => r.username);
 
-    await pMap(names, (name) => s.publisher.removePage(name), { concurrency: CONCURRENCY });
+    await pMap(names, (name) => s.publisher.removePage(name), { concurrency: REMOVALS_AT_ONCE });
     const folders = accounts.flatMap((id) => IMAGE_KINDS.map((kind) => `media/${kind}/${id}/`));
-    const removed = await pMap(folders, (folder) => s.storage.deletePrefix(folder), { concurrency: CONCURRENCY });
+    const removed = await pMap(folders, (folder) => s.storage.deletePrefix(folder), {
+      concurrency: REMOVALS_AT_ONCE,
+    });
     const images = removed.reduce((sum, n) => sum + n, 0);
     await deleteRows(tx, accounts, names);
     return { accounts: accounts.length, pages: names.length, images };

@@ -228,13 +228,16 @@ export function createPublisher(d: PublisherDeps) {
     publishScheduled,
     writePage,
     /**
-     * Deletes the files of a page whose row is being deleted (housekeeping), and tells the
-     * listeners it is gone, as a publish would.
+     * Deletes the files of a page whose row is being deleted (housekeeping, inside its
+     * transaction), and tells the listeners it is gone, as a publish would.
      */
     async removePage(username: string): Promise<void> {
       await deleteFiles(username);
       const gone: Published = { username, live: false, nextChangeAt: null, objects: null };
       for (const listener of listeners) listener(gone);
+      // A publish under way here may still write files from the row it read: converge once
+      // more after it (not awaited: the caller's transaction must end before it can read).
+      if (running.has(username)) void publishSoon(username);
     },
     /** Called after each successful publish (the page host keeps the new objects; the jobs schedule the next change). */
     onPublished(listener: PublishedListener) {
