@@ -1,7 +1,7 @@
 /**
  * Nightly housekeeping over 100,000 provisional accounts on the embedded default (PGlite on
  * disk, folder storage): a third created 10 days ago, a third 45 days ago (their pages go
- * offline), a third 75 days ago (deleted), and one in ten of the older ones viewed once (spared).
+ * offline), a third 75 days ago (deleted), and one in ten of all viewed once (spared).
  * Reports the time, what was done, and the JavaScript heap's peak while it ran, which shows
  * that the accounts are never all loaded at once.
  */

@@ -82,7 +82,7 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
       [ids, readAt],
     );
     for (const { username } of changed) {
-      await publishQueueRepo(s.db).enqueue(username, s.now());
+      await publishQueueRepo({ query }).enqueue(username, s.now());
       await s.publisher.publishSoon(username);
     }
     done += ids.length;

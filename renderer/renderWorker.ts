@@ -4,7 +4,7 @@
  * storage the main thread uses (renderer/renderPool.ts sends the batches).
  */
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
 import { fromSource, pageFiles, type RenderSource, type SiteUrls } from './publish.js';
@@ -25,7 +25,7 @@ export type RenderBatchResult = { id: number; ok: true } | { id: number; ok: fal
 function lowerPriority() {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Math.max(getPriority(tid), 10));
   } catch {
     // Not Linux, or not allowed: run at normal priority.
   }

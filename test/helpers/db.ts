@@ -5,24 +5,27 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../store/db.js';
-import { migrate } from '../../store/migrate.js';
+import { listMigrations, type Migration, migrate } from '../../store/migrate.js';
 
 export const databaseUrl = process.env.DATABASE_URL || undefined;
 
-/** A fresh, migrated database on the given engine. */
-export async function freshDatabase(engine: 'pglite' | 'postgres' = databaseUrl ? 'postgres' : 'pglite'): Promise<{
+/** A fresh database on the given engine, with every migration applied (or only those given). */
+export async function freshDatabase(
+  engine: 'pglite' | 'postgres' = databaseUrl ? 'postgres' : 'pglite',
+  migrations: Migration[] = listMigrations(),
+): Promise<{
   db: Database;
   drop: () => Promise<void>;
 }> {
   if (engine === 'pglite') {
     const db = await openDatabase({});
-    await migrate(db);
+    await migrate(db, migrations);
     return { db, drop: () => db.close() };
   }
   if (!databaseUrl) throw new Error('postgres engine needs DATABASE_URL');
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const db = await openDatabase({ url: databaseUrl, schema });
-  await migrate(db);
+  await migrate(db, migrations);
   return {
     db,
     async drop() {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Database } from '../../store/db.js';
-import { openDatabase, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
+import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { idempotencyRepo } from '../../store/idempotency.js';
 import { listMigrations, migrate } from '../../store/migrate.js';
 import { namesRepo } from '../../store/names.js';
@@ -96,32 +96,34 @@ for (const engine of engines) {
   });
 }
 
-describe('migration 006_pages_storage', () => {
-  it('keeps the blocks of pages stored as JSONB before it, now as json text in table pages with room for updates', async () => {
-    const db = await openDatabase({});
-    try {
-      await migrate(
-        db,
+for (const engine of engines) {
+  describe(`migration 006_pages_storage on ${engine}`, function () {
+    this.timeout(60_000);
+    it('keeps the blocks of pages stored as JSONB before it, now as json text in table pages with room for updates', async () => {
+      const { db, drop } = await freshDatabase(
+        engine,
         listMigrations().filter((m) => m.version < '006'),
       );
-      await seedAccount(db, 'a'.repeat(24));
-      const blocks = [{ id: 'b1', type: 'text', text: 'Ünïcode "quoted" \\ text', order: 0, visible: true }];
-      await db.query(
-        `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks)
-         VALUES ($1, $2, 'before', true, true, '{}', $3::jsonb)`,
-        ['1'.repeat(24), 'a'.repeat(24), JSON.stringify(blocks)],
-      );
-      expect(await migrate(db)).to.include('006_pages_storage');
-      const [row] = await db.query<{ blocks: unknown; type: string }>(
-        'SELECT blocks, pg_typeof(blocks)::text AS type FROM pages',
-      );
-      expect(row).to.deep.equal({ blocks, type: 'json' });
-      const [table] = await db.query<{ reloptions: string[] }>(
-        "SELECT reloptions FROM pg_class WHERE oid = 'pages'::regclass",
-      );
-      expect(table.reloptions).to.deep.equal(['fillfactor=70']);
-    } finally {
-      await db.close();
-    }
+      try {
+        await seedAccount(db, 'a'.repeat(24));
+        const blocks = [{ id: 'b1', type: 'text', text: 'Ünïcode "quoted" \\ text', order: 0, visible: true }];
+        await db.query(
+          `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks)
+           VALUES ($1, $2, 'before', true, true, '{}', $3::jsonb)`,
+          ['1'.repeat(24), 'a'.repeat(24), JSON.stringify(blocks)],
+        );
+        expect(await migrate(db)).to.include('006_pages_storage');
+        const [row] = await db.query<{ blocks: unknown; type: string }>(
+          'SELECT blocks, pg_typeof(blocks)::text AS type FROM pages',
+        );
+        expect(row).to.deep.equal({ blocks, type: 'json' });
+        const [table] = await db.query<{ reloptions: string[] }>(
+          "SELECT reloptions FROM pg_class WHERE oid = 'pages'::regclass",
+        );
+        expect(table.reloptions).to.deep.equal(['fillfactor=70']);
+      } finally {
+        await drop();
+      }
+    });
   });
-});
+}
