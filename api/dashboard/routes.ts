@@ -329,6 +329,27 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
     }, 'Saved and published.'),
   );
 
+  // Where an image's subject is (percent from the left and from the top), which the templates
+  // keep in view when they crop it; for the background also how dark its overlay is.
+  router.post(
+    '/dashboard/pages/:id/focus',
+    form,
+    editAction((row, f) => {
+      const focus = focusFromForm(f);
+      if (f.kind === 'avatar') return { avatarFocus: focus };
+      if (f.kind === 'background') {
+        const overlay = f.overlay?.trim() ? Number(f.overlay) : undefined;
+        return { theme: { backgroundFocus: focus, ...(overlay === undefined ? {} : { overlay }) } };
+      }
+      if (f.kind === 'card') {
+        const index = row.blocks.findIndex((b) => b.id === f.block && b.type === 'link');
+        if (index < 0) throw new ApiError('not_found', { hint: 'That link is gone; the page changed meanwhile.' });
+        return { blocks: row.blocks.map((b, i) => (i === index ? { ...b, imageFocus: focus } : b)) };
+      }
+      throw new ApiError('bad_kind', { field: 'kind' });
+    }, 'Saved and published.'),
+  );
+
   // The page as it would look in another template: a preview, not published.
   router.get('/dashboard/pages/:id/preview/:template', async (ctx) =>
     withPage(ctx, async (_accountId, row) => {
@@ -650,6 +671,14 @@ function blockFromForm(f: Form): Record<string, unknown> {
     default:
       throw new ApiError('invalid_fields', { field: 'type', detail: 'type', hint: 'Choose a block type.' });
   }
+}
+
+/** A focus point from its two fields: both empty is none (the image's centre); one empty is an error the schema names. */
+function focusFromForm(f: Form): { x: number; y: number } | null {
+  const x = f.x?.trim() ?? '';
+  const y = f.y?.trim() ?? '';
+  if (x === '' && y === '') return null;
+  return { x: x === '' ? Number.NaN : Number(x), y: y === '' ? Number.NaN : Number(y) };
 }
 
 /** `<input type="datetime-local">` gives local wall time without a zone; the form says it is UTC. */

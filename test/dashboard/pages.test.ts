@@ -303,6 +303,44 @@ describe('dashboard images: /dashboard/pages/<id>/image', () => {
     expect((await pageRow(id)).profile.avatar).to.equal(null);
   });
 
+  it('sets the focus points of avatar, background (with its overlay) and a card; a bad point changes nothing', async () => {
+    const { person, id, username } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'link',
+      label: 'Shop',
+      url: 'https://shop.example.com/',
+    });
+    await person.upload(`/dashboard/pages/${id}/image`, { kind: 'avatar', file: await file() });
+    const blockId = (await pageRow(id)).blocks[0].id;
+    await person.upload(`/dashboard/pages/${id}/image`, { kind: 'card', block: blockId, file: await file() });
+    const editor = await person.get(`/dashboard/pages/${id}`);
+    expect(editor.html).to.include(`action="/dashboard/pages/${id}/focus"`).and.include(`id="card-${blockId}-x"`);
+
+    const focus = (fields: Record<string, string>) => person.post(`/dashboard/pages/${id}/focus`, fields);
+    expect((await focus({ kind: 'avatar', x: '30', y: '20' })).status).to.equal(303);
+    expect((await focus({ kind: 'background', x: '10', y: '90', overlay: '0.6' })).status).to.equal(303);
+    expect((await focus({ kind: 'card', block: blockId, x: '75.5', y: '25' })).status).to.equal(303);
+    let row = await pageRow(id);
+    expect(row.profile.avatarFocus).to.deep.equal({ x: 30, y: 20 });
+    expect(row.profile.theme).to.deep.include({ backgroundFocus: { x: 10, y: 90 }, overlay: 0.6 });
+    expect(row.blocks[0].imageFocus).to.deep.equal({ x: 75.5, y: 25 });
+    expect((await pageHtml(username)).html)
+      .to.include('30% 20%')
+      .and.include('75.5% 25%');
+
+    const outOfRange = await focus({ kind: 'avatar', x: '150', y: '20' });
+    expect(outOfRange.status).to.equal(400);
+    expect(alertText(outOfRange.html)).to.include('avatarFocus.x');
+    const half = await focus({ kind: 'avatar', x: '40', y: '' });
+    expect(half.status).to.equal(400);
+    expect(alertText(half.html)).to.include('avatarFocus.y');
+    expect((await pageRow(id)).profile.avatarFocus).to.deep.equal({ x: 30, y: 20 });
+
+    expect((await focus({ kind: 'avatar', x: '', y: '' })).status).to.equal(303);
+    row = await pageRow(id);
+    expect(row.profile.avatarFocus).to.equal(null);
+  });
+
   it('refuses a file that is not an image, and one sent without the CSRF token; nothing changes', async () => {
     const { person, id } = await personWithPage();
     const text = await person.upload(`/dashboard/pages/${id}/image`, {
