@@ -5,6 +5,7 @@ import { CHROMIUM } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 
@@ -72,8 +73,26 @@ describe('the dashboard in Chromium', function () {
     await page.locator('summary', { hasText: 'Messenger contact' }).click();
     await page.locator('#new-messenger-handle').fill('ada_example');
     await page.getByRole('button', { name: 'Add messenger contact' }).click();
+    await page.locator('summary', { hasText: 'Row of social icons' }).click();
+    await page.getByLabel('Network 1').fill('github');
+    await page.getByLabel('Profile URL 1').fill('https://github.com/ada-example');
+    await page.getByLabel('Network 2').fill('mastodon');
+    await page.getByLabel('Profile URL 2').fill('https://mastodon.social/@ada');
+    await page.getByRole('button', { name: 'Add row of social icons' }).click();
     await page.waitForLoadState();
-    expect(await page.locator('.blocks > li').count()).to.equal(3);
+    expect(await page.locator('.blocks > li').count()).to.equal(4);
+
+    await page.getByLabel(/^New avatar/).setInputFiles({
+      name: 'me.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await imageOf('jpeg'),
+    });
+    await page.getByRole('button', { name: 'Upload avatar' }).click();
+    expect(await page.getByRole('status').textContent()).to.include('Image saved and published.');
+    await page.locator('#avatar-x').fill('30');
+    await page.locator('#avatar-y').fill('20');
+    await page.locator('form.focus').first().getByRole('button', { name: 'Save focus point' }).click();
+    expect(await page.getByRole('status').textContent()).to.include('Saved and published.');
     await page.screenshot({ path: `${SHOTS}dashboard-editor.png`, fullPage: true });
 
     const live = await page.context().newPage();
@@ -83,6 +102,7 @@ describe('the dashboard in Chromium', function () {
       'https://notes.example.com/',
     );
     await live.getByText('Elsewhere').waitFor({ state: 'visible' });
+    expect(await live.locator('a[href="https://mastodon.social/@ada"]').count()).to.equal(1);
     await page.goto(`${app().url}/dashboard`);
     await page.screenshot({ path: `${SHOTS}dashboard-pages.png`, fullPage: true });
   });
