@@ -10,6 +10,12 @@ async function pageHtml(username: string): Promise<{ status: number; html: strin
   return { status: res.status, html: res.text };
 }
 
+/** The page's blocks as stored. */
+async function storedBlocks(id: string): Promise<any[]> {
+  const [row] = await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [id]);
+  return row.blocks;
+}
+
 async function personWithPage() {
   const person = await signedUp();
   const username = uniqueName('page');
@@ -79,32 +85,28 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       (await add({ type: 'embed', provider: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' })).status,
     ).to.equal(303);
     expect((await add({ type: 'messenger', messenger: 'telegram', handle: 'example' })).status).to.equal(303);
-    const blocks = async () =>
-      (await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [id]))[0].blocks;
-    let list = await blocks();
+    let list = await storedBlocks(id);
     expect(list.map((b) => b.type)).to.deep.equal(['link', 'text', 'social', 'embed', 'messenger']);
     expect(await pageHtml(username).then((p) => p.html))
       .to.include('My shop')
       .and.include('Find me here');
 
     await person.post(`/dashboard/pages/${id}/blocks/${list[1].id}`, { action: 'up' });
-    list = await blocks();
+    list = await storedBlocks(id);
     expect(list.map((b) => b.type).slice(0, 2)).to.deep.equal(['text', 'link']);
 
     await person.post(`/dashboard/pages/${id}/blocks/${list[1].id}`, { action: 'toggle' });
     expect(await pageHtml(username).then((p) => p.html)).not.to.include('My shop');
 
     await person.post(`/dashboard/pages/${id}/blocks/${list[0].id}`, { action: 'delete' });
-    list = await blocks();
+    list = await storedBlocks(id);
     expect(list).to.have.length(4);
   });
 
   it('edits a block and schedules it; a bad URL is shown on the form and changes nothing', async () => {
     const { person, id } = await personWithPage();
     await person.post(`/dashboard/pages/${id}/blocks`, { type: 'link', label: 'Old', url: 'https://old.example.com/' });
-    const [{ blocks }] = await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [
-      id,
-    ]);
+    const blocks = await storedBlocks(id);
     const blockId = blocks[0].id;
     const bad = await person.post(`/dashboard/pages/${id}/blocks/${blockId}`, {
       action: 'edit',
@@ -120,10 +122,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       showFrom: '2030-01-02T03:04',
     });
     expect(ok.status).to.equal(303);
-    const [{ blocks: after }] = await app().services.db.query<{ blocks: any[] }>(
-      'SELECT blocks FROM pages WHERE id = $1',
-      [id],
-    );
+    const after = await storedBlocks(id);
     expect(after[0]).to.include({
       id: blockId,
       label: 'New',
@@ -144,9 +143,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       item2Url: 'https://mastodon.social/@example',
     });
     expect(added.status).to.equal(303);
-    const stored = async () =>
-      (await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [id]))[0].blocks;
-    const [row] = await stored();
+    const [row] = await storedBlocks(id);
     expect(row.items).to.deep.equal([
       { platform: 'github', url: 'https://github.com/example' },
       { platform: 'mastodon', url: 'https://mastodon.social/@example' },
@@ -162,7 +159,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
     });
     expect(half.status).to.equal(400);
     expect(alertText(half.html)).to.include('blocks[0].items[1].url');
-    expect((await stored())[0].items).to.have.length(2);
+    expect((await storedBlocks(id))[0].items).to.have.length(2);
 
     const edited = await person.post(`/dashboard/pages/${id}/blocks/${row.id}`, {
       action: 'edit',
@@ -172,7 +169,10 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       item1Url: 'https://github.com/example',
     });
     expect(edited.status).to.equal(303);
-    expect((await stored())[0].items.map((i: { platform: string }) => i.platform)).to.deep.equal(['bluesky', 'github']);
+    expect((await storedBlocks(id))[0].items.map((i: { platform: string }) => i.platform)).to.deep.equal([
+      'bluesky',
+      'github',
+    ]);
     const html = (await pageHtml(username)).html;
     expect(html).to.include('https://bsky.app/profile/example.com').and.not.include('mastodon.social');
   });
@@ -185,9 +185,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       url: 'https://shop.example.com/',
       note: 'Spring sale',
     });
-    const [{ blocks }] = await app().services.db.query<{ blocks: any[] }>('SELECT blocks FROM pages WHERE id = $1', [
-      id,
-    ]);
+    const blocks = await storedBlocks(id);
     const extras = { badge: 'New', featured: true, apps: { ios: 'shop://home', android: null } };
     await app().services.db.query('UPDATE pages SET blocks = $2::json WHERE id = $1', [
       id,
@@ -200,10 +198,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       note: '',
     });
     expect(ok.status).to.equal(303);
-    const [{ blocks: after }] = await app().services.db.query<{ blocks: any[] }>(
-      'SELECT blocks FROM pages WHERE id = $1',
-      [id],
-    );
+    const after = await storedBlocks(id);
     expect(after[0]).to.deep.include({
       label: 'Our shop',
       note: '',
