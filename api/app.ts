@@ -2,22 +2,22 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { AppError } from '../core/errors.js';
+import { createLimiter } from '../core/limiter.js';
+import type { Services } from '../core/services.js';
+import { dashboardRouter } from '../dashboard/routes.js';
+import { authenticate } from '../edge/auth.js';
+import { errorHandler } from '../edge/errors.js';
+import { mcpHandler } from '../mcp/endpoint.js';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
-import { dashboardRouter } from './dashboard/routes.js';
 import { docsRoutes } from './docs/routes.js';
-import { ApiError } from './errors.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
-import { createLimiter } from './limits/limiter.js';
-import { mcpHandler } from './mcp/endpoint.js';
-import { authenticate } from './middleware/auth.js';
-import { errorHandler } from './middleware/errors.js';
 import { buildOpenApi } from './openapi/document.js';
 import { profileRoutes } from './profiles/routes.js';
 import { type AnyRoute, type ApiState, routeHandler } from './route.js';
-import type { Services } from './services.js';
 import { uploadRoutes } from './upload/routes.js';
 import { usernameRoutes } from './username/routes.js';
 
@@ -104,7 +104,7 @@ function requireJsonBody(multipartPaths: Set<string>): Koa.Middleware {
       const hint = multipartPaths.has(ctx.path)
         ? 'Send the body as JSON or as multipart/form-data.'
         : 'Send the body as JSON with Content-Type: application/json.';
-      throw new ApiError('invalid_fields', { detail: 'body', hint });
+      throw new AppError('invalid_fields', { detail: 'body', hint });
     }
     await next();
   };

@@ -5,11 +5,11 @@
  */
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type * as v from 'valibot';
-import type { Session } from './auth/sessions.js';
-import type { ErrorCode } from './errors.js';
-import type { LimitName } from './limits/rules.js';
-import type { Auth, AuthMode } from './middleware/auth.js';
-import { parseOrThrow } from './validation.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { LimitName } from '../core/rules/limits.js';
+import { parseOrThrow } from '../core/validation.js';
+import type { Auth, AuthMode } from '../edge/auth.js';
+import type { Session } from '../edge/sessions.js';
 
 export interface ApiState {
   requestId: string;

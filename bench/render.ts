@@ -3,7 +3,7 @@
  * templates take turns in short slices over several rounds and each template's median round
  * counts, so a slow moment of this shared machine does not land on one template alone.
  */
-import { TEMPLATE_IDS } from '../api/schemas/fields.js';
+import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { renderPage } from '../renderer/render.js';
 import { twentyBlockPage } from '../renderer/sample.js';
 import { median } from './stats.js';

@@ -9,7 +9,7 @@
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
 import type { Pool } from 'pg';
-import type { Services } from '../api/services.js';
+import type { Services } from '../core/services.js';
 import { housekeeping } from './housekeeping.js';
 import { republishChangedTemplates } from './republish.js';
 

@@ -10,7 +10,7 @@
  * files, then the rows; a crash leaves the batch to the next run.
  */
 import pMap from 'p-map';
-import type { Services } from '../api/services.js';
+import type { Services } from '../core/services.js';
 import type { Queryable } from '../store/db.js';
 
 export const UNPUBLISH_AFTER_DAYS = 30;

@@ -6,7 +6,7 @@
  * A page changed while its batch was being written is published once more through the
  * outbox, so an older render never stays.
  */
-import type { Services } from '../api/services.js';
+import type { Services } from '../core/services.js';
 import { fromSource, type RenderSource } from '../renderer/publish.js';
 import { templateVersions } from '../renderer/render.js';
 import { startRenderWorker } from '../renderer/renderPool.js';

@@ -1,5 +1,5 @@
 /** Where blocks point: outbound URLs (with UTM), messenger deep links and embed player URLs. */
-import type { EmbedBlock, MessengerBlock } from '../store/model.js';
+import type { EmbedBlock, MessengerBlock } from '../core/model.js';
 
 export function messengerUrl(b: Pick<MessengerBlock, 'platform' | 'handle'>): string {
   const digits = b.handle.replace(/[^0-9]/g, '');

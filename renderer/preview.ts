@@ -6,7 +6,7 @@
 import { watch } from 'node:fs';
 import http from 'node:http';
 import sharp from 'sharp';
-import { TEMPLATE_IDS, type TemplateId } from '../api/schemas/fields.js';
+import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { reloadTemplates, renderPage, TEMPLATES_DIR } from './render.js';
 import { samplePage } from './sample.js';
 

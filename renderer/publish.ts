@@ -5,9 +5,9 @@
  * transaction (the outbox), so a failed publish is retried until storage takes it.
  */
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
+import { nextVisibilityChange } from '../core/model.js';
 import type { Database, Queryable } from '../store/db.js';
-import { nextVisibilityChange } from '../store/model.js';
 import type { ObjectMeta, ObjectStorage, StoredObject } from '../store/objects.js';
 import { type PageRow, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';

@@ -8,12 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
-import { TEMPLATE_IDS, type TemplateId } from '../api/schemas/fields.js';
+import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { escapeHtml } from './escape.js';
 import { mdBlock, mdInline, mdUrl } from './markdown.js';
 import { buildView, type RenderInput } from './view.js';
 
-export { nextVisibilityChange } from '../store/model.js';
+export { nextVisibilityChange } from '../core/model.js';
 export type { RenderInput } from './view.js';
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));

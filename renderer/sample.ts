@@ -2,8 +2,9 @@
  * A sample page that uses every block type and profile field: the template preview shows it,
  * tests render it in every template, benchmarks time it.
  */
-import type { TemplateId } from '../api/schemas/fields.js';
-import type { Block, Profile } from '../store/model.js';
+
+import type { Block, Profile } from '../core/model.js';
+import type { TemplateId } from '../core/schemas/fields.js';
 
 const ACCOUNT = '5a3c0e9b7d1f2a4c6e8b0d2f';
 

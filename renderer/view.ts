@@ -2,9 +2,9 @@
  * The view model: everything a template shows, worked out once from the page so the
  * templates only place it. Hidden and out-of-window blocks are left out here.
  */
-import { type Block, isShown, type Profile } from '../store/model.js';
+import { type Block, isShown, type Profile } from '../core/model.js';
 
-export { nextVisibilityChange } from '../store/model.js';
+export { nextVisibilityChange } from '../core/model.js';
 
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';

@@ -4,7 +4,7 @@
  * process runs it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Services } from '../api/services.js';
+import type { Services } from '../core/services.js';
 import type { Counters } from './counters.js';
 import { createPageHost, pageNameFromHost } from './pageHost.js';
 

@@ -2,7 +2,7 @@
  * Moderation from the command line: `npm run ban -- <username> "<reason>"`, `npm run unban -- <username>`.
  * Uses the same configuration (DATABASE_URL, DATA_DIR) as the service.
  */
-import { banPage, unbanPage } from '../api/commands/moderation.js';
+import { banPage, unbanPage } from '../core/commands/moderation.js';
 import { openServices } from './services.js';
 
 const [action, username, ...reasonWords] = process.argv.slice(2);

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { pino } from 'pino';
-import { buildServices, type Services } from '../api/services.js';
-import { loadConfig, loadSecret } from '../config.js';
+import { loadConfig, loadSecret } from '../core/config.js';
+import { buildServices, type Services } from '../core/services.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 

@@ -2,8 +2,9 @@
  * Pages: one row per subdomain, the profile as a JSONB document and the blocks as json text
  * (only ever stored and loaded whole, and text is several times cheaper to read back).
  */
+
+import { type Block, nextVisibilityChange, type Profile } from '../core/model.js';
 import type { Queryable } from './db.js';
-import { type Block, nextVisibilityChange, type Profile } from './model.js';
 
 export interface PageRow {
   id: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig, loadSecret } from '../config.js';
+import { ConfigError, loadConfig, loadSecret } from '../core/config.js';
 
 describe('loadConfig', () => {
   it('runs on the embedded defaults with no variable set', () => {

@@ -1,11 +1,11 @@
 /** /api/account: the key's account, its settings and everything stored about it (SPEC 4.4). */
 import * as v from 'valibot';
-import { changeAccount, exportAccount, loadAccount } from '../commands/account.js';
+import { changeAccount, exportAccount, loadAccount } from '../../core/commands/account.js';
+import { presentAccount } from '../../core/presenters/account.js';
+import { Locale, Password } from '../../core/schemas/fields.js';
+import type { Services } from '../../core/services.js';
 import { accountOf, route } from '../route.js';
-import { Locale, Password } from '../schemas/fields.js';
 import { AccountOut, ExportOut } from '../schemas/responses.js';
-import type { Services } from '../services.js';
-import { presentAccount } from './presenter.js';
 
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 

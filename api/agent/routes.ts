@@ -1,13 +1,14 @@
 /** The agent endpoints of SPEC 4.1: one-call onboarding, validation, me, claim links. */
-import { hashAddress } from '../auth/secrets.js';
-import { claimLinkFor } from '../commands/claimLinks.js';
-import { type Caller, createAgentPage } from '../commands/createPage.js';
-import { ApiError } from '../errors.js';
+
+import { claimLinkFor } from '../../core/commands/claimLinks.js';
+import { type Caller, createAgentPage } from '../../core/commands/createPage.js';
+import { AppError } from '../../core/errors.js';
+import { describeAccount, validateCreateRequest } from '../../core/queries/agent.js';
+import { CreatePageRequest } from '../../core/schemas/agent.js';
+import { hashAddress } from '../../core/secrets.js';
+import type { Services } from '../../core/services.js';
 import { type ApiContext, accountOf, route } from '../route.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../schemas/responses.js';
-import type { Services } from '../services.js';
-import { describeAccount, validateCreateRequest } from './queries.js';
-import { CreatePageRequest } from './schema.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -66,7 +67,7 @@ export function agentRoutes(s: Services) {
       async handler(ctx, { body }) {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-          throw new ApiError('invalid_fields', {
+          throw new AppError('invalid_fields', {
             field: 'Idempotency-Key',
             detail: 'Idempotency-Key',
             hint: 'Use 1-255 visible ASCII characters, such as a UUID.',

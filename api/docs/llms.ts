@@ -1,6 +1,6 @@
 /** GET /llms.txt: how an agent makes and edits a page, in plain text (https://llmstxt.org). */
-import type { Config } from '../../config.js';
-import { TEMPLATE_IDS } from '../schemas/fields.js';
+import type { Config } from '../../core/config.js';
+import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 
 export function llmsTxt(config: Pick<Config, 'baseUrl' | 'pageScheme' | 'pageDomain'>): string {
   const base = config.baseUrl;

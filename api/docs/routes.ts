@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Router from '@koa/router';
+import type { Services } from '../../core/services.js';
 import type { ApiState } from '../route.js';
-import type { Services } from '../services.js';
 import { llmsTxt } from './llms.js';
 
 const require = createRequire(import.meta.url);

@@ -1,11 +1,12 @@
 /** POST /api/import/page and /api/import/{network}: links and profile data from elsewhere. */
+
+import { importProfile } from '../../core/commands/importProfile.js';
+import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
+import type { Services } from '../../core/services.js';
+import { importLinks } from '../../outbound/linkPage.js';
+import { isNetworkName, NETWORK_NAMES } from '../../outbound/networks.js';
 import { accountOf, route } from '../route.js';
 import { ImportPageOut, ImportProfileOut } from '../schemas/responses.js';
-import type { Services } from '../services.js';
-import { importLinks } from './linkPage.js';
-import { isNetworkName, NETWORK_NAMES } from './networks.js';
-import { importProfile } from './profiles.js';
-import { ImportPageRequest, ImportProfileRequest } from './schema.js';
 
 const tag = 'Images and imports';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;

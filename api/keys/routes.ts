@@ -4,13 +4,13 @@
  * session's CSRF token in X-CSRF-Token.
  */
 import * as v from 'valibot';
+import { issueApiKey } from '../../core/commands/apiKeys.js';
+import { AppError } from '../../core/errors.js';
+import { presentKey } from '../../core/presenters/key.js';
+import type { Services } from '../../core/services.js';
 import { keysRepo } from '../../store/keys.js';
-import { issueApiKey } from '../commands/apiKeys.js';
-import { ApiError } from '../errors.js';
 import { route, sessionAccountOf } from '../route.js';
 import { ApiKeyCreatedOut, ApiKeyListOut } from '../schemas/responses.js';
-import type { Services } from '../services.js';
-import { presentKey } from './presenter.js';
 
 const errors = ['forbidden_via_key', 'unauthorized'] as const;
 const description =
@@ -87,5 +87,5 @@ export async function liveKeys(s: Services, accountId: string) {
 }
 
 export async function revokeKey(s: Services, accountId: string, id: string) {
-  if (!(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new ApiError('not_found');
+  if (!(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new AppError('not_found');
 }

@@ -4,9 +4,9 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import type { Config } from '../../config.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { LIMITS } from '../limits/rules.js';
+import type { Config } from '../../core/config.js';
+import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
+import { LIMITS } from '../../core/rules/limits.js';
 import type { AnyRoute } from '../route.js';
 import { ErrorObject } from '../schemas/responses.js';
 

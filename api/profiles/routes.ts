@@ -1,12 +1,12 @@
 /** /api/profiles: the pages of the key's account (SPEC 4.2). */
-import { createProfile } from '../commands/createPage.js';
-import { deletePage, patchPage, replacePage } from '../commands/updatePage.js';
+import { createProfile } from '../../core/commands/createPage.js';
+import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
+import { presentPage } from '../../core/presenters/page.js';
+import { getPage, getStats, listPages } from '../../core/queries/pages.js';
+import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
+import type { Services } from '../../core/services.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
-import type { Services } from '../services.js';
-import { presentPage } from './presenter.js';
-import { getPage, getStats, listPages } from './queries.js';
-import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from './schema.js';
 
 const tag = 'Pages';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;

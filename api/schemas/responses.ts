@@ -3,9 +3,9 @@
  * suite checks every answer it receives against that document.
  */
 import * as v from 'valibot';
-import { ERROR_CODES } from '../errors.js';
-import { StoredBlock } from './blocks.js';
-import { TEMPLATE_IDS } from './fields.js';
+import { ERROR_CODES } from '../../core/errors.js';
+import { StoredBlock } from '../../core/schemas/blocks.js';
+import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 
 const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
 const FocusOut = v.object({ x: v.number(), y: v.number() });

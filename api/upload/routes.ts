@@ -1,13 +1,13 @@
 /** POST /api/upload: an image by URL (JSON) or as a file (multipart) becomes a storage key. */
-import { storeImage, storeImageFromUrl } from '../commands/uploadImage.js';
-import { ApiError } from '../errors.js';
-import { IMAGE_KINDS, isImageKind } from '../images/pipeline.js';
+import { storeImage, storeImageFromUrl } from '../../core/commands/images.js';
+import { AppError } from '../../core/errors.js';
+import { UploadByUrl } from '../../core/schemas/upload.js';
+import type { Services } from '../../core/services.js';
+import { parseOrThrow } from '../../core/validation.js';
+import { readMultipartUpload } from '../../media/multipart.js';
+import { IMAGE_KINDS, isImageKind } from '../../media/pipeline.js';
 import { accountOf, route } from '../route.js';
 import { UploadOut } from '../schemas/responses.js';
-import type { Services } from '../services.js';
-import { parseOrThrow } from '../validation.js';
-import { readMultipartUpload } from './multipart.js';
-import { UploadByUrl } from './schema.js';
 
 export function uploadRoutes(s: Services) {
   return [
@@ -53,9 +53,9 @@ export function uploadRoutes(s: Services) {
         } else {
           const body = (ctx.request.body ?? {}) as Record<string, unknown>;
           if (typeof body !== 'object' || Array.isArray(body) || body.url === undefined) {
-            throw new ApiError('no_file', { field: 'url', detail: 'url' });
+            throw new AppError('no_file', { field: 'url', detail: 'url' });
           }
-          if (!isImageKind(body.kind)) throw new ApiError('bad_kind', { field: 'kind', detail: 'kind' });
+          if (!isImageKind(body.kind)) throw new AppError('bad_kind', { field: 'kind', detail: 'kind' });
           const input = parseOrThrow(UploadByUrl, body);
           ctx.body = await storeImageFromUrl(s, accountId, input.kind, input.url);
         }

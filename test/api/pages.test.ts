@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { banPage } from '../../api/commands/moderation.js';
+import { banPage } from '../../core/commands/moderation.js';
 import { api } from '../helpers/client.js';
 import { buildCreateRequest, buildStoredBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

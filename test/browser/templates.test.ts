@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
-import { TEMPLATE_IDS } from '../../api/schemas/fields.js';
+import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { sampleBlocks } from '../../renderer/sample.js';
 import { CHROMIUM } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';

@@ -233,7 +233,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
 
   it('shows a banned page read-only with its reason, and refuses changes', async () => {
     const { person, id, username } = await personWithPage();
-    const { banPage } = await import('../../api/commands/moderation.js');
+    const { banPage } = await import('../../core/commands/moderation.js');
     await banPage(app().services, username, 'spam links');
     const editor = await person.get(`/dashboard/pages/${id}`);
     expect(editor.html).to.include('spam links').and.include('<fieldset disabled');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../core/services.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } from '../../jobs/agenda.js';
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { republishChangedTemplates } from '../../jobs/republish.js';

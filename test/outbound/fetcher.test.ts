@@ -1,15 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { ApiError } from '../../api/errors.js';
-import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../api/outbound/fetcher.js';
+import { AppError } from '../../core/errors.js';
+import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../outbound/fetcher.js';
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
     return 'ok';
   } catch (err) {
-    if (err instanceof ApiError) return err.code;
+    if (err instanceof AppError) return err.code;
     throw err;
   }
 }

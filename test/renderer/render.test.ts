@@ -2,11 +2,11 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import MarkdownIt from 'markdown-it';
 import { parse } from 'node-html-parser';
-import { TEMPLATE_IDS } from '../../api/schemas/fields.js';
+import type { Block } from '../../core/model.js';
+import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { contrastRatio, readableOn } from '../../renderer/contrast.js';
 import { nextVisibilityChange, type RenderInput, renderPage, templateVersions } from '../../renderer/render.js';
 import { samplePage, twentyBlockPage } from '../../renderer/sample.js';
-import type { Block } from '../../store/model.js';
 
 const urls = { page: 'https://ada.pages.example/', media: 'https://media.example/m' };
 const now = new Date('2026-03-01T12:00:00Z');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { TEMPLATE_IDS } from '../../api/schemas/fields.js';
+import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { renderPage } from '../../renderer/render.js';
 import { samplePage } from '../../renderer/sample.js';
 import { notFoundPage } from '../../router/notFound.js';

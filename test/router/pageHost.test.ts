@@ -153,7 +153,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     });
 
     it('takes a banned page offline, and back once the ban is cleared', async () => {
-      const { banPage, unbanPage } = await import('../../api/commands/moderation.js');
+      const { banPage, unbanPage } = await import('../../core/commands/moderation.js');
       const a = await createAgentAccount();
       await banPage(app().services, a.page.username, 'spam');
       expect((await pageRequest(a.page.username, '/')).status).to.equal(404);

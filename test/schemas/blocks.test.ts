@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import * as v from 'valibot';
-import { CreatePageRequest } from '../../api/agent/schema.js';
-import { blockListProblems, normalizeBlocks } from '../../api/profiles/blocks.js';
-import { ProfilePatch } from '../../api/profiles/schema.js';
-import { AgentBlocks, StoredBlocks } from '../../api/schemas/blocks.js';
-import { parseOrThrow } from '../../api/validation.js';
+import { blockListProblems, normalizeBlocks } from '../../core/rules/blocks.js';
+import { CreatePageRequest } from '../../core/schemas/agent.js';
+import { AgentBlocks, StoredBlocks } from '../../core/schemas/blocks.js';
+import { ProfilePatch } from '../../core/schemas/page.js';
+import { parseOrThrow } from '../../core/validation.js';
 import { buildStoredBlock } from '../helpers/factories.js';
 
 function errorOf(schema: v.GenericSchema, input: unknown) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { isAppLink, isRealHttpUrl, isUtcDateTime } from '../../api/schemas/fields.js';
-import { RESERVED_USERNAMES, usernameCandidates, usernameProblem } from '../../api/username/rules.js';
+import { RESERVED_USERNAMES, usernameCandidates, usernameProblem } from '../../core/rules/username.js';
+import { isAppLink, isRealHttpUrl, isUtcDateTime } from '../../core/schemas/fields.js';
 
 describe('isUtcDateTime', () => {
   it('accepts real UTC date-times with a trailing Z, fractional seconds allowed', () => {

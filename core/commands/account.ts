@@ -1,0 +1,89 @@
+/** The account's settings and export: used by /api/account (with a key) and the dashboard. */
+import { type AccountRow, accountsRepo } from '../../store/accounts.js';
+import { claimsRepo } from '../../store/claims.js';
+import { keysRepo } from '../../store/keys.js';
+import { namesRepo } from '../../store/names.js';
+import { pagesRepo } from '../../store/pages.js';
+import { AppError } from '../errors.js';
+import { presentAccount } from '../presenters/account.js';
+import { presentPage } from '../presenters/page.js';
+import { hashPassword, verifyPassword } from '../secrets.js';
+import type { Services } from '../services.js';
+
+export async function loadAccount(s: Services, id: string): Promise<AccountRow> {
+  const row = await accountsRepo(s.db).find(id);
+  if (!row) throw new AppError('unauthorized');
+  return row;
+}
+
+/** A new language and/or password (the current one required); answers the account after. */
+export async function changeAccount(
+  s: Services,
+  accountId: string,
+  change: { locale?: string; currentPassword?: string; newPassword?: string },
+): Promise<AccountRow> {
+  const account = await loadAccount(s, accountId);
+  let passwordHash: string | undefined;
+  if (change.newPassword !== undefined) {
+    if (account.password_hash === null) {
+      throw new AppError('invalid_fields', {
+        field: 'newPassword',
+        detail: 'newPassword',
+        hint: 'A provisional account has no password yet; claim it with its claim link first.',
+      });
+    }
+    if (change.currentPassword === undefined) {
+      throw new AppError('invalid_fields', {
+        field: 'currentPassword',
+        detail: 'currentPassword',
+        hint: 'Send the current password to set a new one.',
+      });
+    }
+    if (!(await verifyPassword(change.currentPassword, account.password_hash))) {
+      throw new AppError('bad_credentials', { field: 'currentPassword' });
+    }
+    passwordHash = await hashPassword(change.newPassword);
+  } else if (change.currentPassword !== undefined) {
+    throw new AppError('invalid_fields', {
+      field: 'newPassword',
+      detail: 'newPassword',
+      hint: 'currentPassword is only used together with newPassword.',
+    });
+  }
+  const accounts = accountsRepo(s.db);
+  if (change.locale !== undefined) await accounts.setLocale(account.id, change.locale);
+  if (passwordHash !== undefined) await accounts.setPasswordHash(account.id, passwordHash);
+  return loadAccount(s, account.id);
+}
+
+/** Everything stored about the account; secrets never (keys and claim links without their values). */
+export async function exportAccount(s: Services, accountId: string) {
+  const account = await loadAccount(s, accountId);
+  const [pages, keys, claims, parked] = await Promise.all([
+    pagesRepo(s.db).listByAccount(account.id),
+    keysRepo(s.db).listByAccount(account.id),
+    claimsRepo(s.db).listByAccount(account.id),
+    namesRepo(s.db).parkedBy(account.id),
+  ]);
+  const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+  return {
+    exportedAt: s.now().toISOString(),
+    account: presentAccount(account),
+    pages: pages.map((p) => presentPage(s.config, p)),
+    apiKeys: keys.map((k) => ({
+      id: k.id,
+      label: k.label,
+      hint: k.hint,
+      createdAt: k.created_at.toISOString(),
+      createdBy: k.created_by,
+      lastUsedAt: iso(k.last_used_at),
+      revokedAt: iso(k.revoked_at),
+    })),
+    claimLinks: claims.map((c) => ({
+      createdAt: c.created_at.toISOString(),
+      expiresAt: c.expires_at.toISOString(),
+      usedAt: iso(c.used_at),
+    })),
+    parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parked_at.toISOString() })),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * What people do in the dashboard before they are logged in: sign up, log in, claim a
+ * provisional account with its claim link. Each answers the account id to start a session for.
+ */
+import { accountsRepo } from '../../store/accounts.js';
+import { claimsRepo } from '../../store/claims.js';
+import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
+import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { AppError } from '../errors.js';
+import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
+import type { Services } from '../services.js';
+
+/** Verifying a password for an unknown e-mail costs the same, so timing does not tell which was wrong. */
+const DUMMY_HASH = hashPassword('not a password of anyone');
+
+export async function signUp(
+  s: Services,
+  input: { email: string; password: string; locale: string; userAgent: string },
+): Promise<string> {
+  const accounts = accountsRepo(s.db);
+  if (await accounts.emailTaken(input.email)) throw new AppError('email_taken', { field: 'email' });
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const row = await accounts.insert({
+      id: newId(),
+      email: input.email,
+      passwordHash,
+      locale: input.locale,
+      createdBy: input.userAgent.slice(0, 300),
+      now: s.now(),
+    });
+    return row.id;
+  } catch (err) {
+    if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
+    throw err;
+  }
+}
+
+/** bad_credentials for a wrong e-mail or a wrong password alike. */
+export async function logIn(s: Services, input: { email: string; password: string }): Promise<string> {
+  const account = await accountsRepo(s.db).findByEmail(input.email);
+  const hash = account?.password_hash ?? (await DUMMY_HASH);
+  const ok = await verifyPassword(input.password, hash);
+  if (!account?.password_hash || !ok) throw new AppError('bad_credentials');
+  return account.id;
+}
+
+/** The claim link's token row and account, or the claim error that stops it. */
+async function usableClaim(s: Services, token: string): Promise<{ tokenId: string; accountId: string }> {
+  if (!CLAIM_TOKEN_PATTERN.test(token)) throw new AppError('claim_invalid');
+  const row = await claimsRepo(s.db).findByHash(sha256(token));
+  if (!row) throw new AppError('claim_invalid');
+  if (row.used_at !== null) throw new AppError('claim_used');
+  if (row.account_claimed) throw new AppError('already_claimed');
+  if (row.expires_at.getTime() <= s.now().getTime()) throw new AppError('claim_expired');
+  return { tokenId: row.id, accountId: row.account_id };
+}
+
+/** The pages a claim link would hand over, or the claim error that stops it. */
+export async function claimable(s: Services, token: string): Promise<{ pages: PageRow[] }> {
+  const { accountId } = await usableClaim(s, token);
+  return { pages: await pagesRepo(s.db).listByAccount(accountId) };
+}
+
+/** Gives the provisional account an e-mail and password; the link becomes used. */
+export async function claimAccount(
+  s: Services,
+  input: { token: string; email: string; password: string },
+): Promise<string> {
+  const { tokenId, accountId } = await usableClaim(s, input.token);
+  if (await accountsRepo(s.db).emailTaken(input.email)) throw new AppError('email_taken', { field: 'email' });
+  const passwordHash = await hashPassword(input.password);
+  const now = s.now();
+  try {
+    await s.db.transaction(async (tx) => {
+      if (!(await accountsRepo(tx).claim(accountId, input.email, passwordHash, now))) {
+        throw new AppError('already_claimed');
+      }
+      await claimsRepo(tx).markUsed(tokenId, now);
+    });
+  } catch (err) {
+    if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
+    throw err;
+  }
+  return accountId;
+}

@@ -1,0 +1,90 @@
+/** Changing and deleting pages: PATCH merges, PUT replaces, DELETE parks the name. */
+import type { Queryable } from '../../store/db.js';
+import { namesRepo } from '../../store/names.js';
+import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
+import { AppError } from '../errors.js';
+import type { Profile } from '../model.js';
+import { PAGE_ID } from '../queries/pages.js';
+import { blockListProblems, imageProblem, normalizeBlocks } from '../rules/blocks.js';
+import type { ProfilePatchInput, ProfileReplaceInput } from '../schemas/page.js';
+import type { Services } from '../services.js';
+
+/** Every problem of a profile change that the schema cannot see, for the page's account. */
+export function profileChangeProblems(input: ProfilePatchInput | ProfileReplaceInput, accountId: string): AppError[] {
+  const problems: AppError[] = [];
+  if (input.avatar) problems.push(...maybe(imageProblem(input.avatar, 'avatar', accountId)));
+  if (input.theme?.backgroundImage) {
+    problems.push(...maybe(imageProblem(input.theme.backgroundImage, 'theme.backgroundImage', accountId)));
+  }
+  if (input.blocks) problems.push(...blockListProblems(input.blocks, 'blocks', accountId));
+  return problems;
+}
+
+function maybe<T>(x: T | null): T[] {
+  return x === null ? [] : [x];
+}
+
+/** PATCH /api/profiles/{id}: only the fields sent change; theme merges field by field. */
+export function patchPage(s: Services, accountId: string, id: string, input: ProfilePatchInput): Promise<PageRow> {
+  return changePage(s, accountId, id, input, (row) => {
+    const { theme, blocks, isPublished, ...fields } = input;
+    const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
+    return {
+      profile,
+      blocks: blocks ? normalizeBlocks(blocks) : row.blocks,
+      isPublished: isPublished ?? row.is_published,
+    };
+  });
+}
+
+/** PUT /api/profiles/{id}: every editable field replaced. */
+export function replacePage(s: Services, accountId: string, id: string, input: ProfileReplaceInput): Promise<PageRow> {
+  return changePage(s, accountId, id, input, () => {
+    const { blocks, isPublished, ...profile } = input;
+    return { profile, blocks: normalizeBlocks(blocks), isPublished };
+  });
+}
+
+async function changePage(
+  s: Services,
+  accountId: string,
+  id: string,
+  input: ProfilePatchInput | ProfileReplaceInput,
+  change: (
+    row: PageRow,
+  ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
+): Promise<PageRow> {
+  const updated = await s.db.transaction(async (tx) => {
+    const row = await editableRow(tx, accountId, id);
+    const [problem] = profileChangeProblems(input, accountId);
+    if (problem) throw problem;
+    await publishQueueRepo(tx).enqueue(row.username, s.now());
+    return pagesRepo(tx).update(row.id, { ...change(row), now: s.now() });
+  });
+  await s.publisher.publishSoon(updated.username);
+  return updated;
+}
+
+/** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
+export async function deletePage(s: Services, accountId: string, id: string): Promise<PageRow> {
+  const deleted = await s.db.transaction(async (tx) => {
+    const row = await editableRow(tx, accountId, id);
+    await pagesRepo(tx).delete(row.id);
+    await namesRepo(tx).park(row.username, accountId, s.now());
+    await publishQueueRepo(tx).enqueue(row.username, s.now());
+    return row;
+  });
+  await s.publisher.publishSoon(deleted.username);
+  return deleted;
+}
+
+/** The account's page, locked; absent and foreign pages are not_found, banned ones cannot change. */
+async function editableRow(tx: Queryable, accountId: string, id: string): Promise<PageRow> {
+  const row = PAGE_ID.test(id) ? await pagesRepo(tx).lockOwned(accountId, id) : undefined;
+  if (!row) throw new AppError('not_found');
+  if (row.banned_at !== null) {
+    throw new AppError('banned', { detail: row.ban_reason ?? undefined });
+  }
+  return row;
+}

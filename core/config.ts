@@ -1,0 +1,153 @@
+/**
+ * Configuration, read from the environment once at start (DESIGN.md section 3).
+ * Nothing else in the code reads process.env: the parsed Config is passed in.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../outbound/networks.js';
+
+const flag = v.pipe(
+  v.picklist(['', '0', '1', 'true', 'false', 'yes', 'no'], 'must be 1/0, true/false or yes/no'),
+  v.transform((s) => s === '1' || s === 'true' || s === 'yes'),
+);
+
+const httpBase = v.pipe(
+  v.string(),
+  v.check((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL without query or fragment'),
+  v.transform((s) => s.replace(/\/+$/, '')),
+);
+
+const EnvSchema = v.object({
+  PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'must be a port number'),
+      v.transform(Number),
+      v.maxValue(65535, 'must be a port number'),
+    ),
+    '3000',
+  ),
+  BASE_URL: v.optional(httpBase),
+  PAGE_DOMAIN: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-z0-9.-]+(:\d{1,5})?$/, 'must be a host name, optionally with :port')),
+  ),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './data'),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')),
+  ),
+  STORAGE: v.optional(v.picklist(['fs', 's3'], 'must be fs or s3'), 'fs'),
+  S3_BUCKET: v.optional(v.string()),
+  S3_ENDPOINT: v.optional(httpBase),
+  S3_REGION: v.optional(v.string(), 'us-east-1'),
+  S3_FORCE_PATH_STYLE: v.optional(flag, ''),
+  MEDIA_URL: v.optional(httpBase),
+  ROLE: v.optional(v.picklist(['all', 'api', 'router', 'worker'], 'must be all, api, router or worker'), 'all'),
+  TRUST_PROXY: v.optional(flag, ''),
+  SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  IMPORT_BASE_URLS: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => s.split(',').every((pair) => /^[a-z]+=https?:\/\/[^\s,]+$/.test(pair.trim())),
+        'must be comma-separated network=http(s)-URL pairs',
+      ),
+      v.check(
+        (s) => s.split(',').every((pair) => isNetworkName(pair.trim().split('=')[0])),
+        `names a network other than ${NETWORK_NAMES.join(', ')}`,
+      ),
+      v.transform((s) =>
+        Object.fromEntries(
+          s.split(',').map((pair) => {
+            const [name, ...url] = pair.trim().split('=');
+            return [name, url.join('=').replace(/\/+$/, '')];
+          }),
+        ),
+      ),
+    ),
+  ),
+  LOG_LEVEL: v.optional(
+    v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
+    'info',
+  ),
+});
+
+export interface Config {
+  port: number;
+  /** Apex address of the API and dashboard, without a trailing slash. */
+  baseUrl: string;
+  /** Host (and port) under which each page is `<name>.<pageDomain>`. */
+  pageDomain: string;
+  /** `http:` or `https:`, taken from baseUrl, used for page URLs. */
+  pageScheme: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  storage: 'fs' | 's3';
+  s3: { bucket: string | undefined; endpoint: string | undefined; region: string; forcePathStyle: boolean };
+  mediaUrl: string;
+  role: 'all' | 'api' | 'router' | 'worker';
+  trustProxy: boolean;
+  /** Secret for hashing addresses and encrypting replayed answers; see loadSecret. */
+  secret: string | undefined;
+  logLevel: string;
+  /** Base URLs replacing a social network's default (profile imports). */
+  importBaseUrls: Partial<Record<NetworkName, string>>;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([k, val]) => k in EnvSchema.entries && val !== ''));
+  const parsed = v.safeParse(EnvSchema, defined);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const name = issue.path?.[0]?.key ?? 'environment';
+    throw new ConfigError(`${String(name)}: ${issue.message} (got ${JSON.stringify(issue.input)})`);
+  }
+  const e = parsed.output;
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
+  if (e.STORAGE === 's3' && !e.S3_BUCKET) throw new ConfigError('S3_BUCKET: must be set when STORAGE=s3');
+  return {
+    port: e.PORT,
+    baseUrl,
+    pageDomain: e.PAGE_DOMAIN ?? `localhost:${e.PORT}`,
+    pageScheme: new URL(baseUrl).protocol,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    storage: e.STORAGE,
+    s3: { bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE },
+    mediaUrl: e.MEDIA_URL ?? `${baseUrl}/media`,
+    role: e.ROLE,
+    trustProxy: e.TRUST_PROXY,
+    secret: e.SECRET,
+    logLevel: e.LOG_LEVEL,
+    importBaseUrls: e.IMPORT_BASE_URLS ?? {},
+  };
+}
+
+/**
+ * The configured SECRET, or one generated once and kept in DATA_DIR/secret so that
+ * hashed addresses and encrypted replays stay valid across restarts.
+ */
+export function loadSecret(config: Config): string {
+  if (config.secret) return config.secret;
+  const file = path.join(config.dataDir, 'secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

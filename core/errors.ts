@@ -1,0 +1,88 @@
+/**
+ * The one error type of the service. Commands and handlers throw AppError; the error middleware turns it into
+ * SPEC's error object (section 2.1) with the status of DESIGN.md section 4.
+ */
+
+/** Every error code with its HTTP status and its stable English hint. */
+export const ERROR_CODES = {
+  invalid_fields: [400, 'The request does not match the schema; see detail for the first offending field.'],
+  too_short: [400, 'Usernames have at least 3 characters.'],
+  too_long: [400, 'Usernames have at most 30 characters.'],
+  bad_chars: [400, 'Usernames use only lowercase a-z, 0-9 and single hyphens.'],
+  edge_hyphen: [400, 'Usernames cannot start or end with a hyphen.'],
+  double_hyphen: [400, 'Usernames cannot have two hyphens in a row.'],
+  reserved: [400, 'This name belongs to the service; choose another.'],
+  bad_path: [400, 'Short paths are 1-40 characters of a-z, 0-9 and hyphens, unique in the page and not reserved.'],
+  bad_url: [400, 'Only http(s) URLs with a real hostname are accepted.'],
+  blocked: [400, 'The host resolves to a private or local address, or refused the request.'],
+  not_image: [400, 'The bytes are not a supported image format.'],
+  processing_failed: [400, 'The image could not be decoded.'],
+  nothing_found: [400, 'No outbound links were found on that page.'],
+  js_only: [400, 'That page builds its links with scripts and cannot be read.'],
+  no_file: [400, 'Send a multipart field "file" or a JSON "url".'],
+  bad_kind: [400, 'kind must be avatar, background or card.'],
+  unauthorized: [401, 'Send a valid key as "Authorization: Bearer svc_sk_…".'],
+  invalid_key: [401, 'Keys look like svc_sk_ followed by 43 URL-safe characters.'],
+  key_revoked: [401, 'This key was revoked by the owner; use another key.'],
+  bad_credentials: [401, 'E-mail or password is wrong.'],
+  forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
+  banned: [403, 'This page was banned by moderation and cannot be changed.'],
+  limit_reached: [403, 'This account has reached its 10 program-created pages.'],
+  not_found: [404, 'Nothing with this id belongs to your account.'],
+  claim_invalid: [404, 'This claim link is not valid.'],
+  username_taken: [409, 'This username is in use; see suggestions.'],
+  email_taken: [409, 'An account with this e-mail exists.'],
+  claim_used: [409, 'This account has already been claimed.'],
+  claim_expired: [409, 'This claim link has expired; ask for a new one.'],
+  already_claimed: [409, 'This account already has an e-mail and password.'],
+  too_large: [413, 'The request is over the size limit.'],
+  rate_limited: [429, 'Too many requests; wait retryAfter seconds.'],
+  quota: [429, 'The daily quota for this import is used up.'],
+  unreachable: [502, 'The URL could not be fetched.'],
+  internal: [500, 'Something went wrong on our side; try again. Quote detail when reporting it.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(s: unknown): s is ErrorCode {
+  return typeof s === 'string' && Object.hasOwn(ERROR_CODES, s);
+}
+
+export interface ErrorFields {
+  hint?: string;
+  field?: string;
+  detail?: string;
+  suggestions?: string[];
+  retryAfter?: number;
+}
+
+/** The wire shape of SPEC section 2.1. */
+export interface ErrorBody extends ErrorFields {
+  code: ErrorCode;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly fields: ErrorFields;
+
+  constructor(code: ErrorCode, fields: ErrorFields = {}) {
+    super(fields.hint ?? ERROR_CODES[code][1]);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code][0];
+    this.fields = fields;
+  }
+
+  toBody(): ErrorBody {
+    const { hint, field, detail, suggestions, retryAfter } = this.fields;
+    return {
+      code: this.code,
+      hint: hint ?? ERROR_CODES[this.code][1],
+      ...(field !== undefined && { field }),
+      ...(detail !== undefined && { detail }),
+      ...(suggestions !== undefined && { suggestions }),
+      ...(retryAfter !== undefined && { retryAfter }),
+    };
+  }
+}

@@ -1,0 +1,54 @@
+/** The Page record every client sees (DESIGN 4): each field listed explicitly. */
+import type { PageRow } from '../../store/pages.js';
+import { toBlock } from '../rules/blocks.js';
+import { pageUrl, type Services } from '../services.js';
+
+export function presentPage(config: Services['config'], row: PageRow) {
+  const p = row.profile;
+  const url = pageUrl(config, row.username);
+  return {
+    id: row.id,
+    username: row.username,
+    url,
+    markdownUrl: `${url}page.md`,
+    isPublished: row.is_published,
+    banned: row.banned_at !== null,
+    banReason: row.ban_reason,
+    nextChangeAt: row.next_change_at ? row.next_change_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    createdBy: row.created_by,
+    displayName: p.displayName,
+    bio: p.bio,
+    avatar: p.avatar,
+    avatarFocus: p.avatarFocus,
+    templateId: p.templateId,
+    layout: p.layout,
+    headerAlign: p.headerAlign,
+    pageLocale: p.pageLocale,
+    utm: p.utm,
+    theme: {
+      accent: p.theme.accent,
+      backgroundImage: p.theme.backgroundImage,
+      backgroundFocus: p.theme.backgroundFocus,
+      overlay: p.theme.overlay,
+    },
+    blocks: row.blocks.map(toBlock),
+  };
+}
+
+/** The short form listed by GET /api/agent/me. */
+export function presentPageSummary(config: Services['config'], row: PageRow) {
+  const url = pageUrl(config, row.username);
+  return {
+    id: row.id,
+    username: row.username,
+    url,
+    markdownUrl: `${url}page.md`,
+    isPublished: row.is_published,
+    banned: row.banned_at !== null,
+    templateId: row.profile.templateId,
+    blockCount: row.blocks.length,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,51 @@
+/** Reads behind the agent endpoints, shared by the REST routes and the MCP tools. */
+import { accountsRepo } from '../../store/accounts.js';
+import { namesRepo } from '../../store/names.js';
+import { pagesRepo } from '../../store/pages.js';
+import { createRequestProblems, PROGRAM_PAGE_LIMIT } from '../commands/createPage.js';
+import { AppError } from '../errors.js';
+import { presentAccount } from '../presenters/account.js';
+import { presentPageSummary } from '../presenters/page.js';
+import { usernameProblem } from '../rules/username.js';
+import { CreatePageRequest } from '../schemas/agent.js';
+import type { Services } from '../services.js';
+import { allProblems } from '../validation.js';
+import { suggestFreeNames } from './suggestNames.js';
+
+/** GET /api/agent/me: the account, its pages and the program-made page slots left. */
+export async function describeAccount(s: Services, accountId: string) {
+  const account = await accountsRepo(s.db).find(accountId);
+  if (!account) throw new AppError('unauthorized');
+  const pages = await pagesRepo(s.db).listByAccount(accountId);
+  const programMade = pages.filter((p) => p.by_program).length;
+  return {
+    account: presentAccount(account),
+    pages: pages.map((p) => presentPageSummary(s.config, p)),
+    remainingPageSlots: Math.max(0, PROGRAM_PAGE_LIMIT - programMade),
+  };
+}
+
+/** Every problem of a create-page request: schema, cross-field rules and the store's answers. */
+export async function validateCreateRequest(s: Services, body: unknown, accountId: string | null): Promise<AppError[]> {
+  const { output, problems } = allProblems(CreatePageRequest, body);
+  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof raw.username === 'string' && usernameProblem(raw.username) === null) {
+    const taken = await namesRepo(s.db).taken([raw.username], accountId);
+    if (taken.has(raw.username)) {
+      problems.push(
+        new AppError('username_taken', {
+          field: 'username',
+          suggestions: await suggestFreeNames(s.db, raw.username, accountId),
+        }),
+      );
+    }
+  }
+  if (accountId === null && typeof raw.email === 'string' && !problems.some((p) => p.fields.field === 'email')) {
+    if (await accountsRepo(s.db).emailTaken(raw.email)) problems.push(new AppError('email_taken', { field: 'email' }));
+  }
+  if (output) problems.push(...createRequestProblems(output, accountId));
+  if (accountId !== null && (await pagesRepo(s.db).countProgramMade(accountId)) >= PROGRAM_PAGE_LIMIT) {
+    problems.push(new AppError('limit_reached', { field: 'page' }));
+  }
+  return problems;
+}

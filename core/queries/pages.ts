@@ -1,0 +1,30 @@
+/** Reads of the account's pages, shared by the REST routes and the MCP tools. */
+import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { AppError } from '../errors.js';
+import { presentPage } from '../presenters/page.js';
+import type { Services } from '../services.js';
+import { pageStats } from './stats.js';
+
+/** Page ids are 24 lowercase hex characters; anything else cannot name a page. */
+export const PAGE_ID = /^[0-9a-f]{24}$/;
+
+/** The account's page; anything else (absent, another account's, not an id at all) is not_found. */
+export async function ownedPage(s: Services, accountId: string, id: string): Promise<PageRow> {
+  const row = PAGE_ID.test(id) ? await pagesRepo(s.db).findOwned(accountId, id) : undefined;
+  if (!row) throw new AppError('not_found');
+  return row;
+}
+
+export async function listPages(s: Services, accountId: string) {
+  const rows = await pagesRepo(s.db).listByAccount(accountId);
+  return { pages: rows.map((r) => presentPage(s.config, r)) };
+}
+
+export async function getPage(s: Services, accountId: string, id: string) {
+  return presentPage(s.config, await ownedPage(s, accountId, id));
+}
+
+export async function getStats(s: Services, accountId: string, id: string, days: number) {
+  const row = await ownedPage(s, accountId, id);
+  return pageStats(s, row.id, days);
+}

@@ -1,0 +1,115 @@
+/**
+ * Field rules shared by every schema (SPEC section 2). A custom message that is an error code
+ * (bad_url, bad_path, a username code) makes the issue answer with that code; any other
+ * message is English advice that becomes the hint of an `invalid_fields` error.
+ */
+import * as v from 'valibot';
+import { usernameProblem } from '../rules/username.js';
+
+export const URL_MAX = 2048;
+
+/** DESIGN's "real hostname": http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
+export function isRealHttpUrl(value: string): boolean {
+  if (value.length > URL_MAX) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (url.username !== '' || url.password !== '') return false;
+  const host = url.hostname;
+  if (host.startsWith('[')) return false;
+  const labels = host.replace(/\.$/, '').split('.');
+  if (labels.length < 2 || labels.some((l) => l === '')) return false;
+  const tld = labels[labels.length - 1];
+  return /^[a-z]{2,63}$/.test(tld) || /^xn--[a-z0-9-]{1,59}$/.test(tld);
+}
+
+const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
+
+/** RFC 3339 date-time in UTC with a trailing Z, on a real calendar date (leap years respected). */
+export function isUtcDateTime(value: string): boolean {
+  const m = UTC_DATE_TIME.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}
+
+/** Deep links for apps (`apps.ios`, `apps.android`): any scheme but the ones that run or read locally. */
+export function isAppLink(value: string): boolean {
+  if (value.length > URL_MAX) return false;
+  try {
+    const { protocol } = new URL(value);
+    return !['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:'].includes(protocol);
+  } catch {
+    return false;
+  }
+}
+
+export const HttpUrl = v.pipe(v.string(), v.check(isRealHttpUrl, 'bad_url'));
+
+export const DateTime = v.pipe(
+  v.string(),
+  v.check(isUtcDateTime, 'Use an RFC 3339 UTC date-time on a real date, like 2025-03-01T09:00:00Z.'),
+);
+
+export const Focus = v.strictObject({
+  x: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  y: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+});
+
+export const STORAGE_KEY = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/;
+
+export const StorageKey = v.pipe(
+  v.string(),
+  v.regex(STORAGE_KEY, 'Use a storage key returned by POST /api/upload, like avatar/<account id>/<uuid>.avif.'),
+);
+
+export const Accent = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Use # followed by 6 hex digits.'));
+
+export const Overlay = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
+
+export const Locale = v.pipe(v.string(), v.minLength(2), v.maxLength(5));
+
+export const TEMPLATE_IDS = [
+  'editorial',
+  'mono',
+  'aurora',
+  'zine',
+  'photo',
+  'brutal',
+  'whisper',
+  'y2k',
+  'noir',
+  'showcase',
+] as const;
+export type TemplateId = (typeof TEMPLATE_IDS)[number];
+
+export const TemplateIdSchema = v.picklist(TEMPLATE_IDS);
+export const Layout = v.picklist(['list', 'grid']);
+export const HeaderAlign = v.picklist(['left', 'center', 'right']);
+
+export const Username = v.pipe(
+  v.string(),
+  v.check(
+    (s) => usernameProblem(s) === null,
+    (issue) => usernameProblem(String(issue.input)) ?? 'invalid_fields',
+  ),
+);
+
+export const Email = v.pipe(v.string(), v.maxLength(254), v.email('Use a valid e-mail address.'));
+export const Password = v.pipe(v.string(), v.minLength(8), v.maxLength(200));
+
+/** Length bounds on a trimmed-or-not string, with messages that say the bound. */
+export function text(min: number, max: number) {
+  return v.pipe(
+    v.string(),
+    v.minLength(min, `Use at least ${min} character${min === 1 ? '' : 's'}.`),
+    v.maxLength(max, `Use at most ${max} characters.`),
+  );
+}

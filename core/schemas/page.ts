@@ -1,0 +1,98 @@
+/** Request schemas of /api/profiles (SPEC 2.4, DESIGN 4). */
+import * as v from 'valibot';
+import { StoredBlocks } from './blocks.js';
+import {
+  Accent,
+  Focus,
+  HeaderAlign,
+  Layout,
+  Locale,
+  Overlay,
+  StorageKey,
+  TemplateIdSchema,
+  text,
+  Username,
+} from './fields.js';
+
+const editable = {
+  displayName: text(0, 60),
+  avatar: v.nullable(StorageKey),
+  avatarFocus: v.nullable(Focus),
+  bio: text(0, 300),
+  templateId: TemplateIdSchema,
+  layout: Layout,
+  headerAlign: v.nullable(HeaderAlign),
+  pageLocale: Locale,
+  isPublished: v.boolean(),
+  utm: v.boolean(),
+  blocks: StoredBlocks,
+};
+
+/** PATCH: any subset; theme merges field by field, blocks replaces the list. */
+export const ProfilePatch = v.strictObject({
+  displayName: v.optional(editable.displayName),
+  avatar: v.optional(editable.avatar),
+  avatarFocus: v.optional(editable.avatarFocus),
+  bio: v.optional(editable.bio),
+  templateId: v.optional(editable.templateId),
+  layout: v.optional(editable.layout),
+  headerAlign: v.optional(editable.headerAlign),
+  pageLocale: v.optional(editable.pageLocale),
+  isPublished: v.optional(editable.isPublished),
+  utm: v.optional(editable.utm),
+  theme: v.optional(
+    v.strictObject({
+      accent: v.optional(Accent),
+      backgroundImage: v.optional(v.nullable(StorageKey)),
+      backgroundFocus: v.optional(v.nullable(Focus)),
+      overlay: v.optional(Overlay),
+    }),
+    {},
+  ),
+  blocks: v.optional(editable.blocks),
+});
+
+/** PUT: every editable field; the nullable ones become null when left out. */
+export const ProfileReplace = v.strictObject({
+  displayName: editable.displayName,
+  avatar: v.optional(editable.avatar, null),
+  avatarFocus: v.optional(editable.avatarFocus, null),
+  bio: editable.bio,
+  templateId: editable.templateId,
+  layout: editable.layout,
+  headerAlign: v.optional(editable.headerAlign, null),
+  pageLocale: editable.pageLocale,
+  isPublished: editable.isPublished,
+  utm: editable.utm,
+  theme: v.strictObject({
+    accent: Accent,
+    backgroundImage: v.optional(v.nullable(StorageKey), null),
+    backgroundFocus: v.optional(v.nullable(Focus), null),
+    overlay: Overlay,
+  }),
+  blocks: editable.blocks,
+});
+
+/** POST /api/profiles: another subdomain on the account. */
+export const ProfileCreate = v.strictObject({
+  username: Username,
+  templateId: v.optional(TemplateIdSchema),
+});
+
+/** GET …/stats?days=: 1-365 days ending today (UTC). */
+export const StatsQuery = v.object({
+  days: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'Use a whole number of days from 1 to 365.'),
+      v.transform(Number),
+      v.minValue(1, 'Use a whole number of days from 1 to 365.'),
+      v.maxValue(365, 'Use a whole number of days from 1 to 365.'),
+    ),
+    '30',
+  ),
+});
+
+export type ProfilePatchInput = v.InferOutput<typeof ProfilePatch>;
+export type ProfileReplaceInput = v.InferOutput<typeof ProfileReplace>;
+export type ProfileCreateInput = v.InferOutput<typeof ProfileCreate>;

@@ -1,0 +1,11 @@
+/** The JSON form of an upload: a public image URL and what the image is for. */
+import * as v from 'valibot';
+import { IMAGE_KINDS } from '../../media/pipeline.js';
+import { HttpUrl } from './fields.js';
+
+export const ImageKindSchema = v.picklist(IMAGE_KINDS, 'bad_kind');
+
+export const UploadByUrl = v.strictObject({
+  url: v.pipe(HttpUrl, v.description('A public http(s) image URL.')),
+  kind: ImageKindSchema,
+});

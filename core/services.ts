@@ -1,0 +1,47 @@
+/** What every command and route is handed: configuration, database, secret, logger and clock. */
+import type { Logger } from 'pino';
+import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
+import { createPublisher, type Publisher } from '../renderer/publish.js';
+import type { Database } from '../store/db.js';
+import { type ObjectStorage, storageFromConfig } from '../store/objects.js';
+import type { Config } from './config.js';
+
+export interface Services {
+  config: Config;
+  db: Database;
+  /** Server secret for address hashes and sealed replays. */
+  secret: string;
+  log: Logger;
+  /** The clock; tests drive it. */
+  now: () => Date;
+  /** Object storage for published pages and media. */
+  storage: ObjectStorage;
+  /** Renders and publishes pages; changes enqueue the name in their transaction first. */
+  publisher: Publisher;
+  /** The only way out to the network: SSRF-safe fetches for avatar URLs and imports. */
+  fetcher: Fetcher;
+}
+
+/** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
+export function pageUrl(config: Config, username: string): string {
+  return `${config.pageScheme}//${username}.${config.pageDomain}/`;
+}
+
+export function claimUrl(config: Config, token: string): string {
+  return `${config.baseUrl}/claim/${token}`;
+}
+
+/** Services for a process: storage from the configuration and the public fetcher unless given, and the publisher. */
+export function buildServices(
+  base: Omit<Services, 'storage' | 'publisher' | 'fetcher'> & { storage?: ObjectStorage; fetcher?: Fetcher },
+): Services {
+  const storage = base.storage ?? storageFromConfig(base.config);
+  const publisher = createPublisher({
+    config: base.config,
+    db: base.db,
+    storage,
+    log: base.log,
+    now: () => base.now(),
+  });
+  return { ...base, storage, publisher, fetcher: base.fetcher ?? createFetcher() };
+}

@@ -1,0 +1,53 @@
+/**
+ * Bearer-key authentication. A request that sends an Authorization header is judged by it
+ * alone: a malformed, unknown or revoked key is refused, never passed over for a cookie.
+ */
+import type Koa from 'koa';
+import { AppError } from '../core/errors.js';
+import { API_KEY_PATTERN, sha256 } from '../core/secrets.js';
+import type { Services } from '../core/services.js';
+import { keysRepo } from '../store/keys.js';
+import { csrfValid, readSession } from './sessions.js';
+
+export type AuthMode = 'none' | 'key' | 'optional-key' | 'session';
+
+export interface Auth {
+  accountId: string;
+  keyId: string;
+}
+
+export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
+  return async (ctx, next) => {
+    const header = ctx.get('authorization');
+    if (mode === 'session') {
+      // Key management needs a person at a browser: a key can never create or revoke keys.
+      if (header) throw new AppError('forbidden_via_key');
+      const session = await readSession(s, ctx);
+      if (!session)
+        throw new AppError('unauthorized', { hint: 'Log in to the dashboard; API keys are managed there.' });
+      if (!['GET', 'HEAD'].includes(ctx.method) && !(await csrfValid(s, ctx, ctx.get('x-csrf-token')))) {
+        throw new AppError('unauthorized', { hint: "Send the session's CSRF token in the X-CSRF-Token header." });
+      }
+      return next();
+    }
+    if (mode === 'none' || (mode === 'optional-key' && !header)) return next();
+    if (!header) throw new AppError('unauthorized');
+    ctx.state.auth = await keyAuth(s, header);
+    return next();
+  };
+}
+
+async function keyAuth(s: Services, header: string): Promise<Auth> {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  if (!match) throw new AppError('invalid_key', { hint: 'Send the key as "Authorization: Bearer svc_sk_…".' });
+  const key = match[1];
+  if (!API_KEY_PATTERN.test(key)) throw new AppError('invalid_key');
+  const keys = keysRepo(s.db);
+  const row = await keys.findByHash(sha256(key));
+  if (!row) throw new AppError('unauthorized', { hint: 'This key is not known; check it was copied whole.' });
+  if (row.revoked_at !== null) throw new AppError('key_revoked');
+  const now = s.now();
+  // Last use is recorded at most once a minute, decided from the row already read: no write on the hot path.
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) await keys.touch(row.id, now);
+  return { accountId: row.account_id, keyId: row.id };
+}

@@ -1,0 +1,54 @@
+/**
+ * The one place failures become responses: AppError as SPEC's error object, the body
+ * parser's own errors as invalid_fields / too_large, anything else a logged 500 with a
+ * request id and no internals.
+ */
+import { randomUUID } from 'node:crypto';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { AppError } from '../core/errors.js';
+
+interface HttpishError {
+  status?: number;
+  type?: string;
+}
+
+export function errorHandler(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const requestId = ctx.get('x-request-id').slice(0, 64) || randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+        throw new AppError('not_found', { detail: ctx.path, hint: 'There is no such endpoint; see /openapi.json.' });
+      }
+    } catch (err) {
+      const apiError = toApiError(err);
+      if (apiError.code === 'internal') {
+        apiError.fields.detail = requestId;
+        log.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
+      }
+      ctx.status = apiError.status;
+      ctx.type = 'application/json';
+      ctx.body = apiError.toBody();
+      if (apiError.fields.retryAfter !== undefined) ctx.set('Retry-After', String(apiError.fields.retryAfter));
+    }
+  };
+}
+
+function toApiError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as HttpishError;
+  if (e?.type === 'entity.too.large' || e?.status === 413) {
+    return new AppError('too_large', { detail: 'body', hint: 'The request body is over 1 MB.' });
+  }
+  // The JSON body parser reports a body it cannot parse as a 400 (a SyntaxError, or entity.parse.failed).
+  if (e?.type === 'entity.parse.failed' || e?.status === 400) {
+    return new AppError('invalid_fields', { detail: 'body', hint: 'The body is not valid JSON.' });
+  }
+  if (e?.type === 'encoding.unsupported' || e?.status === 415) {
+    return new AppError('invalid_fields', { detail: 'body', hint: 'Send the body as UTF-8 JSON.' });
+  }
+  return new AppError('internal');
+}

@@ -1,0 +1,97 @@
+/**
+ * POST /mcp: the MCP endpoint (Streamable HTTP, stateless: a fresh server per request), with
+ * the same bearer key as the REST API. Tool input schemas are generated from the valibot
+ * schemas; tool errors carry the SPEC error object.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type Koa from 'koa';
+import * as v from 'valibot';
+import type { ApiState } from '../api/route.js';
+import { AppError } from '../core/errors.js';
+import type { Consumed, Limiter } from '../core/limiter.js';
+import { LIMITS } from '../core/rules/limits.js';
+import type { Services } from '../core/services.js';
+import { issueToError } from '../core/validation.js';
+import { keyRequired, TOOLS, type ToolCaller } from './tools.js';
+
+const VERSION = '1.0.0';
+
+function toolList() {
+  return TOOLS.map((t) => {
+    const { $schema: _, ...inputSchema } = toJsonSchema(t.input, { errorMode: 'ignore' }) as Record<string, unknown>;
+    return { name: t.name, description: t.description, inputSchema: { type: 'object', ...inputSchema } };
+  });
+}
+
+function errorResult(err: AppError): CallToolResult {
+  const body = err.toBody();
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: { error: body } };
+}
+
+export function createMcpServer(s: Services, limiter: Limiter, caller: ToolCaller): Server {
+  const server = new Server(
+    { name: 'linkpage', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Create and edit link-in-bio pages. Start with create_page (no key needed); it returns an apiKey to send as a Bearer token for every other tool, and a claimUrl for the page owner.',
+    },
+  );
+  const tools = toolList();
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool)
+      return errorResult(new AppError('not_found', { detail: request.params.name, hint: 'There is no such tool.' }));
+    // Hits of limits that count only what is created, given back if the call creates nothing.
+    const refundable: Consumed[] = [];
+    try {
+      if (tool.needsKey && !caller.accountId) throw keyRequired();
+      for (const name of tool.limits?.(caller) ?? []) {
+        const used = await limiter.enforce(name, caller);
+        if (used && LIMITS[name].counts === 'created') refundable.push(used);
+      }
+      const args = request.params.arguments ?? {};
+      let input: unknown = args;
+      if (!tool.rawInput) {
+        const parsed = v.safeParse(tool.input, args, { abortPipeEarly: true });
+        if (!parsed.success) throw issueToError(parsed.issues[0]);
+        input = parsed.output;
+      }
+      const result = await tool.run(s, caller as ToolCaller & { accountId: string }, input);
+      return {
+        content: [{ type: 'text', text: JSON.stringify(result) }],
+        structuredContent: result as Record<string, unknown>,
+      };
+    } catch (err) {
+      for (const used of refundable) await used.refund();
+      if (err instanceof AppError) return errorResult(err);
+      s.log.error({ err, tool: tool.name }, 'MCP tool failed');
+      return errorResult(new AppError('internal'));
+    }
+  });
+  return server;
+}
+
+/** The Koa handler of /mcp (after authentication and the per-address MCP limit). */
+export function mcpHandler(s: Services, limiter: Limiter): Koa.Middleware<ApiState> {
+  return async (ctx) => {
+    const caller: ToolCaller = {
+      accountId: ctx.state.auth?.accountId ?? null,
+      userAgent: ctx.get('user-agent').slice(0, 500),
+      address: ctx.ip,
+    };
+    const server = createMcpServer(s, limiter, caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.respond = false;
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+  };
+}

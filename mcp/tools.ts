@@ -1,0 +1,177 @@
+/**
+ * The MCP tools: each is a valibot input schema (its JSON Schema is generated from it) and a
+ * call of the same command or query the REST route uses. Errors are SPEC error objects.
+ */
+import * as v from 'valibot';
+import { claimLinkFor } from '../core/commands/claimLinks.js';
+import { createAgentPage } from '../core/commands/createPage.js';
+import { storeImageFromUrl } from '../core/commands/images.js';
+import { importProfile } from '../core/commands/importProfile.js';
+import { deletePage, patchPage } from '../core/commands/updatePage.js';
+import { AppError } from '../core/errors.js';
+import { presentPage } from '../core/presenters/page.js';
+import { describeAccount, validateCreateRequest } from '../core/queries/agent.js';
+import { checkUsername } from '../core/queries/checkUsername.js';
+import { getPage, getStats, listPages } from '../core/queries/pages.js';
+import type { LimitName } from '../core/rules/limits.js';
+import { CreatePageRequest } from '../core/schemas/agent.js';
+import { ImportPageRequest, ImportProfileRequest } from '../core/schemas/imports.js';
+import { ProfilePatch } from '../core/schemas/page.js';
+import { UploadByUrl } from '../core/schemas/upload.js';
+import { hashAddress } from '../core/secrets.js';
+import type { Services } from '../core/services.js';
+import { importLinks } from '../outbound/linkPage.js';
+import { NETWORK_NAMES } from '../outbound/networks.js';
+
+export interface ToolCaller {
+  accountId: string | null;
+  userAgent: string;
+  address: string;
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  input: v.GenericSchema;
+  /** Parse the arguments ourselves (validate_page reports every problem instead of the first). */
+  rawInput?: boolean;
+  needsKey: boolean;
+  /** Limits of SPEC 8 that the matching REST route has, applied to the tool call too. */
+  limits?: (caller: ToolCaller) => LimitName[];
+  /** `caller.accountId` is set whenever `needsKey` is. */
+  // biome-ignore lint/suspicious/noExplicitAny: each tool's input is its own schema's output
+  run(s: Services, caller: ToolCaller & { accountId: string }, input: any): Promise<unknown>;
+}
+
+const PageId = v.object({ id: v.pipe(v.string(), v.description('The page id (24 hex characters)')) });
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'check_username',
+    description:
+      'Check whether a page name (subdomain) is free. Answers status free, taken (with free suggestions) or invalid (with the rule broken: too_short, too_long, bad_chars, edge_hyphen, double_hyphen, reserved).',
+    input: v.object({ username: v.pipe(v.string(), v.maxLength(200)) }),
+    needsKey: false,
+    limits: () => ['usernameCheck'],
+    run: (s, _c, input) => checkUsername(s, input.username),
+  },
+  {
+    name: 'create_page',
+    description:
+      'Create a link-in-bio page. Without an API key this also creates a provisional account and returns apiKey (shown once: keep it and send it as "Authorization: Bearer <key>" to edit the page) and claimUrl (give it to the person who will own the page). With a key it adds a page to that account. Blocks are links, socials, social rows, embeds, messengers and text.',
+    input: CreatePageRequest,
+    needsKey: false,
+    limits: (c) => [c.accountId ? 'pagesWithKey' : 'pagesWithoutKey'],
+    async run(s, c, input) {
+      const caller = { accountId: c.accountId, userAgent: c.userAgent, addressHash: hashAddress(s.secret, c.address) };
+      return JSON.parse((await createAgentPage(s, caller, input, undefined)).json);
+    },
+  },
+  {
+    name: 'validate_page',
+    description:
+      'Check a create_page request without writing anything. Lists every problem at once, each with its field.',
+    input: CreatePageRequest,
+    rawInput: true,
+    needsKey: false,
+    limits: () => ['validate'],
+    async run(s, c, input) {
+      const problems = await validateCreateRequest(s, input, c.accountId);
+      return problems.length === 0 ? { valid: true } : { valid: false, problems: problems.map((p) => p.toBody()) };
+    },
+  },
+  {
+    name: 'get_me',
+    description: 'The account of the API key, its pages and how many more pages programs may create (of 10).',
+    input: v.object({}),
+    needsKey: true,
+    run: (s, c) => describeAccount(s, c.accountId),
+  },
+  {
+    name: 'list_pages',
+    description: 'All pages of the account, with every editable field and their public URLs.',
+    input: v.object({}),
+    needsKey: true,
+    run: (s, c) => listPages(s, c.accountId),
+  },
+  {
+    name: 'get_page',
+    description: 'One page of the account with every editable field.',
+    input: PageId,
+    needsKey: true,
+    run: (s, c, input) => getPage(s, c.accountId, input.id),
+  },
+  {
+    name: 'update_page',
+    description:
+      'Change some fields of a page (PATCH semantics): only the fields sent change; theme merges field by field; blocks, when sent, replaces the whole list (stored blocks need id, order, visible and type). Set isPublished to publish or unpublish.',
+    input: v.strictObject({ ...PageId.entries, ...ProfilePatch.entries }),
+    needsKey: true,
+    async run(s, c, input) {
+      const { id, ...changes } = input;
+      return presentPage(s.config, await patchPage(s, c.accountId, id, changes));
+    },
+  },
+  {
+    name: 'delete_page',
+    description: 'Delete a page and its published files. Its name stays reserved for this account.',
+    input: PageId,
+    needsKey: true,
+    async run(s, c, input) {
+      await deletePage(s, c.accountId, input.id);
+      return { deleted: true, id: input.id };
+    },
+  },
+  {
+    name: 'get_stats',
+    description:
+      'Views, unique visitors and taps of a page over the last `days` days (1-365, default 30), daily and per block.',
+    input: v.object({
+      ...PageId.entries,
+      days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 30),
+    }),
+    needsKey: true,
+    run: (s, c, input) => getStats(s, c.accountId, input.id, input.days),
+  },
+  {
+    name: 'get_claim_link',
+    description:
+      'A fresh claim link (valid 7 days) for a provisional account: the person who opens it sets an e-mail and password and owns the account.',
+    input: v.object({}),
+    needsKey: true,
+    limits: () => ['claimLink'],
+    run: (s, c) => claimLinkFor(s, c.accountId),
+  },
+  {
+    name: 'upload_image',
+    description:
+      "Fetch a public image (JPEG, PNG, WebP, AVIF, GIF, TIFF or HEIC; 8 MB for avatar and card, 30 MB for background) and store it for the account. Returns {key, url}: put key in a page's avatar, theme.backgroundImage or a link block's image with update_page.",
+    input: UploadByUrl,
+    needsKey: true,
+    limits: () => ['uploadByUrl'],
+    run: (s, c, input) => storeImageFromUrl(s, c.accountId, input.kind, input.url),
+  },
+  {
+    name: 'import_links',
+    description:
+      'Read the outbound links of a public link page (a Linktree-style page or a personal site). Returns {links: [{label, url}]} in page order; send them as link blocks ({type: "link", label, url}) with create_page or update_page. Nothing is written.',
+    input: ImportPageRequest,
+    needsKey: true,
+    limits: () => ['importPage'],
+    run: async (s, _c, input) => ({ links: await importLinks(s, input.url) }),
+  },
+  {
+    name: 'import_profile',
+    description: `Import display name, bio and photo from a public social profile (networks: ${NETWORK_NAMES.join(', ')}). The photo is stored as an avatar image of the account; returns {network, handle, displayName, bio, avatar} ready for update_page. 10 per day per account.`,
+    input: v.object({ network: v.picklist(NETWORK_NAMES), ...ImportProfileRequest.entries }),
+    needsKey: true,
+    limits: () => ['importSocial'],
+    run: (s, c, input) => importProfile(s, c.accountId, input.network, input.handle),
+  },
+];
+
+export function keyRequired(): AppError {
+  return new AppError('unauthorized', {
+    hint: 'This tool needs an API key: send "Authorization: Bearer svc_sk_…" (create_page without a key returns one).',
+  });
+}

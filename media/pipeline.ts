@@ -1,0 +1,133 @@
+/**
+ * Turns uploaded bytes into the one image format pages use: the format is detected from the
+ * bytes (never from a name or a Content-Type), HEIC is decoded with libheif (sharp's prebuilt
+ * binaries cannot), the picture is turned upright by its EXIF orientation, every piece of
+ * metadata is dropped (GPS positions included), it is scaled down to the kind's maximum and
+ * encoded as AVIF. The pixel count is bounded before anything is decoded in full, so a small
+ * file that claims a huge picture (a decompression bomb) is refused, not expanded.
+ */
+import { fileTypeFromBuffer } from 'file-type';
+import heicDecode from 'heic-decode';
+import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import { AppError } from '../core/errors.js';
+
+// One picture at a time per worker thread and no libvips operation cache: memory stays flat
+// across many uploads instead of holding on to the last decoded pictures.
+sharp.cache(false);
+sharp.concurrency(1);
+
+export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+const MB = 1024 * 1024;
+
+/** Per kind: the largest upload (SPEC 8) and the largest picture kept (longest side, pixels). */
+export const KIND_LIMITS: Record<ImageKind, { maxBytes: number; maxSide: number }> = {
+  avatar: { maxBytes: 8 * MB, maxSide: 800 },
+  card: { maxBytes: 8 * MB, maxSide: 1200 },
+  background: { maxBytes: 30 * MB, maxSide: 2560 },
+};
+
+/** The largest upload of any kind: the cap while the kind is not yet known. */
+export const MAX_UPLOAD_BYTES = Math.max(...Object.values(KIND_LIMITS).map((k) => k.maxBytes));
+
+/** Pictures above this many pixels are refused before decoding (a 200-megapixel phone photo is 2e8). */
+export const MAX_INPUT_PIXELS = 250_000_000;
+
+const ACCEPTED = new Map<string, string>([
+  ['image/jpeg', 'JPEG'],
+  ['image/png', 'PNG'],
+  ['image/webp', 'WebP'],
+  ['image/avif', 'AVIF'],
+  ['image/gif', 'GIF'],
+  ['image/tiff', 'TIFF'],
+  ['image/heic', 'HEIC'],
+  ['image/heif', 'HEIC'],
+  ['image/heic-sequence', 'HEIC'],
+  ['image/heif-sequence', 'HEIC'],
+]);
+
+export function isImageKind(s: unknown): s is ImageKind {
+  return typeof s === 'string' && (IMAGE_KINDS as readonly string[]).includes(s);
+}
+
+export function tooLarge(kind: ImageKind): AppError {
+  return new AppError('too_large', {
+    field: 'file',
+    hint: `A ${kind} image is at most ${KIND_LIMITS[kind].maxBytes / MB} MB.`,
+  });
+}
+
+/** The accepted format of these bytes (JPEG, PNG, …), or null. */
+export async function detectFormat(bytes: Uint8Array): Promise<string | null> {
+  const type = await fileTypeFromBuffer(bytes);
+  return (type && ACCEPTED.get(type.mime)) ?? null;
+}
+
+export interface ProcessedImage {
+  avif: Buffer;
+  width: number;
+  height: number;
+  /** The format the upload was in. */
+  source: string;
+}
+
+/** Checks, decodes and re-encodes an upload; throws `not_image`, `too_large` or `processing_failed`. */
+export async function processImage(bytes: Buffer, kind: ImageKind, field = 'file'): Promise<ProcessedImage> {
+  if (bytes.length > KIND_LIMITS[kind].maxBytes) throw tooLarge(kind);
+  const source = await detectFormat(bytes);
+  if (source === null) {
+    throw new AppError('not_image', {
+      field,
+      hint: 'Upload a JPEG, PNG, WebP, AVIF, GIF, TIFF or HEIC image.',
+    });
+  }
+  try {
+    const input = source === 'HEIC' ? await decodeHeic(bytes) : sharp(bytes, sharpInput);
+    const { data, info } = await input
+      .rotate()
+      .resize({
+        width: KIND_LIMITS[kind].maxSide,
+        height: KIND_LIMITS[kind].maxSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .avif({ quality: 55, effort: 2 })
+      .timeout({ seconds: 30 })
+      .toBuffer({ resolveWithObject: true });
+    return { avif: data, width: info.width, height: info.height, source };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('processing_failed', {
+      field,
+      hint: `The ${source} image could not be decoded (${describeFailure(err)}).`,
+    });
+  }
+}
+
+/** Decoding options for every input sharp reads itself. */
+const sharpInput: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', pages: 1 };
+
+/** HEIC to raw RGBA pixels with libheif (WebAssembly), handed on to sharp. */
+async function decodeHeic(bytes: Buffer): Promise<Sharp> {
+  const images = await heicDecode.all({ buffer: bytes });
+  try {
+    const [first] = images;
+    if (!first) throw new Error('no picture in the file');
+    if (first.width * first.height > MAX_INPUT_PIXELS) throw new Error('Input image exceeds pixel limit');
+    const { width, height, data } = await first.decode();
+    return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+      raw: { width, height, channels: 4 },
+    });
+  } finally {
+    images.dispose();
+  }
+}
+
+function describeFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/pixel limit/i.test(message)) return `more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`;
+  if (/timeout/i.test(message)) return 'it took too long';
+  if (/truncat|premature|end of|unexpected end/i.test(message)) return 'the file is cut short';
+  return 'the data is damaged or uses an unsupported variant';
+}
