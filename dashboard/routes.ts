@@ -10,8 +10,8 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import QRCode from 'qrcode';
 import * as v from 'valibot';
-import { createKey, liveKeys, revokeKey } from '../api/keys/routes.js';
 import { changeAccount, exportAccount, loadAccount } from '../core/commands/account.js';
+import { createKey, liveKeys, revokeKey } from '../core/commands/apiKeys.js';
 import { createProfile } from '../core/commands/createPage.js';
 import { discardImages, mediaUrl, storeImage } from '../core/commands/images.js';
 import { claimAccount, claimable, logIn, signUp } from '../core/commands/people.js';
@@ -19,6 +19,7 @@ import { deletePage, patchPage, profileChangeProblems } from '../core/commands/u
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import type { Block } from '../core/model.js';
+import { presentKey } from '../core/presenters/key.js';
 import { ownedPage } from '../core/queries/pages.js';
 import { pageStats } from '../core/queries/stats.js';
 import { EMBED_PROVIDERS, MESSENGERS, SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
@@ -26,11 +27,11 @@ import { Email, Password, TEMPLATE_IDS, Username } from '../core/schemas/fields.
 import { ProfilePatch } from '../core/schemas/page.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { parseOrThrow } from '../core/validation.js';
+import { callerFrom } from '../edge/caller.js';
 import { csrfToken, csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
 import { readMultipartUpload } from '../media/multipart.js';
 import { renderPage } from '../renderer/render.js';
 import { type PageRow, pagesRepo } from '../store/pages.js';
-import { sessionsRepo } from '../store/sessions.js';
 import { dailyChart } from './chart.js';
 import { LOCALES, render } from './render.js';
 
@@ -509,7 +510,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
 
   // ── API keys ────────────────────────────────────────────────────────────────────────
   async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
-    const keys = await liveKeys(s, accountId);
+    const keys = (await liveKeys(s, accountId)).map(presentKey);
     await show(ctx, 'keys', { title: 'API keys', keys, notice: ctx.query.notice, input: {}, ...extra }, status);
   }
   router.get('/dashboard/keys', async (ctx) => {
@@ -526,7 +527,8 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
         const label = (input.label ?? '').trim();
         if (label.length > 80)
           throw new AppError('invalid_fields', { field: 'label', detail: 'label', hint: 'At most 80 characters.' });
-        const created = await createKey(s, accountId, label, ctx.get('user-agent'));
+        const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, label);
+        const created = { ...presentKey(row), key: apiKey };
         // Shown once, on this answer only; never stored or shown again.
         await showKeys(ctx, accountId, { created }, 201);
       },
@@ -577,9 +579,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
             currentPassword: input.currentPassword ?? '',
             newPassword: input.newPassword,
           });
-          await changeAccount(s, accountId, change);
-          const session = await readSession(s, ctx);
-          if (session) await sessionsRepo(s.db).revokeOthers(accountId, session.id, s.now());
+          await changeAccount(s, accountId, change, (await readSession(s, ctx))?.id ?? null);
           return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
         }
         if (!LOCALES.some((l) => l.code === input.locale)) {

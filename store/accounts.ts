@@ -29,6 +29,11 @@ export function accountsRepo(db: Queryable) {
       return row;
     },
 
+    /** Locks the account's row until the transaction ends: serialises what counts against its limits. */
+    async lock(id: string) {
+      await db.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [id]);
+    },
+
     async find(id: string): Promise<AccountRow | undefined> {
       const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
       return row;

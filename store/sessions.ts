@@ -46,13 +46,12 @@ export function sessionsRepo(db: Queryable) {
       ]);
     },
 
-    /** Every session of the account but `keepId` (after a password change). */
-    async revokeOthers(accountId: string, keepId: string, now: Date) {
-      await db.query('UPDATE sessions SET revoked_at = $3 WHERE account_id = $1 AND id <> $2 AND revoked_at IS NULL', [
-        accountId,
-        keepId,
-        now,
-      ]);
+    /** Every session of the account but `keepId` (all of them when null): after a password change. */
+    async revokeOthers(accountId: string, keepId: string | null, now: Date) {
+      await db.query(
+        'UPDATE sessions SET revoked_at = $3 WHERE account_id = $1 AND id IS DISTINCT FROM $2 AND revoked_at IS NULL',
+        [accountId, keepId, now],
+      );
     },
   };
 }

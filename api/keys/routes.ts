@@ -4,11 +4,10 @@
  * session's CSRF token in X-CSRF-Token.
  */
 import * as v from 'valibot';
-import { issueApiKey } from '../../core/commands/apiKeys.js';
-import { AppError } from '../../core/errors.js';
+import { createKey, liveKeys, revokeKey } from '../../core/commands/apiKeys.js';
 import { presentKey } from '../../core/presenters/key.js';
 import type { Services } from '../../core/services.js';
-import { keysRepo } from '../../store/keys.js';
+import { callerFrom } from '../../edge/caller.js';
 import { route, sessionAccountOf } from '../route.js';
 import { ApiKeyCreatedOut, ApiKeyListOut } from '../schemas/responses.js';
 
@@ -30,7 +29,7 @@ export function keyRoutes(s: Services) {
       responses: [{ status: 200, description: 'The live keys, newest first', schema: ApiKeyListOut }],
       errors: [...errors],
       async handler(ctx) {
-        ctx.body = { keys: await liveKeys(s, sessionAccountOf(ctx)) };
+        ctx.body = { keys: (await liveKeys(s, sessionAccountOf(ctx))).map(presentKey) };
       },
     }),
     route({
@@ -44,10 +43,13 @@ export function keyRoutes(s: Services) {
       responses: [{ status: 201, description: 'The new key, shown once', schema: ApiKeyCreatedOut }],
       errors: [...errors, 'invalid_fields', 'limit_reached'],
       async handler(ctx, { body }) {
-        const accountId = sessionAccountOf(ctx);
-        const created = await createKey(s, accountId, body.label, ctx.get('user-agent'));
+        const { row, apiKey } = await createKey(
+          s,
+          { ...callerFrom(ctx), accountId: sessionAccountOf(ctx) },
+          body.label,
+        );
         ctx.status = 201;
-        ctx.body = created;
+        ctx.body = { ...presentKey(row), key: apiKey };
       },
     }),
     route({
@@ -65,27 +67,4 @@ export function keyRoutes(s: Services) {
       },
     }),
   ];
-}
-
-/** A new key for the account, labelled; the key itself is in the answer and nowhere else. */
-export async function createKey(s: Services, accountId: string, label: string, userAgent: string) {
-  const now = s.now();
-  const { apiKey, row } = await s.db.transaction(async (tx) => {
-    await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
-    return issueApiKey(tx, { accountId, label, createdBy: userAgent.slice(0, 300), now });
-  });
-  return { ...presentKey(row), key: apiKey };
-}
-
-/** The account's keys that still work, newest first, as the dashboard and GET /api/keys show them. */
-export async function liveKeys(s: Services, accountId: string) {
-  const rows = await keysRepo(s.db).listByAccount(accountId);
-  return rows
-    .filter((k) => k.revoked_at === null)
-    .reverse()
-    .map(presentKey);
-}
-
-export async function revokeKey(s: Services, accountId: string, id: string) {
-  if (!(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new AppError('not_found');
 }

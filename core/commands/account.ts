@@ -4,6 +4,7 @@ import { claimsRepo } from '../../store/claims.js';
 import { keysRepo } from '../../store/keys.js';
 import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
+import { sessionsRepo } from '../../store/sessions.js';
 import { AppError } from '../errors.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
@@ -16,11 +17,15 @@ export async function loadAccount(s: Services, id: string): Promise<AccountRow> 
   return row;
 }
 
-/** A new language and/or password (the current one required); answers the account after. */
+/**
+ * A new language and/or password (the current one required); answers the account after. A new
+ * password logs out every browser but `keepSession` (the one that changed it, if any).
+ */
 export async function changeAccount(
   s: Services,
   accountId: string,
   change: { locale?: string; currentPassword?: string; newPassword?: string },
+  keepSession: string | null = null,
 ): Promise<AccountRow> {
   const account = await loadAccount(s, accountId);
   let passwordHash: string | undefined;
@@ -52,7 +57,13 @@ export async function changeAccount(
   }
   const accounts = accountsRepo(s.db);
   if (change.locale !== undefined) await accounts.setLocale(account.id, change.locale);
-  if (passwordHash !== undefined) await accounts.setPasswordHash(account.id, passwordHash);
+  if (passwordHash !== undefined) {
+    const hash = passwordHash;
+    await s.db.transaction(async (tx) => {
+      await accountsRepo(tx).setPasswordHash(account.id, hash);
+      await sessionsRepo(tx).revokeOthers(account.id, keepSession, s.now());
+    });
+  }
   return loadAccount(s, account.id);
 }
 

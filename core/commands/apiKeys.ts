@@ -1,22 +1,31 @@
-/** Issuing API keys: the key is returned once, only its hash is stored. */
+/** API keys: issued with a label, shown once, stored only as a hash, revoked by the owner. */
+import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
 import { type ApiKeyRow, keysRepo, MAX_LIVE_KEYS } from '../../store/keys.js';
+import type { Caller } from '../caller.js';
 import { AppError } from '../errors.js';
 import { newApiKey, newId, sha256 } from '../secrets.js';
+import type { Services } from '../services.js';
 
+export interface IssuedKey {
+  row: ApiKeyRow;
+  /** The key itself: in this answer and nowhere else. */
+  apiKey: string;
+}
+
+/** A key for the account inside the caller's transaction (which has locked the account). */
 export async function issueApiKey(
   tx: Queryable,
   k: { accountId: string; label: string; createdBy: string; now: Date },
-): Promise<{ id: string; apiKey: string; row: ApiKeyRow }> {
+): Promise<IssuedKey> {
   if ((await keysRepo(tx).countLive(k.accountId)) >= MAX_LIVE_KEYS) {
     throw new AppError('limit_reached', {
       hint: `An account holds at most ${MAX_LIVE_KEYS} live keys; revoke one first.`,
     });
   }
   const apiKey = newApiKey();
-  const id = newId();
   const row = await keysRepo(tx).insert({
-    id,
+    id: newId(),
     accountId: k.accountId,
     hash: sha256(apiKey),
     hint: `${apiKey.slice(0, 11)}…${apiKey.slice(-4)}`,
@@ -24,5 +33,29 @@ export async function issueApiKey(
     createdBy: k.createdBy,
     now: k.now,
   });
-  return { id, apiKey, row };
+  return { row, apiKey };
+}
+
+/** A new labelled key for the caller's account. */
+export async function createKey(
+  s: Services,
+  caller: Caller & { accountId: string },
+  label: string,
+): Promise<IssuedKey> {
+  const now = s.now();
+  return s.db.transaction(async (tx) => {
+    await accountsRepo(tx).lock(caller.accountId);
+    return issueApiKey(tx, { accountId: caller.accountId, label, createdBy: caller.userAgent, now });
+  });
+}
+
+/** The account's keys that still work, newest first. */
+export async function liveKeys(s: Services, accountId: string): Promise<ApiKeyRow[]> {
+  const rows = await keysRepo(s.db).listByAccount(accountId);
+  return rows.filter((k) => k.revoked_at === null).reverse();
+}
+
+/** Every later request with the key is refused (key_revoked); another account's key is not_found. */
+export async function revokeKey(s: Services, accountId: string, id: string): Promise<void> {
+  if (!(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new AppError('not_found');
 }

@@ -1,0 +1,11 @@
+/** Who asks: the key's or session's account (null for none), the User-Agent and the client address. */
+export interface Caller {
+  accountId: string | null;
+  /** The User-Agent, cut to USER_AGENT_MAX: kept as createdBy on what the caller makes. */
+  userAgent: string;
+  /** The client address (behind a trusted proxy, the forwarded one); stored only hashed. */
+  address: string;
+}
+
+/** The longest User-Agent kept; longer ones are cut. */
+export const USER_AGENT_MAX = 500;
