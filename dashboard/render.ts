@@ -1,4 +1,4 @@
-/** The dashboard's Eta views (api/dashboard/views), escaped by default, compiled once. */
+/** The dashboard's Eta views (dashboard/views), escaped by default, compiled once. */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 

@@ -1,0 +1,71 @@
+/** The account: its language, a new password, and the export of everything it holds. */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import * as v from 'valibot';
+import { changeAccount, exportAccount, loadAccount } from '../core/commands/account.js';
+import { AppError } from '../core/errors.js';
+import { Password } from '../core/schemas/fields.js';
+import { parseOrThrow } from '../core/validation.js';
+import { readSession } from '../edge/sessions.js';
+import type { DashboardContext } from './context.js';
+import { LOCALES } from './render.js';
+
+export function accountRoutes(router: Router, d: DashboardContext): void {
+  const { s, form, show, personOrLogin, attempt, back } = d;
+
+  async function showAccount(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
+    const row = await loadAccount(s, accountId);
+    await show(
+      ctx,
+      'account',
+      {
+        title: 'Account',
+        me: { email: row.email, locale: row.locale, createdAt: row.created_at },
+        locales: LOCALES,
+        notice: ctx.query.notice,
+        ...extra,
+      },
+      status,
+    );
+  }
+
+  router.get('/dashboard/account', async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (accountId) await showAccount(ctx, accountId);
+  });
+  router.post('/dashboard/account', form, async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    await attempt(
+      ctx,
+      (error) => showAccount(ctx, accountId, { error }, error.status),
+      async (input) => {
+        if (input.newPassword !== undefined) {
+          const change = parseOrThrow(v.strictObject({ currentPassword: v.string(), newPassword: Password }), {
+            currentPassword: input.currentPassword ?? '',
+            newPassword: input.newPassword,
+          });
+          await changeAccount(s, accountId, change, (await readSession(s, ctx))?.id ?? null);
+          return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
+        }
+        if (!LOCALES.some((l) => l.code === input.locale)) {
+          throw new AppError('invalid_fields', {
+            field: 'locale',
+            detail: 'locale',
+            hint: 'Choose one of the languages listed.',
+          });
+        }
+        await changeAccount(s, accountId, { locale: input.locale });
+        back(ctx, '/dashboard/account', 'Language saved.');
+      },
+    );
+  });
+  router.get('/dashboard/account/export', async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    const body = await exportAccount(s, accountId);
+    ctx.set('Content-Disposition', `attachment; filename="account-${accountId}.json"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * What every screen of the dashboard shares: reading a form after its CSRF check, showing a
+ * view, asking for a log-in, running a form's action, redirecting with a notice, and finding a
+ * page of the account. Made once per router by `dashboardContext` and passed to each screen.
+ */
+import type Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError } from '../core/errors.js';
+import type { Limiter } from '../core/limiter.js';
+import { ownedPage } from '../core/queries/pages.js';
+import { pageUrl, type Services } from '../core/services.js';
+import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
+import type { PageRow } from '../store/pages.js';
+import type { Form } from './forms.js';
+import { render } from './render.js';
+
+export interface DashboardContext {
+  s: Services;
+  limiter: Limiter;
+  /** Parses an urlencoded form body (no multipart, no JSON). */
+  form: Koa.Middleware;
+  /** The form's fields, after its CSRF token is checked. */
+  fields(ctx: Koa.Context): Promise<Form>;
+  /** Shows a view as an HTML page that is never cached. */
+  show(ctx: Koa.Context, view: string, data: Record<string, unknown>, status?: number): Promise<void>;
+  /** The logged-in account, or a redirect to the log-in form (null). */
+  personOrLogin(ctx: Koa.Context): Promise<string | null>;
+  /** Runs a form's action; an AppError shows the form again with the message. */
+  attempt(
+    ctx: Koa.Context,
+    again: (error: AppError, input: Form) => Promise<void>,
+    act: (input: Form) => Promise<void>,
+  ): Promise<void>;
+  /** A 303 redirect, with a notice for the next page if one is given. */
+  back(ctx: Koa.Context, to: string, notice?: string): void;
+  /** Where to go after logging in: a dashboard path, or the dashboard. */
+  safeNext(next: string | undefined): string;
+  /** A page of the account, or the dashboard's 404. */
+  withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>): Promise<void>;
+  /** A page as the lists show it. */
+  summary(p: PageRow): { id: string; username: string; displayName: string; url: string };
+}
+
+export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
+  const form = koaBody({ urlencoded: true, json: false, multipart: false, formLimit: '256kb' });
+
+  async function fields(ctx: Koa.Context): Promise<Form> {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    if (!(await csrfValid(s, ctx, body._csrf))) {
+      throw new AppError('unauthorized', { hint: 'This form has expired. Reload the page and send it again.' });
+    }
+    const out: Form = {};
+    for (const [k, value] of Object.entries(body))
+      if (k !== '_csrf') out[k] = Array.isArray(value) ? value[0] : String(value);
+    return out;
+  }
+
+  async function show(ctx: Koa.Context, view: string, data: Record<string, unknown>, status = 200) {
+    ctx.status = status;
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = render(view, {
+      ...data,
+      csrf: await csrfToken(s, ctx),
+      loggedIn: (await readSession(s, ctx)) !== null,
+      path: ctx.path,
+    });
+  }
+
+  async function personOrLogin(ctx: Koa.Context): Promise<string | null> {
+    const session = await readSession(s, ctx);
+    if (session) return session.accountId;
+    ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
+    ctx.status = 303;
+    return null;
+  }
+
+  async function attempt(
+    ctx: Koa.Context,
+    again: (error: AppError, input: Form) => Promise<void>,
+    act: (input: Form) => Promise<void>,
+  ) {
+    let input: Form = {};
+    try {
+      input = await fields(ctx);
+      await act(input);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await again(err, input);
+    }
+  }
+
+  const back = (ctx: Koa.Context, to: string, notice?: string) => {
+    ctx.status = 303;
+    ctx.redirect(notice ? `${to}${to.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : to);
+  };
+
+  const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');
+
+  async function withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>) {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    let row: PageRow;
+    try {
+      row = await ownedPage(s, accountId, ctx.params.id);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return show(ctx, 'message', { title: 'Not found', message: 'There is no such page on your account.' }, 404);
+    }
+    await run(accountId, row);
+  }
+
+  const summary = (p: PageRow) => ({
+    id: p.id,
+    username: p.username,
+    displayName: p.profile.displayName,
+    url: pageUrl(s.config, p.username),
+  });
+
+  return { s, limiter, form, fields, show, personOrLogin, attempt, back, safeNext, withPage, summary };
+}

@@ -1,0 +1,219 @@
+/**
+ * The editor of one page: its profile, focus points, publishing, blocks (add, edit, move,
+ * hide, delete), a preview in another template, and deleting the page. Every change goes
+ * through PATCH's command, so its rules hold here too; its errors are shown on the editor.
+ */
+import { randomBytes } from 'node:crypto';
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { mediaUrl } from '../core/commands/images.js';
+import { deletePage, patchPage } from '../core/commands/updatePage.js';
+import { AppError } from '../core/errors.js';
+import type { Block } from '../core/model.js';
+import { ownedPage } from '../core/queries/pages.js';
+import { EMBED_PROVIDERS, MESSENGERS, SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
+import { TEMPLATE_IDS } from '../core/schemas/fields.js';
+import { ProfilePatch } from '../core/schemas/page.js';
+import { pageUrl } from '../core/services.js';
+import { parseOrThrow } from '../core/validation.js';
+import { renderPage } from '../renderer/render.js';
+import type { PageRow } from '../store/pages.js';
+import type { DashboardContext } from './context.js';
+import { blockFromForm, blockTitle, type Form, focusFromForm } from './forms.js';
+
+/** The editor of a page of the account, with `extra` (an error, the input sent) on it. */
+export async function showEditor(
+  d: DashboardContext,
+  ctx: Koa.Context,
+  accountId: string,
+  id: string,
+  extra: Record<string, unknown> = {},
+  status = 200,
+): Promise<void> {
+  const { s } = d;
+  const row = await ownedPage(s, accountId, id);
+  await d.show(
+    ctx,
+    'editor',
+    {
+      title: `Edit ${row.username}`,
+      page: {
+        ...d.summary(row),
+        profile: row.profile,
+        blocks: row.blocks,
+        isPublished: row.is_published,
+        bannedReason: row.banned_at ? (row.ban_reason ?? '') : null,
+      },
+      images: {
+        avatar: row.profile.avatar ? mediaUrl(s, row.profile.avatar) : null,
+        background: row.profile.theme.backgroundImage ? mediaUrl(s, row.profile.theme.backgroundImage) : null,
+        cards: Object.fromEntries(
+          row.blocks.flatMap((b) => (b.type === 'link' && b.image ? [[b.id, mediaUrl(s, b.image)]] : [])),
+        ),
+      },
+      blockTitle,
+      templates: TEMPLATE_IDS,
+      providers: EMBED_PROVIDERS,
+      messengers: MESSENGERS,
+      socialRowMax: SOCIAL_ROW_MAX,
+      notice: ctx.query.notice,
+      ...extra,
+    },
+    status,
+  );
+}
+
+export function editorRoutes(router: Router, d: DashboardContext): void {
+  const { s, form, show, attempt, back, withPage } = d;
+
+  /** Applies a change to the page through PATCH's command; its error is shown on the editor. */
+  function editAction(
+    change: (row: PageRow, input: Form, ctx: Koa.Context) => Record<string, unknown> | Promise<Record<string, unknown>>,
+    notice: string,
+  ) {
+    return async (ctx: Koa.Context) =>
+      withPage(ctx, async (accountId, row) => {
+        await attempt(
+          ctx,
+          (error, input) => showEditor(d, ctx, accountId, row.id, { error, input }, error.status),
+          async (input) => {
+            if (row.banned_at !== null) throw new AppError('banned');
+            // patchPage judges the change (images and blocks of this account) in its transaction.
+            const patch = parseOrThrow(ProfilePatch, await change(row, input, ctx));
+            await patchPage(s, accountId, row.id, patch);
+            back(ctx, `/dashboard/pages/${row.id}`, notice);
+          },
+        );
+      });
+  }
+
+  router.get('/dashboard/pages/:id', async (ctx) =>
+    withPage(ctx, (accountId, row) => showEditor(d, ctx, accountId, row.id, { input: {} })),
+  );
+
+  router.post(
+    '/dashboard/pages/:id/profile',
+    form,
+    editAction(
+      (_row, f) => ({
+        displayName: f.displayName ?? '',
+        bio: f.bio ?? '',
+        templateId: f.templateId,
+        layout: f.layout,
+        headerAlign: f.headerAlign || null,
+        pageLocale: f.pageLocale,
+        utm: f.utm === 'on',
+        theme: { accent: f.accent },
+      }),
+      'Saved and published.',
+    ),
+  );
+
+  // Where an image's subject is (percent from the left and from the top), which the templates
+  // keep in view when they crop it; for the background also how dark its overlay is.
+  router.post(
+    '/dashboard/pages/:id/focus',
+    form,
+    editAction((row, f) => {
+      const focus = focusFromForm(f);
+      if (f.kind === 'avatar') return { avatarFocus: focus };
+      if (f.kind === 'background') {
+        const overlay = f.overlay?.trim() ? Number(f.overlay) : undefined;
+        return { theme: { backgroundFocus: focus, ...(overlay === undefined ? {} : { overlay }) } };
+      }
+      if (f.kind === 'card') {
+        const index = row.blocks.findIndex((b) => b.id === f.block && b.type === 'link');
+        if (index < 0) throw new AppError('not_found', { hint: 'That link is gone; the page changed meanwhile.' });
+        return { blocks: row.blocks.map((b, i) => (i === index ? { ...b, imageFocus: focus } : b)) };
+      }
+      throw new AppError('bad_kind', { field: 'kind' });
+    }, 'Saved and published.'),
+  );
+
+  // The page as it would look in another template: a preview, not published.
+  router.get('/dashboard/pages/:id/preview/:template', async (ctx) =>
+    withPage(ctx, async (_accountId, row) => {
+      const templateId = TEMPLATE_IDS.find((t) => t === ctx.params.template);
+      if (!templateId) return show(ctx, 'message', { title: 'Not found', message: 'There is no such template.' }, 404);
+      const { html } = renderPage({
+        page: { id: row.id, username: row.username, profile: { ...row.profile, templateId }, blocks: row.blocks },
+        now: s.now(),
+        urls: { page: pageUrl(s.config, row.username), media: s.config.mediaUrl },
+      });
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Robots-Tag', 'noindex');
+      ctx.body = html;
+    }),
+  );
+
+  router.post(
+    '/dashboard/pages/:id/publish',
+    form,
+    editAction((row) => ({ isPublished: !row.is_published }), 'Done.'),
+  );
+
+  router.post(
+    '/dashboard/pages/:id/blocks',
+    form,
+    editAction(
+      (row, f) => ({
+        blocks: [
+          ...row.blocks,
+          { ...blockFromForm(f), id: randomBytes(6).toString('hex'), order: row.blocks.length, visible: true },
+        ],
+      }),
+      'Block added.',
+    ),
+  );
+
+  router.post(
+    '/dashboard/pages/:id/blocks/:blockId',
+    form,
+    editAction((row, f, ctx) => {
+      const index = row.blocks.findIndex((b) => b.id === ctx.params.blockId);
+      if (index < 0) throw new AppError('not_found', { hint: 'That block is gone; the page changed meanwhile.' });
+      const blocks: unknown[] = [...row.blocks];
+      const block = row.blocks[index];
+      switch (f.action) {
+        case 'up':
+        case 'down': {
+          const to = f.action === 'up' ? index - 1 : index + 1;
+          if (to >= 0 && to < blocks.length) [blocks[index], blocks[to]] = [blocks[to], blocks[index]];
+          return { blocks: blocks.map((b, i) => ({ ...(b as Block), order: i })) };
+        }
+        case 'toggle':
+          blocks[index] = { ...block, visible: !block.visible };
+          return { blocks };
+        case 'delete':
+          blocks.splice(index, 1);
+          return { blocks };
+        default:
+          // The form shows some of a block's fields; the others (a link's card image, badge,
+          // app links, featured…) stay as they are.
+          blocks[index] = { ...block, ...blockFromForm({ ...f, type: block.type }) };
+          return { blocks };
+      }
+    }, 'Saved and published.'),
+  );
+
+  router.post('/dashboard/pages/:id/delete', form, async (ctx) =>
+    withPage(ctx, async (accountId, row) => {
+      await attempt(
+        ctx,
+        (error) => showEditor(d, ctx, accountId, row.id, { error, input: {} }, error.status),
+        async (input) => {
+          if (input.confirm !== row.username) {
+            throw new AppError('invalid_fields', {
+              field: 'confirm',
+              detail: 'confirm',
+              hint: `Type ${row.username} to confirm.`,
+            });
+          }
+          await deletePage(s, accountId, row.id);
+          back(ctx, '/dashboard', `${row.username} is deleted.`);
+        },
+      );
+    }),
+  );
+}

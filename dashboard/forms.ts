@@ -1,0 +1,114 @@
+/**
+ * The dashboard's forms mapped to what the commands take: pure functions of the fields (and,
+ * for the language of a new account, of the request's Accept-Language).
+ */
+import type Koa from 'koa';
+import * as v from 'valibot';
+import { AppError } from '../core/errors.js';
+import type { Block } from '../core/model.js';
+import { SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
+import { Email, Password } from '../core/schemas/fields.js';
+import type { PageRow } from '../store/pages.js';
+import { LOCALES } from './render.js';
+
+/** A form's fields by name (the first value of a repeated one). */
+export type Form = Record<string, string | undefined>;
+
+/** An e-mail and a password, as the sign-up and claim forms send them. */
+export const Credentials = v.strictObject({ email: Email, password: Password });
+
+/** The PATCH that puts an image (or null) in its place. */
+export function imagePatch(
+  row: PageRow,
+  kind: 'avatar' | 'background' | 'card',
+  blockIndex: number,
+  key: string | null,
+) {
+  if (kind === 'avatar') return { avatar: key };
+  if (kind === 'background') return { theme: { backgroundImage: key } };
+  if (blockIndex < 0) throw new AppError('not_found', { hint: 'That link is gone; the page changed meanwhile.' });
+  return { blocks: row.blocks.map((b, i) => (i === blockIndex ? { ...b, image: key } : b)) };
+}
+
+/** A block from the editor's fields; the schema then judges it like any API request. */
+export function blockFromForm(f: Form): Record<string, unknown> {
+  const opt = (x: string | undefined) => (x && x.trim() !== '' ? x.trim() : undefined);
+  const schedule = {
+    showFrom: opt(f.showFrom) ? toUtc(f.showFrom!) : null,
+    showUntil: opt(f.showUntil) ? toUtc(f.showUntil!) : null,
+  };
+  switch (f.type) {
+    case 'link':
+      return {
+        type: 'link',
+        label: f.label ?? '',
+        url: f.url ?? '',
+        note: opt(f.note),
+        path: opt(f.path) ?? null,
+        ...schedule,
+      };
+    case 'social':
+      return { type: 'social', platform: f.platform ?? '', url: f.url ?? '', ...schedule };
+    case 'socialRow': {
+      // Rows of the form left empty are dropped; a half-filled one is judged by the schema.
+      const items = [];
+      for (let i = 0; i < SOCIAL_ROW_MAX; i++) {
+        const platform = opt(f[`item${i}Platform`]);
+        const url = opt(f[`item${i}Url`]);
+        if (platform || url) items.push({ platform: platform ?? '', url: url ?? '' });
+      }
+      return { type: 'socialRow', items, ...schedule };
+    }
+    case 'embed':
+      return { type: 'embed', provider: f.provider, url: f.url ?? '', title: opt(f.title), ...schedule };
+    case 'messenger':
+      return { type: 'messenger', platform: f.messenger, handle: f.handle ?? '', label: opt(f.label), ...schedule };
+    case 'text':
+      return {
+        type: 'text',
+        content: f.content ?? '',
+        variant: f.variant === 'heading' ? 'heading' : 'paragraph',
+        ...schedule,
+      };
+    default:
+      throw new AppError('invalid_fields', { field: 'type', detail: 'type', hint: 'Choose a block type.' });
+  }
+}
+
+/** A focus point from its two fields: both empty is none (the image's centre); one empty is an error the schema names. */
+export function focusFromForm(f: Form): { x: number; y: number } | null {
+  const x = f.x?.trim() ?? '';
+  const y = f.y?.trim() ?? '';
+  if (x === '' && y === '') return null;
+  return { x: x === '' ? Number.NaN : Number(x), y: y === '' ? Number.NaN : Number(y) };
+}
+
+/** `<input type="datetime-local">` gives local wall time without a zone; the form says it is UTC. */
+export function toUtc(local: string): string {
+  const value = local.trim();
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : value;
+}
+
+/** A block as the editor and the statistics name it. */
+export function blockTitle(b: Block): string {
+  switch (b.type) {
+    case 'link':
+      return b.label;
+    case 'social':
+      return `${b.platform} profile`;
+    case 'socialRow':
+      return `Social icons (${b.items.length})`;
+    case 'embed':
+      return b.title || `${b.provider} embed`;
+    case 'messenger':
+      return b.label || `${b.platform}: ${b.handle}`;
+    case 'text':
+      return b.content.length > 60 ? `${b.content.slice(0, 57)}…` : b.content;
+  }
+}
+
+/** The language of a new account: the first of the dashboard's that the browser accepts, else English. */
+export function pickLocale(ctx: Koa.Context): string {
+  const wanted = ctx.acceptsLanguages(LOCALES.map((l) => l.code));
+  return typeof wanted === 'string' ? wanted : 'en';
+}

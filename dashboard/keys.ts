@@ -1,0 +1,51 @@
+/** The account's API keys: listed, created (the key shown once) and revoked. */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { createKey, liveKeys, revokeKey } from '../core/commands/apiKeys.js';
+import { AppError } from '../core/errors.js';
+import { presentKey } from '../core/presenters/key.js';
+import { callerFrom } from '../edge/caller.js';
+import type { DashboardContext } from './context.js';
+
+export function keysRoutes(router: Router, d: DashboardContext): void {
+  const { s, form, show, personOrLogin, attempt, back } = d;
+
+  async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
+    const keys = (await liveKeys(s, accountId)).map(presentKey);
+    await show(ctx, 'keys', { title: 'API keys', keys, notice: ctx.query.notice, input: {}, ...extra }, status);
+  }
+
+  router.get('/dashboard/keys', async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (accountId) await showKeys(ctx, accountId);
+  });
+  router.post('/dashboard/keys', form, async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    await attempt(
+      ctx,
+      (error, input) => showKeys(ctx, accountId, { error, input }, error.status),
+      async (input) => {
+        const label = (input.label ?? '').trim();
+        if (label.length > 80)
+          throw new AppError('invalid_fields', { field: 'label', detail: 'label', hint: 'At most 80 characters.' });
+        const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, label);
+        const created = { ...presentKey(row), key: apiKey };
+        // Shown once, on this answer only; never stored or shown again.
+        await showKeys(ctx, accountId, { created }, 201);
+      },
+    );
+  });
+  router.post('/dashboard/keys/:id/revoke', form, async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    await attempt(
+      ctx,
+      (error) => showKeys(ctx, accountId, { error }, error.status),
+      async () => {
+        await revokeKey(s, accountId, ctx.params.id);
+        back(ctx, '/dashboard/keys', 'The key is revoked. Requests with it are refused from now on.');
+      },
+    );
+  });
+}

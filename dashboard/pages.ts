@@ -1,0 +1,55 @@
+/** The account's pages, each with its QR code, and the form that makes a new one. */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import QRCode from 'qrcode';
+import * as v from 'valibot';
+import { createProfile } from '../core/commands/createPage.js';
+import { Username } from '../core/schemas/fields.js';
+import { pageUrl } from '../core/services.js';
+import { parseOrThrow } from '../core/validation.js';
+import { callerFrom } from '../edge/caller.js';
+import { pagesRepo } from '../store/pages.js';
+import type { DashboardContext } from './context.js';
+
+export function pagesRoutes(router: Router, d: DashboardContext): void {
+  const { s, form, show, personOrLogin, attempt, back, summary } = d;
+
+  async function showPages(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
+    const rows = await pagesRepo(s.db).listByAccount(accountId);
+    const pages = await Promise.all(
+      rows.map(async (p) => ({
+        ...summary(p),
+        isPublished: p.is_published,
+        banned: p.banned_at !== null,
+        blocks: p.blocks.length,
+        qr: await QRCode.toString(pageUrl(s.config, p.username), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+      })),
+    );
+    await show(ctx, 'pages', { title: 'Your pages', pages, notice: ctx.query.notice, input: {}, ...extra }, status);
+  }
+
+  router.get('/dashboard', async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (accountId) await showPages(ctx, accountId);
+  });
+  router.post('/dashboard/pages', form, async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    await attempt(
+      ctx,
+      (error, input) => showPages(ctx, accountId, { error, input: { username: input.username } }, error.status),
+      async (input) => {
+        const { username } = parseOrThrow(v.strictObject({ username: Username }), {
+          username: (input.username ?? '').trim(),
+        });
+        // Made by a person: not counted against the 10 program-made pages.
+        const row = await createProfile(
+          s,
+          { accountId, userAgent: callerFrom(ctx).userAgent, byProgram: false },
+          { username },
+        );
+        back(ctx, `/dashboard/pages/${row.id}`, `${row.username} is live. Make it yours.`);
+      },
+    );
+  });
+}
