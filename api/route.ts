@@ -8,19 +8,10 @@ import type * as v from 'valibot';
 import type { ErrorCode } from '../core/errors.js';
 import type { LimitName } from '../core/rules/limits.js';
 import { parseOrThrow } from '../core/validation.js';
-import type { Auth, AuthMode } from '../edge/auth.js';
-import type { Session } from '../edge/sessions.js';
+import type { AuthMode } from '../edge/auth.js';
+import type { RequestState } from '../edge/state.js';
 
-export interface ApiState {
-  requestId: string;
-  auth?: Auth;
-  /** The browser session (routes with auth 'session', and the dashboard); null when there is none. */
-  session?: Session | null;
-  /** Set when the answer replays an earlier one (nothing was created). */
-  replayed?: boolean;
-}
-
-export type ApiContext = RouterContext<ApiState>;
+export type ApiContext = RouterContext<RequestState>;
 
 type Infer<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -65,7 +56,7 @@ export function route<
 }
 
 /** The Koa middleware of a route: parse query and body with its schemas, then the handler. */
-export function routeHandler(def: AnyRoute): RouterMiddleware<ApiState> {
+export function routeHandler(def: AnyRoute): RouterMiddleware<RequestState> {
   return async (ctx) => {
     const query = def.query ? parseOrThrow(def.query, ctx.query) : undefined;
     const body = def.body && def.parseBody !== false ? parseOrThrow(def.body, ctx.request.body) : undefined;

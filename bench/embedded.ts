@@ -1,17 +1,15 @@
 /**
  * The app as `npm start` runs it on the embedded default (PGlite, files in a fresh temporary
- * DATA_DIR, one process), for the benchmarks that load or drive it.
+ * DATA_DIR, one process), for the benchmarks that load or drive it; no server, no jobs.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { createApi } from '../api/app.js';
 import { loadConfig } from '../core/config.js';
-import { buildServices, type Services } from '../core/services.js';
-import { type Counters, createCounters } from '../router/counters.js';
-import { createHttpHandler } from '../router/server.js';
+import type { Services } from '../core/services.js';
+import type { Counters } from '../router/counters.js';
+import { startProcess } from '../start/process.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 
@@ -22,6 +20,8 @@ export interface EmbeddedApp {
   counters: Counters;
   /** API, page hosts and media on one handler, as ROLE=all serves them. */
   handler: http.RequestListener;
+  /** Stops the app, closes its database and removes its DATA_DIR. */
+  close(): Promise<void>;
 }
 
 /** `onDisk`: the database under DATA_DIR as `npm start` keeps it (else in memory). */
@@ -30,15 +30,23 @@ export async function embeddedApp(o: { onDisk?: boolean } = {}): Promise<Embedde
   const db = await openDatabase(o.onDisk ? { dataDir: path.join(dataDir, 'db') } : {});
   await migrate(db);
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent' });
-  const log = pino({ level: 'silent' });
-  const services = buildServices({
+  const running = await startProcess({
     config,
-    db,
-    secret: 'bench-secret-0123456789-0123456789',
-    log,
-    now: () => new Date(),
+    role: 'all',
+    listen: false,
+    background: false,
+    overrides: { db, secret: 'bench-secret-0123456789-0123456789' },
   });
-  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
-  const handler = createHttpHandler(services, counters, createApi(services).callback());
-  return { dataDir, db, services, counters, handler };
+  return {
+    dataDir,
+    db,
+    services: running.services,
+    counters: running.counters,
+    handler: running.handler!,
+    async close() {
+      await running.stop();
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

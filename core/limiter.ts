@@ -1,8 +1,7 @@
 /**
- * Applies the limits of rules.ts: one upsert per window per request, the RateLimit-* headers
- * on every limited answer, and 429 with retryAfter when a window is full.
+ * Applies the limits of rules/limits.ts: one upsert per window per request, and 429 with
+ * retryAfter when a window is full. The HTTP edges add the RateLimit-* headers (edge/limits.ts).
  */
-import type Koa from 'koa';
 import { rateLimitsRepo } from '../store/rateLimits.js';
 import { AppError } from './errors.js';
 import { LIMITS, type LimitName, type LimitRule } from './rules/limits.js';
@@ -88,28 +87,7 @@ export function createLimiter(s: Services) {
     return result;
   }
 
-  /** Koa middleware for a route's limit; `when` picks the requests it applies to. */
-  function middleware(name: LimitName, when: (ctx: Koa.Context) => boolean = () => true): Koa.Middleware {
-    const rule: LimitRule = LIMITS[name];
-    return async (ctx, next) => {
-      if (!when(ctx)) return next();
-      const result = await enforce(name, { accountId: ctx.state.auth?.accountId, address: ctx.ip }, (c) => {
-        ctx.set('RateLimit-Limit', String(c.limit));
-        ctx.set('RateLimit-Remaining', String(c.remaining));
-        ctx.set('RateLimit-Reset', String(c.reset));
-      });
-      if (!result || rule.counts === 'requests') return next();
-      try {
-        await next();
-      } catch (err) {
-        await result.refund();
-        throw err;
-      }
-      if (ctx.state.replayed) await result.refund();
-    };
-  }
-
-  return { consume, enforce, middleware };
+  return { consume, enforce };
 }
 
 export type Limiter = ReturnType<typeof createLimiter>;

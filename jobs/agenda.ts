@@ -109,12 +109,6 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
       .save();
   }
 
-  s.publisher.onPublished(({ username, nextChangeAt }) => {
-    scheduleVisibility(username, nextChangeAt).catch((err) =>
-      s.log.warn({ err, username }, 'jobs: could not schedule the next visibility change'),
-    );
-  });
-
   return {
     agenda,
     scheduleVisibility,

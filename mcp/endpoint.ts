@@ -9,12 +9,12 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type Koa from 'koa';
 import * as v from 'valibot';
-import type { ApiState } from '../api/route.js';
 import { AppError } from '../core/errors.js';
 import type { Consumed, Limiter } from '../core/limiter.js';
 import { LIMITS } from '../core/rules/limits.js';
 import type { Services } from '../core/services.js';
 import { issueToError } from '../core/validation.js';
+import type { RequestState } from '../edge/state.js';
 import { keyRequired, TOOLS, type ToolCaller } from './tools.js';
 
 const VERSION = '1.0.0';
@@ -77,7 +77,7 @@ export function createMcpServer(s: Services, limiter: Limiter, caller: ToolCalle
 }
 
 /** The Koa handler of /mcp (after authentication and the per-address MCP limit). */
-export function mcpHandler(s: Services, limiter: Limiter): Koa.Middleware<ApiState> {
+export function mcpHandler(s: Services, limiter: Limiter): Koa.Middleware<RequestState> {
   return async (ctx) => {
     const caller: ToolCaller = {
       accountId: ctx.state.auth?.accountId ?? null,

@@ -3,7 +3,8 @@
  * Uses the same configuration (DATABASE_URL, DATA_DIR) as the service.
  */
 import { banPage, unbanPage } from '../core/commands/moderation.js';
-import { openServices } from './services.js';
+import { loadConfig } from '../core/config.js';
+import { startProcess } from '../start/process.js';
 
 const [action, username, ...reasonWords] = process.argv.slice(2);
 const reason = reasonWords.join(' ').trim();
@@ -12,9 +13,10 @@ if (!['ban', 'unban'].includes(action) || !username || (action === 'ban' && !rea
   process.exit(2);
 }
 
-const services = await openServices();
+const tool = await startProcess({ config: loadConfig(), role: 'tool' });
+const services = tool.services;
 const row = action === 'ban' ? await banPage(services, username, reason) : await unbanPage(services, username);
-await services.db.close();
+await tool.stop();
 if (!row) {
   process.stderr.write(`No page is named ${username}.\n`);
   process.exit(1);

@@ -3,10 +3,13 @@
  * published, with a progress bar and a summary. Uses the service's configuration. With the
  * embedded database (PGlite) stop the service first: only one process can open it.
  */
-import { republishChangedTemplates } from '../jobs/republish.js';
-import { openServices } from './services.js';
 
-const services = await openServices();
+import { loadConfig } from '../core/config.js';
+import { republishChangedTemplates } from '../jobs/republish.js';
+import { startProcess } from '../start/process.js';
+
+const tool = await startProcess({ config: loadConfig(), role: 'tool' });
+const services = tool.services;
 
 const WIDTH = 30;
 const tty = process.stderr.isTTY;
@@ -24,7 +27,7 @@ function progress(done: number, total: number) {
 
 const result = await republishChangedTemplates(services, { onProgress: progress });
 if (tty && result.republished > 0) process.stderr.write('\n');
-await services.db.close();
+await tool.stop();
 const seconds = result.ms / 1000;
 process.stdout.write(
   result.republished === 0

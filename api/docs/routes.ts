@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Services } from '../../core/services.js';
-import type { ApiState } from '../route.js';
+import type { RequestState } from '../../edge/state.js';
 import { llmsTxt } from './llms.js';
 
 const require = createRequire(import.meta.url);
@@ -37,7 +37,7 @@ const PAGE = `<!doctype html>
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: false });\n`;
 
-export function docsRoutes(router: Router<ApiState>, s: Services) {
+export function docsRoutes(router: Router<RequestState>, s: Services) {
   const llms = llmsTxt(s.config);
   router.get('/llms.txt', (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';

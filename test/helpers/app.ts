@@ -4,17 +4,15 @@
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { createApi } from '../../api/app.js';
 import { loadConfig } from '../../core/config.js';
-import { buildServices, type Services } from '../../core/services.js';
+import type { Services } from '../../core/services.js';
 import { createFetcher } from '../../outbound/fetcher.js';
-import { type Counters, createCounters } from '../../router/counters.js';
-import { createHttpHandler } from '../../router/server.js';
+import type { Counters } from '../../router/counters.js';
+import { startProcess } from '../../start/process.js';
 import type { Database } from '../../store/db.js';
 import type { ObjectStorage } from '../../store/objects.js';
 import { freshDatabase } from './db.js';
@@ -44,19 +42,22 @@ export async function startApp(
     TRUST_PROXY: '1',
     ...options.env,
   });
-  const services = buildServices({
+  const running = await startProcess({
     config,
-    db,
-    secret: 'test-secret-0123456789-0123456789-abcdef',
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    now: () => (fixed === null ? new Date() : new Date(fixed)),
-    storage: options.storage,
-    fetcher: testFetcher(),
+    role: 'all',
+    background: false,
+    listen: { host: '127.0.0.1', port: 0 },
+    overrides: {
+      db,
+      secret: 'test-secret-0123456789-0123456789-abcdef',
+      log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      now: () => (fixed === null ? new Date() : new Date(fixed)),
+      storage: options.storage,
+      fetcher: testFetcher(),
+    },
   });
-  const counters = createCounters({ db, secret: services.secret, log: services.log, now: services.now });
-  const server = http.createServer(createHttpHandler(services, counters, createApi(services).callback()));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { services, counters } = running;
+  const { port } = running.server!.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   services.config.baseUrl = url;
   services.config.mediaUrl = `${url}/media`;
@@ -78,9 +79,7 @@ export async function startApp(
       },
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await counters.stop();
+      await running.stop();
       await owned?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

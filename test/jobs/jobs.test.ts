@@ -4,6 +4,7 @@ import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } 
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { republishChangedTemplates } from '../../jobs/republish.js';
 import { templateVersions } from '../../renderer/render.js';
+import { hearPublishes } from '../../start/process.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, pageRequest, request } from '../helpers/client.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
@@ -187,6 +188,7 @@ describe('background jobs', () => {
     let jobs: Jobs;
     before(async () => {
       jobs = await startJobs(app().services, { work: false });
+      hearPublishes(app().services, { jobs });
     });
     after(() => jobs.stop());
 

@@ -1,0 +1,12 @@
+/** What the HTTP edges keep on a request's `ctx.state`. */
+import type { Auth } from './auth.js';
+import type { Session } from './sessions.js';
+
+export interface RequestState {
+  requestId: string;
+  auth?: Auth;
+  /** The browser session (routes with auth 'session', and the dashboard); null when there is none. */
+  session?: Session | null;
+  /** Set when the answer replays an earlier one (nothing was created). */
+  replayed?: boolean;
+}

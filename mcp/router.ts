@@ -1,0 +1,24 @@
+/** POST /mcp on the web app: the same bearer key as the REST API, and the per-address MCP limit. */
+import Router from '@koa/router';
+import type { Limiter } from '../core/limiter.js';
+import type { Services } from '../core/services.js';
+import { authenticate } from '../edge/auth.js';
+import { limit } from '../edge/limits.js';
+import type { RequestState } from '../edge/state.js';
+import { mcpHandler } from './endpoint.js';
+
+export function mcpRouter(s: Services, limiter: Limiter): Router<RequestState> {
+  const router = new Router<RequestState>();
+  router.post('/mcp', authenticate(s, 'optional-key'), limit(limiter, 'mcp'), mcpHandler(s, limiter));
+  // Stateless Streamable HTTP: no server-initiated stream to GET and no session to DELETE.
+  router.all('/mcp', (ctx) => {
+    ctx.status = 405;
+    ctx.set('Allow', 'POST');
+    ctx.body = {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC to it.' },
+      id: null,
+    };
+  });
+  return router;
+}

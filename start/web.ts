@@ -1,0 +1,26 @@
+/**
+ * The web app on the apex host: the JSON API, the MCP endpoint and the dashboard on one Koa
+ * app, behind one error handler and one rate limiter.
+ */
+import Koa from 'koa';
+import { createApi } from '../api/app.js';
+import { createLimiter } from '../core/limiter.js';
+import type { Services } from '../core/services.js';
+import { dashboardRouter } from '../dashboard/routes.js';
+import { jsonBodies } from '../edge/body.js';
+import { errorHandler } from '../edge/errors.js';
+import type { RequestState } from '../edge/state.js';
+import { mcpRouter } from '../mcp/router.js';
+
+export function createWebApp(s: Services): Koa<RequestState> {
+  const app = new Koa<RequestState>({ proxy: s.config.trustProxy });
+  const limiter = createLimiter(s);
+  const api = createApi(s, limiter);
+  app.use(errorHandler(s.log));
+  app.use(jsonBodies(api.multipartPaths));
+  app.use(api.router.routes());
+  app.use(mcpRouter(s, limiter).routes());
+  app.use(dashboardRouter(s, limiter).routes());
+  app.silent = true;
+  return app;
+}
