@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import QRCode from 'qrcode';
 import * as v from 'valibot';
-import { createProfile } from '../core/commands/createPage.js';
+import { createProfile } from '../core/commands/createProfile.js';
 import { Username } from '../core/schemas/fields.js';
 import { pageUrl } from '../core/services.js';
 import { parseOrThrow } from '../core/validation.js';
@@ -43,11 +43,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           username: (input.username ?? '').trim(),
         });
         // Made by a person: not counted against the 10 program-made pages.
-        const row = await createProfile(
-          s,
-          { accountId, userAgent: callerFrom(ctx).userAgent, byProgram: false },
-          { username },
-        );
+        const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, false);
         back(ctx, `/dashboard/pages/${row.id}`, `${row.username} is live. Make it yours.`);
       },
     );

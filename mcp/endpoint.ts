@@ -9,13 +9,15 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type Koa from 'koa';
 import * as v from 'valibot';
+import type { Caller } from '../core/caller.js';
 import { AppError } from '../core/errors.js';
 import type { Consumed, Limiter } from '../core/limiter.js';
 import { LIMITS } from '../core/rules/limits.js';
 import type { Services } from '../core/services.js';
 import { issueToError } from '../core/validation.js';
+import { callerFrom } from '../edge/caller.js';
 import type { RequestState } from '../edge/state.js';
-import { keyRequired, TOOLS, type ToolCaller } from './tools.js';
+import { keyRequired, TOOLS } from './tools.js';
 
 const VERSION = '1.0.0';
 
@@ -31,7 +33,7 @@ function errorResult(err: AppError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: { error: body } };
 }
 
-export function createMcpServer(s: Services, limiter: Limiter, caller: ToolCaller): Server {
+export function createMcpServer(s: Services, limiter: Limiter, caller: Caller): Server {
   const server = new Server(
     { name: 'linkpage', version: VERSION },
     {
@@ -61,7 +63,7 @@ export function createMcpServer(s: Services, limiter: Limiter, caller: ToolCalle
         if (!parsed.success) throw issueToError(parsed.issues[0]);
         input = parsed.output;
       }
-      const result = await tool.run(s, caller as ToolCaller & { accountId: string }, input);
+      const result = await tool.run(s, caller as Caller & { accountId: string }, input);
       return {
         content: [{ type: 'text', text: JSON.stringify(result) }],
         structuredContent: result as Record<string, unknown>,
@@ -79,11 +81,7 @@ export function createMcpServer(s: Services, limiter: Limiter, caller: ToolCalle
 /** The Koa handler of /mcp (after authentication and the per-address MCP limit). */
 export function mcpHandler(s: Services, limiter: Limiter): Koa.Middleware<RequestState> {
   return async (ctx) => {
-    const caller: ToolCaller = {
-      accountId: ctx.state.auth?.accountId ?? null,
-      userAgent: ctx.get('user-agent').slice(0, 500),
-      address: ctx.ip,
-    };
+    const caller = callerFrom(ctx);
     const server = createMcpServer(s, limiter, caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;

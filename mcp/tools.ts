@@ -3,13 +3,14 @@
  * call of the same command or query the REST route uses. Errors are SPEC error objects.
  */
 import * as v from 'valibot';
+import type { Caller } from '../core/caller.js';
 import { claimLinkFor } from '../core/commands/claimLinks.js';
-import { createAgentPage } from '../core/commands/createPage.js';
+import { createAgentPage } from '../core/commands/createAgentPage.js';
 import { storeImageFromUrl } from '../core/commands/images.js';
 import { importProfile } from '../core/commands/importProfile.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
-import { presentPage } from '../core/presenters/page.js';
+import { presentCreatedPage, presentPage } from '../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../core/queries/agent.js';
 import { checkUsername } from '../core/queries/checkUsername.js';
 import { getPage, getStats, listPages } from '../core/queries/pages.js';
@@ -18,16 +19,9 @@ import { CreatePageRequest } from '../core/schemas/agent.js';
 import { ImportPageRequest, ImportProfileRequest } from '../core/schemas/imports.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { UploadByUrl } from '../core/schemas/upload.js';
-import { hashAddress } from '../core/secrets.js';
 import type { Services } from '../core/services.js';
 import { importLinks } from '../outbound/linkPage.js';
 import { NETWORK_NAMES } from '../outbound/networks.js';
-
-export interface ToolCaller {
-  accountId: string | null;
-  userAgent: string;
-  address: string;
-}
 
 export interface Tool {
   name: string;
@@ -37,10 +31,10 @@ export interface Tool {
   rawInput?: boolean;
   needsKey: boolean;
   /** Limits of SPEC 8 that the matching REST route has, applied to the tool call too. */
-  limits?: (caller: ToolCaller) => LimitName[];
+  limits?: (caller: Caller) => LimitName[];
   /** `caller.accountId` is set whenever `needsKey` is. */
   // biome-ignore lint/suspicious/noExplicitAny: each tool's input is its own schema's output
-  run(s: Services, caller: ToolCaller & { accountId: string }, input: any): Promise<unknown>;
+  run(s: Services, caller: Caller & { accountId: string }, input: any): Promise<unknown>;
 }
 
 const PageId = v.object({ id: v.pipe(v.string(), v.description('The page id (24 hex characters)')) });
@@ -62,9 +56,8 @@ export const TOOLS: Tool[] = [
     input: CreatePageRequest,
     needsKey: false,
     limits: (c) => [c.accountId ? 'pagesWithKey' : 'pagesWithoutKey'],
-    async run(s, c, input) {
-      const caller = { accountId: c.accountId, userAgent: c.userAgent, addressHash: hashAddress(s.secret, c.address) };
-      return JSON.parse((await createAgentPage(s, caller, input, undefined)).json);
+    async run(s, caller, input) {
+      return presentCreatedPage(s.config, await createAgentPage(s, caller, input));
     },
   },
   {
@@ -158,7 +151,7 @@ export const TOOLS: Tool[] = [
     input: ImportPageRequest,
     needsKey: true,
     limits: () => ['importPage'],
-    run: async (s, _c, input) => ({ links: await importLinks(s, input.url) }),
+    run: async (s, _c, input) => ({ links: await importLinks(s.fetcher, input.url) }),
   },
   {
     name: 'import_profile',

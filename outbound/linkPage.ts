@@ -7,7 +7,7 @@
 import { type CheerioAPI, load } from 'cheerio';
 import { AppError } from '../core/errors.js';
 import { isRealHttpUrl } from '../core/schemas/fields.js';
-import type { Services } from '../core/services.js';
+import type { Fetcher } from './fetcher.js';
 import { cleanLine } from './text.js';
 
 export interface ImportedLink {
@@ -27,9 +27,9 @@ const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|woff2?|ttf|otf|mp
 const LABEL_KEYS = ['title', 'label', 'text', 'name', 'caption'] as const;
 const URL_KEYS = ['url', 'href', 'link'] as const;
 
-/** GET the page (SSRF-safe) and read its links; `nothing_found` and `js_only` as SPEC 7 says. */
-export async function importLinks(s: Services, url: string, field = 'url'): Promise<ImportedLink[]> {
-  const page = await s.fetcher.fetchPublic(url, field, {
+/** GET the page (SSRF-safe) and read its links; `nothing_found` when there are none, `js_only` when scripts build them. */
+export async function importLinks(fetcher: Fetcher, url: string, field = 'url'): Promise<ImportedLink[]> {
+  const page = await fetcher.fetchPublic(url, field, {
     maxBytes: PAGE_MAX_BYTES,
     accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
   });

@@ -1,24 +1,20 @@
 /** The agent endpoints of SPEC 4.1: one-call onboarding, validation, me, claim links. */
 
 import { claimLinkFor } from '../../core/commands/claimLinks.js';
-import { type Caller, createAgentPage } from '../../core/commands/createPage.js';
+import { type CreatedAgentPage, createAgentPage } from '../../core/commands/createAgentPage.js';
 import { AppError } from '../../core/errors.js';
+import { answerOnce, idempotencyScope } from '../../core/idempotency.js';
+import { presentCreatedPage } from '../../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../../core/queries/agent.js';
 import { CreatePageRequest } from '../../core/schemas/agent.js';
-import { hashAddress } from '../../core/secrets.js';
 import type { Services } from '../../core/services.js';
-import { type ApiContext, accountOf, route } from '../route.js';
+import { callerFrom } from '../../edge/caller.js';
+import { accountOf, route } from '../route.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../schemas/responses.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export function agentRoutes(s: Services) {
-  const caller = (ctx: ApiContext): Caller => ({
-    accountId: ctx.state.auth?.accountId ?? null,
-    userAgent: ctx.get('user-agent').slice(0, 500),
-    addressHash: hashAddress(s.secret, ctx.ip),
-  });
-
   return [
     route({
       method: 'post',
@@ -73,7 +69,13 @@ export function agentRoutes(s: Services) {
             hint: 'Use 1-255 visible ASCII characters, such as a UUID.',
           });
         }
-        const answer = await createAgentPage(s, caller(ctx), body, idempotencyKey);
+        const caller = callerFrom(ctx);
+        const answer = await answerOnce<CreatedAgentPage>(
+          s,
+          { scope: idempotencyScope(s, caller), key: idempotencyKey, body },
+          (transaction) => createAgentPage(s, caller, body, transaction),
+          (created) => ({ status: 201, body: presentCreatedPage(s.config, created) }),
+        );
         ctx.state.replayed = answer.replayed;
         ctx.status = answer.status;
         ctx.type = 'application/json';

@@ -28,7 +28,7 @@ export function importRoutes(s: Services) {
       errors: [...keyErrors, 'invalid_fields', ...fetchErrors, 'nothing_found', 'js_only'],
       async handler(ctx, { body }) {
         accountOf(ctx);
-        ctx.body = { links: await importLinks(s, body.url) };
+        ctx.body = { links: await importLinks(s.fetcher, body.url) };
       },
     }),
 

@@ -1,10 +1,11 @@
 /** /api/profiles: the pages of the key's account (SPEC 4.2). */
-import { createProfile } from '../../core/commands/createPage.js';
+import { createProfile } from '../../core/commands/createProfile.js';
 import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
 import { presentPage } from '../../core/presenters/page.js';
 import { getPage, getStats, listPages } from '../../core/queries/pages.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
 import type { Services } from '../../core/services.js';
+import { callerFrom } from '../../edge/caller.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
@@ -48,11 +49,7 @@ export function profileRoutes(s: Services) {
         'limit_reached',
       ],
       async handler(ctx, { body }) {
-        const row = await createProfile(
-          s,
-          { accountId: accountOf(ctx), userAgent: ctx.get('user-agent').slice(0, 500), byProgram: true },
-          body,
-        );
+        const row = await createProfile(s, { ...callerFrom(ctx), accountId: accountOf(ctx) }, body, true);
         ctx.status = 201;
         ctx.body = presentPage(s.config, row);
       },

@@ -1,5 +1,6 @@
 /** The Page record every client sees (DESIGN 4): each field listed explicitly. */
 import type { PageRow } from '../../store/pages.js';
+import type { CreatedAgentPage } from '../commands/createAgentPage.js';
 import { toBlock } from '../rules/blocks.js';
 import { pageUrl, type Services } from '../services.js';
 
@@ -50,5 +51,15 @@ export function presentPageSummary(config: Services['config'], row: PageRow) {
     templateId: row.profile.templateId,
     blockCount: row.blocks.length,
     updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The answer of POST /api/agent/pages and the create_page tool. */
+export function presentCreatedPage(config: Services['config'], c: CreatedAgentPage) {
+  return {
+    account: c.account,
+    page: presentPage(config, c.page),
+    ...(c.apiKey !== undefined && { apiKey: c.apiKey }),
+    ...(c.claim !== undefined && { claimUrl: c.claim.claimUrl, claimExpiresAt: c.claim.expiresAt }),
   };
 }

@@ -2,7 +2,8 @@
 import { accountsRepo } from '../../store/accounts.js';
 import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
-import { createRequestProblems, PROGRAM_PAGE_LIMIT } from '../commands/createPage.js';
+import { createRequestProblems } from '../commands/createAgentPage.js';
+import { PROGRAM_PAGE_LIMIT } from '../commands/newPage.js';
 import { AppError } from '../errors.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPageSummary } from '../presenters/page.js';

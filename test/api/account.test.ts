@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { signedUp } from '../helpers/person.js';
 
 const claimed = () => createAgentAccount({ email: `${uniqueName('owner')}@example.com`, password: 'first password' });
 
@@ -59,6 +60,23 @@ describe('PATCH /api/account', () => {
       { key: a.key },
     );
     expect(back.status).to.equal(200);
+  });
+
+  it('logs out every browser of the account when the password changes with a key', async () => {
+    const person = await signedUp();
+    const created = await person.api('POST', '/api/keys', { label: 'script' }, { 'x-csrf-token': person.csrf });
+    expect(created.status).to.equal(201);
+    expect((await person.get('/dashboard')).status).to.equal(200);
+
+    const res = await api.patch(
+      '/api/account',
+      { currentPassword: person.password, newPassword: 'a brand new password' },
+      { key: created.body.key },
+    );
+    expect(res.status).to.equal(200);
+    const after = await person.get('/dashboard');
+    expect(after.status).to.equal(303);
+    expect(after.location).to.match(/^\/login/);
   });
 
   it('refuses a new password that is too short, and a password on a provisional account', async () => {

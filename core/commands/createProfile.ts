@@ -1,0 +1,40 @@
+/** Another subdomain on an existing account (POST /api/profiles, the dashboard's "add a page"). */
+import { accountsRepo } from '../../store/accounts.js';
+import type { PageRow } from '../../store/pages.js';
+import type { Caller } from '../caller.js';
+import { defaultProfile } from '../model.js';
+import type { TemplateId } from '../schemas/fields.js';
+import type { Services } from '../services.js';
+import { ensureProgramSlot, insertPage, uniqueViolationToError } from './newPage.js';
+
+/** A published page with no blocks; `byProgram` pages count against the account's ceiling. */
+export async function createProfile(
+  s: Services,
+  caller: Caller & { accountId: string },
+  input: { username: string; templateId?: TemplateId },
+  byProgram: boolean,
+): Promise<PageRow> {
+  const now = s.now();
+  let row: PageRow;
+  try {
+    row = await s.db.transaction(async (tx) => {
+      if (byProgram) await ensureProgramSlot(tx, caller.accountId);
+      const account = await accountsRepo(tx).find(caller.accountId);
+      const profile = defaultProfile(input.username, account?.locale ?? 'en');
+      return insertPage(tx, {
+        accountId: caller.accountId,
+        username: input.username,
+        byProgram,
+        isPublished: true,
+        createdBy: caller.userAgent,
+        profile: { ...profile, templateId: input.templateId ?? profile.templateId },
+        blocks: [],
+        now,
+      });
+    });
+  } catch (err) {
+    throw await uniqueViolationToError(s.db, err, input.username, caller.accountId);
+  }
+  await s.publisher.publishSoon(row.username);
+  return row;
+}

@@ -1,0 +1,62 @@
+/** What every page creation shares: the program-made page ceiling, the name check and the insert. */
+import { accountsRepo } from '../../store/accounts.js';
+import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
+import { namesRepo } from '../../store/names.js';
+import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
+import { AppError } from '../errors.js';
+import type { Block, Profile } from '../model.js';
+import { suggestFreeNames } from '../queries/suggestNames.js';
+import { newId } from '../secrets.js';
+
+/** Program-created pages per account; pages people add by hand do not count. */
+export const PROGRAM_PAGE_LIMIT = 10;
+
+/** Locks the account and refuses a page past its program-made ceiling (two requests cannot both take the last slot). */
+export async function ensureProgramSlot(tx: Queryable, accountId: string): Promise<void> {
+  await accountsRepo(tx).lock(accountId);
+  if ((await pagesRepo(tx).countProgramMade(accountId)) >= PROGRAM_PAGE_LIMIT) throw new AppError('limit_reached');
+}
+
+/** Inserts the page if its name is free (or parked by this account), queued for publishing. */
+export async function insertPage(
+  tx: Queryable,
+  p: {
+    accountId: string;
+    username: string;
+    byProgram: boolean;
+    isPublished: boolean;
+    createdBy: string;
+    profile: Profile;
+    blocks: Block[];
+    now: Date;
+  },
+): Promise<PageRow> {
+  const taken = await namesRepo(tx).taken([p.username], p.accountId);
+  if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
+  await namesRepo(tx).unpark(p.username);
+  await publishQueueRepo(tx).enqueue(p.username, p.now);
+  return pagesRepo(tx).insert({ id: newId(), ...p });
+}
+
+async function usernameTaken(db: Queryable, username: string, accountId: string | null): Promise<AppError> {
+  return new AppError('username_taken', {
+    field: 'username',
+    suggestions: await suggestFreeNames(db, username, accountId),
+  });
+}
+
+/** A unique index that a concurrent request won: the same answer the checks give when they see it first. */
+export async function uniqueViolationToError(
+  db: Queryable,
+  err: unknown,
+  username: string,
+  accountId: string | null,
+): Promise<unknown> {
+  const { code, constraint } = sqlState(err);
+  if (code !== UNIQUE_VIOLATION) return err;
+  if (constraint === 'pages_username_key' || constraint === 'parked_names_pkey')
+    return usernameTaken(db, username, accountId);
+  if (constraint === 'accounts_email_key') return new AppError('email_taken', { field: 'email' });
+  return err;
+}
