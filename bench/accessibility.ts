@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import puppeteer from 'puppeteer-core';
+import { chromium } from 'playwright-core';
 import { embeddedApp } from './embedded.js';
 
 export const A11Y_TARGET = 95;
@@ -44,19 +44,36 @@ function formClient(base: string) {
   };
 }
 
+/**
+ * Puts cookies for 127.0.0.1 into the cookie store of the Chromium listening on `port` for the
+ * DevTools protocol (Playwright over CDP, disconnected again so that it does not attach to the
+ * tabs Lighthouse opens).
+ */
+async function setCookies(port: number, cookies: [string, string][]) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    await browser
+      .contexts()[0]
+      .addCookies(cookies.map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })));
+  } finally {
+    await browser.close();
+  }
+}
+
 export async function accessibilityScores(): Promise<{ screen: string; score: number; failing: string[] }[]> {
   const { dataDir, db, services, handler } = await embeddedApp();
   const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  services.config.baseUrl = base;
-  services.config.mediaUrl = `${base}/media`;
-
-  const chrome = await chromeLauncher.launch({
-    chromePath: '/usr/bin/chromium',
-    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    services.config.baseUrl = base;
+    services.config.mediaUrl = `${base}/media`;
+
+    chrome = await chromeLauncher.launch({
+      chromePath: '/usr/bin/chromium',
+      chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     // A claim link of a provisional account, before anyone logs in.
     const agent = await fetch(`${base}/api/agent/pages`, {
       method: 'POST',
@@ -97,21 +114,17 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
     ];
     // The session cookie goes into the browser's own cookie store (a Cookie request header
     // would not survive Chromium's cookie handling); storage is then left alone between runs.
-    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-    const tab = await browser.newPage();
+    // Lighthouse connects to the browser by its port and measures each screen in a new tab.
     const results = [];
     for (const [screen, url, withSession] of screens) {
-      if (withSession) {
-        await browser.setCookie(
-          ...person.cookies().map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
-        );
-      }
-      const run = await lighthouse(
-        base + url,
-        { output: 'json', logLevel: 'error', onlyCategories: ['accessibility'], disableStorageReset: true },
-        undefined,
-        tab,
-      );
+      if (withSession) await setCookies(chrome.port, person.cookies());
+      const run = await lighthouse(base + url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['accessibility'],
+        disableStorageReset: true,
+      });
       if (!run) throw new Error(`lighthouse gave no result for ${url}`);
       const lhr = run.lhr;
       // A screen that needs the session and bounced to the log-in form would measure the wrong page.
@@ -122,10 +135,9 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
         .map((a) => a.id);
       results.push({ screen, score: Math.round((lhr.categories.accessibility.score ?? 0) * 100), failing });
     }
-    await browser.disconnect();
     return results;
   } finally {
-    await chrome.kill();
+    await chrome?.kill();
     await new Promise((resolve) => server.close(resolve));
     await db.close();
     await rm(dataDir, { recursive: true, force: true });
