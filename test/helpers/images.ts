@@ -36,7 +36,19 @@ export async function sidewaysJpegWithGps(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A noisy JPEG of about `megapixels` (noise keeps the file large, like a real photo). */
+/**
+ * `make` run at most once, on the first call; later calls share its promise. For fixtures that
+ * are slow to make: made once per run, and only by runs that reach a test that uses them.
+ */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+/** A noisy JPEG of `width` × `height` pixels (noise keeps the file large, like a real photo). */
 export function photo(width: number, height: number, quality = 92): Promise<Buffer> {
   return sharp({
     create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },

@@ -13,7 +13,8 @@ import { notFoundPage } from '../../router/notFound.js';
 const run = promisify(execFile);
 const vnuJar = createRequire(import.meta.url)('vnu-jar') as string;
 
-describe('published HTML validity (Nu Html Checker)', function () {
+// @slow: starts Java (the Nu Html Checker); `npm run test:fast` leaves it out.
+describe('published HTML validity (Nu Html Checker) @slow', function () {
   this.timeout(120_000);
 
   it('has no errors in any template, nor in the 404 page', async () => {

@@ -83,7 +83,7 @@ describe('object storage', () => {
       dir = await mkdtemp(path.join(tmpdir(), 'linkpage-fs-'));
     });
     after(async () => {
-      await rm(dir, { recursive: true, force: true });
+      if (dir) await rm(dir, { recursive: true, force: true });
     });
     behavesLikeObjectStorage(() => fsStorage(dir));
 
@@ -104,8 +104,8 @@ describe('object storage', () => {
 
   describe('s3Storage against an S3 HTTP server (s3rver)', function () {
     this.timeout(30_000);
-    let server: S3rver;
-    let dir: string;
+    let server: S3rver | undefined;
+    let dir: string | undefined;
     let endpoint: string;
     before(async () => {
       dir = await mkdtemp(path.join(tmpdir(), 'linkpage-s3-'));
@@ -119,9 +119,13 @@ describe('object storage', () => {
       const { port } = await server.run();
       endpoint = `http://127.0.0.1:${port}`;
     });
+    // Also after a failed start: the folder goes even when there is no server to close.
     after(async () => {
-      await server.close();
-      await rm(dir, { recursive: true, force: true });
+      try {
+        await server?.close();
+      } finally {
+        if (dir) await rm(dir, { recursive: true, force: true });
+      }
     });
     behavesLikeObjectStorage(() =>
       s3Storage({
