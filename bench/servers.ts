@@ -4,6 +4,7 @@
  * `ready <port>` when listening.
  */
 
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,16 +18,24 @@ import { defaultProfile } from '../core/model.js';
 import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
-import { buildServices } from '../core/services.js';
 import { republishChangedTemplates } from '../jobs/republish.js';
-import { createCounters } from '../router/counters.js';
-import { createHttpHandler } from '../router/server.js';
+import { startProcess } from '../start/process.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { fsStorage } from '../store/objects.js';
 import { embeddedApp } from './embedded.js';
 
 const kind = process.argv[2];
+
+/**
+ * The temporary folders this process made (its own DATA_DIR or embeddedApp's), removed when it
+ * exits: stopped by the bench (SIGTERM), by Ctrl-C, or on an error, at start or later.
+ */
+const temporary: string[] = [];
+process.on('exit', () => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+process.on('SIGINT', () => process.exit(130));
 
 async function bareRedirect(): Promise<http.Server> {
   return http.createServer((_req, res) => {
@@ -39,19 +48,18 @@ async function bareRedirect(): Promise<http.Server> {
 /** The real router with counting on, over PGlite and a folder, with one page that has a short path. */
 async function router(): Promise<http.Server> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
+  temporary.push(dataDir);
   const db = await openDatabase({});
   await migrate(db);
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
   const storage = fsStorage(path.join(dataDir, 'public'));
-  const log = pino({ level: 'silent' });
-  const services = buildServices({
+  const running = await startProcess({
     config,
-    db,
-    secret: 'bench-secret-0123456789-0123456789',
-    log,
-    now: () => new Date(),
-    storage,
+    role: 'router',
+    listen: false,
+    overrides: { db, storage, secret: 'bench-secret-0123456789-0123456789', log: pino({ level: 'silent' }) },
   });
+  const { counters } = running;
   await db.query(`INSERT INTO accounts (id, created_by) VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', 'bench')`);
   await db.query(
     `INSERT INTO pages (id, account_id, username, by_program, is_published, profile) VALUES ('bbbbbbbbbbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaaaaaaaaaa', 'bench', true, true, '{}')`,
@@ -66,9 +74,7 @@ async function router(): Promise<http.Server> {
     contentType: 'application/json',
     cacheControl: 'no-cache',
   });
-  const counters = createCounters({ db, secret: services.secret, log, now: services.now });
-  counters.start();
-  const server = http.createServer(createHttpHandler(services, counters, null));
+  const server = http.createServer(running.handler!);
   // Report what was counted when the bench stops us, so the run proves counting was on.
   process.on('SIGTERM', async () => {
     await counters.stop();
@@ -84,7 +90,8 @@ async function router(): Promise<http.Server> {
  * `GET /__bench/rss` answers the process's resident memory in bytes, after a full GC.
  */
 async function app(): Promise<http.Server> {
-  const { handler } = await embeddedApp();
+  const { dataDir, handler } = await embeddedApp();
+  temporary.push(dataDir);
   return http.createServer((req, res) => {
     if (req.url === '/__bench/rss') {
       globalThis.gc?.();
@@ -102,7 +109,8 @@ async function app(): Promise<http.Server> {
  * result when it is done, while the API keeps serving.
  */
 async function republishApp(): Promise<http.Server> {
-  const { db, services, handler } = await embeddedApp({ onDisk: true });
+  const { dataDir, db, services, handler } = await embeddedApp({ onDisk: true });
+  temporary.push(dataDir);
   const accountId = 'cccccccccccccccccccccccc';
   await db.query(`INSERT INTO accounts (id, created_by) VALUES ($1, 'bench')`, [accountId]);
   const blocks = normalizeBlocks(
