@@ -1,90 +1,23 @@
 /**
- * The page document as stored and read by api, renderer and jobs: a profile and an ordered
- * list of blocks, every optional field filled with its default so readers never guess.
+ * The page document as stored and read by every layer: a profile and an ordered list of
+ * blocks, every optional field filled with its default so readers never guess.
  */
-import type { TemplateId } from './schemas/fields.js';
+import type * as v from 'valibot';
+import type { StoredBlock } from './schemas/blocks.js';
+import type { Focus as FocusSchema } from './schemas/fields.js';
+import type { ProfileReplace } from './schemas/page.js';
 
-export interface Focus {
-  x: number;
-  y: number;
-}
-
-export interface Theme {
-  accent: string;
-  backgroundImage: string | null;
-  backgroundFocus: Focus | null;
-  overlay: number;
-}
-
-export interface Profile {
-  displayName: string;
-  bio: string;
-  avatar: string | null;
-  avatarFocus: Focus | null;
-  templateId: TemplateId;
-  layout: 'list' | 'grid';
-  headerAlign: 'left' | 'center' | 'right' | null;
-  pageLocale: string;
-  utm: boolean;
-  theme: Theme;
-}
-
-interface BlockBase {
-  id: string;
-  order: number;
-  visible: boolean;
-  showFrom: string | null;
-  showUntil: string | null;
-}
-
-export interface LinkBlock extends BlockBase {
-  type: 'link';
-  label: string;
-  url: string;
-  note: string;
-  image: string | null;
-  imageFocus: Focus | null;
-  badge: string | null;
-  featured: boolean;
-  adult: boolean;
-  pulse: boolean;
-  path: string | null;
-  apps: { ios: string | null; android: string | null } | null;
-}
-
-export interface SocialBlock extends BlockBase {
-  type: 'social';
-  platform: string;
-  url: string;
-  counter: string | null;
-}
-
-export interface SocialRowBlock extends BlockBase {
-  type: 'socialRow';
-  items: { platform: string; url: string }[];
-}
-
-export interface EmbedBlock extends BlockBase {
-  type: 'embed';
-  provider: 'youtube' | 'spotify' | 'soundcloud' | 'applemusic' | 'tiktok';
-  url: string;
-  title: string;
-}
-
-export interface MessengerBlock extends BlockBase {
-  type: 'messenger';
-  platform: 'telegram' | 'whatsapp' | 'viber';
-  handle: string;
-  label: string;
-}
-
-export interface TextBlock extends BlockBase {
-  type: 'text';
-  content: string;
-  variant: 'heading' | 'paragraph';
-}
-
-export type Block = LinkBlock | SocialBlock | SocialRowBlock | EmbedBlock | MessengerBlock | TextBlock;
+/** Each shape is defined once, by its schema; these are the schemas' parsed outputs. */
+export type Focus = v.InferOutput<typeof FocusSchema>;
+export type Profile = Omit<v.InferOutput<typeof ProfileReplace>, 'isPublished' | 'blocks'>;
+export type Theme = Profile['theme'];
+export type Block = v.InferOutput<typeof StoredBlock>;
+export type LinkBlock = Extract<Block, { type: 'link' }>;
+export type SocialBlock = Extract<Block, { type: 'social' }>;
+export type SocialRowBlock = Extract<Block, { type: 'socialRow' }>;
+export type EmbedBlock = Extract<Block, { type: 'embed' }>;
+export type MessengerBlock = Extract<Block, { type: 'messenger' }>;
+export type TextBlock = Extract<Block, { type: 'text' }>;
 
 export const DEFAULT_ACCENT = '#5b4cdb';
 

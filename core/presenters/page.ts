@@ -1,7 +1,6 @@
 /** The Page record every client sees (DESIGN 4): each field listed explicitly. */
 import type { PageRow } from '../../store/pages.js';
 import type { CreatedAgentPage } from '../commands/createAgentPage.js';
-import { toBlock } from '../rules/blocks.js';
 import { pageUrl, type Services } from '../services.js';
 
 export function presentPage(config: Services['config'], row: PageRow) {
@@ -34,7 +33,7 @@ export function presentPage(config: Services['config'], row: PageRow) {
       backgroundFocus: p.theme.backgroundFocus,
       overlay: p.theme.overlay,
     },
-    blocks: row.blocks.map(toBlock),
+    blocks: row.blocks,
   };
 }
 

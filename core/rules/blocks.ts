@@ -43,83 +43,14 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'openapi',
 ]);
 
-/** Full stored blocks from agent or stored input: ids assigned, defaults filled, sorted by order. */
+/** Full stored blocks from agent or stored input: ids and orders assigned, sorted by order. */
 export function normalizeBlocks(input: readonly (AgentBlockInput | StoredBlockInput)[]): Block[] {
-  const blocks = input.map(toBlock);
+  const blocks: Block[] = input.map((b, i) => ({ id: b.id ?? newBlockId(), order: b.order ?? i, ...b }));
   // A stable sort: blocks with equal order keep the order they were sent in.
   return blocks
     .map((b, i) => [b, i] as const)
     .sort((a, z) => a[0].order - z[0].order || a[1] - z[1])
     .map(([b]) => b);
-}
-
-/**
- * One full block, every field present in a fixed order (also used to present stored blocks,
- * whose keys the database keeps in its own order).
- */
-export function toBlock(b: AgentBlockInput | StoredBlockInput | Block, index: number): Block {
-  const base = {
-    id: b.id ?? newBlockId(),
-    order: b.order ?? index,
-    visible: b.visible ?? true,
-    showFrom: b.showFrom ?? null,
-    showUntil: b.showUntil ?? null,
-  };
-  switch (b.type) {
-    case 'link':
-      return {
-        ...base,
-        type: 'link',
-        label: b.label,
-        url: b.url,
-        note: b.note ?? '',
-        image: b.image ?? null,
-        imageFocus: b.imageFocus ?? null,
-        badge: b.badge ?? null,
-        featured: b.featured ?? false,
-        adult: b.adult ?? false,
-        pulse: b.pulse ?? false,
-        path: b.path ?? null,
-        apps: b.apps ? { ios: b.apps.ios ?? null, android: b.apps.android ?? null } : null,
-      };
-    case 'social':
-      return {
-        ...base,
-        type: 'social',
-        platform: b.platform,
-        url: b.url,
-        counter: b.counter ?? null,
-      };
-    case 'socialRow':
-      return {
-        ...base,
-        type: 'socialRow',
-        items: b.items.map((i) => ({ platform: i.platform, url: i.url })),
-      };
-    case 'embed':
-      return {
-        ...base,
-        type: 'embed',
-        provider: b.provider,
-        url: b.url,
-        title: b.title ?? '',
-      };
-    case 'messenger':
-      return {
-        ...base,
-        type: 'messenger',
-        platform: b.platform,
-        handle: b.handle,
-        label: b.label ?? '',
-      };
-    case 'text':
-      return {
-        ...base,
-        type: 'text',
-        content: b.content,
-        variant: b.variant ?? 'paragraph',
-      };
-  }
 }
 
 function newBlockId(): string {

@@ -17,86 +17,106 @@ const Order = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
 const ShortPath = v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'bad_path'));
 const AppLink = v.pipe(v.string(), v.check(isAppLink, 'bad_url'));
 
-function shared(mode: 'stored' | 'agent') {
-  const req = <T extends v.GenericSchema>(s: T) => (mode === 'stored' ? s : v.optional(s));
-  return {
-    id: req(BlockId),
-    order: req(Order),
-    visible: req(v.boolean()),
-    showFrom: v.optional(v.nullable(DateTime)),
-    showUntil: v.optional(v.nullable(DateTime)),
-  };
-}
+/**
+ * Fields a request may leave out take their default here, so a parsed block is whole: the
+ * stored block type (core/model.ts) is this schema's output. Only an agent block may leave out
+ * id and order (the server assigns them) and visible (true).
+ */
+const schedule = {
+  showFrom: v.optional(v.nullable(DateTime), null),
+  showUntil: v.optional(v.nullable(DateTime), null),
+};
+const storedBase = { id: BlockId, order: Order, visible: v.boolean(), ...schedule };
+const agentBase = {
+  id: v.optional(BlockId),
+  order: v.optional(Order),
+  visible: v.optional(v.boolean(), true),
+  ...schedule,
+};
 
-function blockSchemas(mode: 'stored' | 'agent') {
-  const base = shared(mode);
-  return v.variant(
-    'type',
-    [
+/** What each block type adds to the shared fields. */
+const link = {
+  type: v.literal('link'),
+  label: text(1, 120),
+  url: HttpUrl,
+  note: v.optional(text(0, 160), ''),
+  image: v.optional(v.nullable(StorageKey), null),
+  imageFocus: v.optional(v.nullable(Focus), null),
+  badge: v.optional(v.nullable(text(0, 20)), null),
+  featured: v.optional(v.boolean(), false),
+  adult: v.optional(v.boolean(), false),
+  pulse: v.optional(v.boolean(), false),
+  path: v.optional(v.nullable(ShortPath), null),
+  apps: v.optional(
+    v.nullable(
       v.strictObject({
-        ...base,
-        type: v.literal('link'),
-        label: text(1, 120),
-        url: HttpUrl,
-        note: v.optional(text(0, 160)),
-        image: v.optional(v.nullable(StorageKey)),
-        imageFocus: v.optional(v.nullable(Focus)),
-        badge: v.optional(v.nullable(text(0, 20))),
-        featured: v.optional(v.boolean()),
-        adult: v.optional(v.boolean()),
-        pulse: v.optional(v.boolean()),
-        path: v.optional(v.nullable(ShortPath)),
-        apps: v.optional(
-          v.nullable(
-            v.strictObject({
-              ios: v.optional(v.nullable(AppLink)),
-              android: v.optional(v.nullable(AppLink)),
-            }),
-          ),
-        ),
+        ios: v.optional(v.nullable(AppLink), null),
+        android: v.optional(v.nullable(AppLink), null),
       }),
-      v.strictObject({
-        ...base,
-        type: v.literal('social'),
-        platform: text(1, 40),
-        url: HttpUrl,
-        counter: v.optional(v.nullable(text(0, 20))),
-      }),
-      v.strictObject({
-        ...base,
-        type: v.literal('socialRow'),
-        items: v.pipe(
-          v.array(v.strictObject({ platform: text(1, 40), url: HttpUrl })),
-          v.maxLength(SOCIAL_ROW_MAX, `A social row holds at most ${SOCIAL_ROW_MAX} items.`),
-        ),
-      }),
-      v.strictObject({
-        ...base,
-        type: v.literal('embed'),
-        provider: v.picklist(EMBED_PROVIDERS, `Use one of: ${EMBED_PROVIDERS.join(', ')}.`),
-        url: HttpUrl,
-        title: v.optional(text(0, 120)),
-      }),
-      v.strictObject({
-        ...base,
-        type: v.literal('messenger'),
-        platform: v.picklist(MESSENGERS, `Use one of: ${MESSENGERS.join(', ')}.`),
-        handle: text(1, 60),
-        label: v.optional(text(0, 80)),
-      }),
-      v.strictObject({
-        ...base,
-        type: v.literal('text'),
-        content: text(1, 600),
-        variant: v.optional(v.picklist(['heading', 'paragraph'])),
-      }),
-    ],
-    `Use one of the block types: ${BLOCK_TYPES.join(', ')}.`,
-  );
-}
+    ),
+    null,
+  ),
+};
+const social = {
+  type: v.literal('social'),
+  platform: text(1, 40),
+  url: HttpUrl,
+  counter: v.optional(v.nullable(text(0, 20)), null),
+};
+const socialRow = {
+  type: v.literal('socialRow'),
+  items: v.pipe(
+    v.array(v.strictObject({ platform: text(1, 40), url: HttpUrl })),
+    v.maxLength(SOCIAL_ROW_MAX, `A social row holds at most ${SOCIAL_ROW_MAX} items.`),
+  ),
+};
+const embed = {
+  type: v.literal('embed'),
+  provider: v.picklist(EMBED_PROVIDERS, `Use one of: ${EMBED_PROVIDERS.join(', ')}.`),
+  url: HttpUrl,
+  title: v.optional(text(0, 120), ''),
+};
+const messenger = {
+  type: v.literal('messenger'),
+  platform: v.picklist(MESSENGERS, `Use one of: ${MESSENGERS.join(', ')}.`),
+  handle: text(1, 60),
+  label: v.optional(text(0, 80), ''),
+};
+const textBlock = {
+  type: v.literal('text'),
+  content: text(1, 600),
+  variant: v.optional(v.picklist(['heading', 'paragraph']), 'paragraph'),
+};
 
-export const StoredBlock = blockSchemas('stored');
-export const AgentBlock = blockSchemas('agent');
+const TYPE_HINT = `Use one of the block types: ${BLOCK_TYPES.join(', ')}.`;
+
+/** A block as stored and as PATCH/PUT send it: id, order and visible required. */
+export const StoredBlock = v.variant(
+  'type',
+  [
+    v.strictObject({ ...storedBase, ...link }),
+    v.strictObject({ ...storedBase, ...social }),
+    v.strictObject({ ...storedBase, ...socialRow }),
+    v.strictObject({ ...storedBase, ...embed }),
+    v.strictObject({ ...storedBase, ...messenger }),
+    v.strictObject({ ...storedBase, ...textBlock }),
+  ],
+  TYPE_HINT,
+);
+
+/** A block in a create-page request: id, order and visible may be left out. */
+export const AgentBlock = v.variant(
+  'type',
+  [
+    v.strictObject({ ...agentBase, ...link }),
+    v.strictObject({ ...agentBase, ...social }),
+    v.strictObject({ ...agentBase, ...socialRow }),
+    v.strictObject({ ...agentBase, ...embed }),
+    v.strictObject({ ...agentBase, ...messenger }),
+    v.strictObject({ ...agentBase, ...textBlock }),
+  ],
+  TYPE_HINT,
+);
 
 export const StoredBlocks = v.pipe(
   v.array(StoredBlock),
