@@ -11,12 +11,14 @@
  */
 import pMap from 'p-map';
 import type { Services } from '../core/services.js';
-import type { Queryable } from '../store/db.js';
+import { forgottenAccountsRepo } from '../store/housekeeping.js';
+import { accountMediaPrefixes } from '../store/layout.js';
+import { pagesRepo } from '../store/pages.js';
+import { publishQueueRepo } from '../store/publishQueue.js';
 
 export const UNPUBLISH_AFTER_DAYS = 30;
 export const DELETE_AFTER_DAYS = 60;
 const DAY_MS = 86_400_000;
-const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
 /** Files removed at the same time: storage calls wait on I/O, not on this thread. */
 const REMOVALS_AT_ONCE = 16;
 /** Pages published at the same time: on PostgreSQL each holds a pooled connection (10 in all) while it runs. */
@@ -29,10 +31,6 @@ export interface HousekeepingResult {
   /** Images removed with the deleted accounts (the pages' own files go with each page). */
   deletedImages: number;
 }
-
-/** An account that housekeeping may act on: provisional, older than `cutoff`, never viewed. */
-const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
-  AND NOT EXISTS (SELECT 1 FROM pages v WHERE v.account_id = a.id AND v.first_viewed_at IS NOT NULL)`;
 
 export async function housekeeping(s: Services, now = s.now(), batchSize = 500): Promise<HousekeepingResult> {
   const result: HousekeepingResult = { unpublishedPages: 0, deletedAccounts: 0, deletedPages: 0, deletedImages: 0 };
@@ -63,25 +61,8 @@ export async function housekeeping(s: Services, now = s.now(), batchSize = 500):
 /** Takes up to `limit` published pages of forgotten accounts offline; returns their names. */
 async function unpublishBatch(db: Services['db'], cutoff: Date, now: Date, limit: number): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{ username: string }>(
-      `UPDATE pages SET is_published = false, updated_at = $2
-       WHERE id IN (
-         SELECT p.id FROM pages p JOIN accounts a ON a.id = p.account_id
-         WHERE p.is_published AND ${FORGOTTEN}
-         ORDER BY p.id LIMIT $3 FOR UPDATE OF p
-       )
-       RETURNING username`,
-      [cutoff, now, limit],
-    );
-    const names = rows.map((r) => r.username);
-    if (names.length > 0) {
-      await tx.query(
-        `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT unnest($1::text[]), $2, $2
-         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
-           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
-        [names, now],
-      );
-    }
+    const names = await forgottenAccountsRepo(tx).unpublishPages(cutoff, now, limit);
+    if (names.length > 0) await publishQueueRepo(tx).enqueueMany(names, now);
     return names;
   });
 }
@@ -89,31 +70,23 @@ async function unpublishBatch(db: Services['db'], cutoff: Date, now: Date, limit
 /** Deletes up to `limit` forgotten accounts older than `cutoff` with their files. */
 async function deleteBatch(s: Services, cutoff: Date, limit: number) {
   return s.db.transaction(async (tx) => {
-    const accounts = (
-      await tx.query<{ id: string }>(
-        `SELECT a.id FROM accounts a WHERE ${FORGOTTEN} ORDER BY a.id LIMIT $2 FOR UPDATE OF a`,
-        [cutoff, limit],
-      )
-    ).map((r) => r.id);
+    const forgotten = forgottenAccountsRepo(tx);
+    const accounts = await forgotten.lock(cutoff, limit);
     if (accounts.length === 0) return { accounts: 0, pages: 0, images: 0 };
-    const names = (
-      await tx.query<{ username: string }>('SELECT username FROM pages WHERE account_id = ANY($1::text[])', [accounts])
-    ).map((r) => r.username);
+    const names = await pagesRepo(tx).usernamesOfAccounts(accounts);
 
     await pMap(names, (name) => s.publisher.removePage(name), { concurrency: REMOVALS_AT_ONCE });
-    const folders = accounts.flatMap((id) => IMAGE_KINDS.map((kind) => `media/${kind}/${id}/`));
+    const folders = accounts.flatMap(accountMediaPrefixes);
     const removed = await pMap(folders, (folder) => s.storage.deletePrefix(folder), {
       concurrency: REMOVALS_AT_ONCE,
     });
     const images = removed.reduce((sum, n) => sum + n, 0);
-    await deleteRows(tx, accounts, names);
+    // The rows last: pages, keys, claim links, parked names and stats cascade from the accounts.
+    await forgotten.delete(
+      accounts,
+      names,
+      accounts.map((id) => `account:${id}`),
+    );
     return { accounts: accounts.length, pages: names.length, images };
   });
-}
-
-/** The accounts and everything keyed to them; pages, keys, claim links, parked names and stats cascade. */
-async function deleteRows(tx: Queryable, accounts: string[], names: string[]) {
-  await tx.query('DELETE FROM publish_queue WHERE username = ANY($1::text[])', [names]);
-  await tx.query('DELETE FROM idempotency_keys WHERE scope = ANY($1::text[])', [accounts.map((id) => `account:${id}`)]);
-  await tx.query('DELETE FROM accounts WHERE id = ANY($1::text[])', [accounts]);
 }

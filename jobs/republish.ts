@@ -12,6 +12,7 @@ import { templateVersions } from '../renderer/render.js';
 import { startRenderWorker } from '../renderer/renderPool.js';
 import type { Queryable } from '../store/db.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { republishRepo } from '../store/republish.js';
 
 export interface RepublishResult {
   /** Pages rendered again. */
@@ -38,9 +39,6 @@ export interface RepublishOptions {
 /** Below this many pages the worker's start-up (about a tenth of a second) is not worth it. */
 export const WORKER_MIN_PAGES = 500;
 
-const STALE = `is_published AND banned_at IS NULL
-  AND published_template_version IS DISTINCT FROM ($1::jsonb ->> (profile ->> 'templateId'))`;
-
 export async function republishChangedTemplates(s: Services, o: RepublishOptions = {}): Promise<RepublishResult> {
   const started = performance.now();
   const versions = JSON.stringify(o.versions ?? { ...templateVersions });
@@ -53,9 +51,9 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
     await new Promise(setImmediate);
     return s.db.query(text, params);
   };
-  const [{ count: total }] = await query<{ count: number }>(`SELECT count(*)::int AS count FROM pages WHERE ${STALE}`, [
-    versions,
-  ]);
+  const db: Queryable = { query };
+  const pages = republishRepo(db);
+  const total = await pages.countStale(versions);
   const spec = s.storage.spec;
   if (o.worker && !spec) throw new Error('this storage cannot be opened on a worker thread');
   const worker =
@@ -73,16 +71,9 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
 
   /** Records the batch's new version; a page changed (edited, unpublished, banned) since it was read is converged once more. */
   const finish = async (ids: string[], readAt: Date) => {
-    await query(
-      `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')) WHERE id = ANY($2::text[])`,
-      [versions, ids],
-    );
-    const changed = await query<{ username: string }>(
-      `SELECT username FROM pages WHERE id = ANY($1::text[]) AND (updated_at > $2 OR NOT is_published OR banned_at IS NOT NULL)`,
-      [ids, readAt],
-    );
-    for (const { username } of changed) {
-      await publishQueueRepo({ query }).enqueue(username, s.now());
+    await pages.markRendered(versions, ids);
+    for (const username of await pages.changedSince(ids, readAt)) {
+      await publishQueueRepo(db).enqueue(username, s.now());
       await s.publisher.publishSoon(username);
     }
     done += ids.length;
@@ -98,16 +89,9 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
       const readAt = s.now();
       // The next chunk of ids in key order, then its stale pages: each step reads an index
       // range, where "the next 100 stale pages" made the planner scan every page left.
-      const [{ last }] = await query<{ last: string | null }>(
-        'SELECT max(id) AS last FROM (SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2) chunk',
-        [after, batchSize],
-      );
+      const last = await pages.chunkEnd(after, batchSize);
       if (last === null) break;
-      const rows = await query<RenderSource>(
-        `SELECT id, username, profile, blocks::text AS "blocksJson" FROM pages
-         WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
-        [versions, after, last],
-      );
+      const rows = await pages.staleIn(versions, after, last);
       after = last;
       if (rows.length === 0) continue;
       const stored = write(rows, readAt);

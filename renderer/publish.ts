@@ -8,18 +8,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../core/config.js';
 import { nextVisibilityChange } from '../core/model.js';
 import type { Database, Queryable } from '../store/db.js';
+import { pageKeys } from '../store/layout.js';
 import type { ObjectMeta, ObjectStorage, StoredObject } from '../store/objects.js';
-import { type PageRow, pagesRepo } from '../store/pages.js';
+import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { renderPage, templateVersions } from './render.js';
 import { withUtm } from './utm.js';
 
 export const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
-
-export function pageKeys(username: string) {
-  const dir = `pages/${username}`;
-  return { html: `${dir}/index.html`, md: `${dir}/page.md`, meta: `${dir}/meta.json` };
-}
 
 /** What the router needs to answer a page host without the database: the id and the short paths. */
 export interface PageMeta {
@@ -50,7 +46,7 @@ export type RenderRow = Pick<PageRow, 'id' | 'username' | 'profile' | 'blocks'>;
  * A page as the republish job reads it: the blocks still as their json text, parsed where the
  * page is rendered (on the worker thread for large runs), not on the thread the API uses.
  */
-export type RenderSource = Pick<PageRow, 'id' | 'username' | 'profile'> & { blocksJson: string };
+export type RenderSource = PageSource;
 
 export function fromSource({ blocksJson, ...row }: RenderSource): RenderRow {
   return { ...row, blocks: JSON.parse(blocksJson) };
@@ -110,7 +106,7 @@ export function createPublisher(d: PublisherDeps) {
       const written = await writePage(row);
       objects = written.objects;
       if (row.published_template_version !== written.version) {
-        await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [row.id, written.version]);
+        await pagesRepo(db).setTemplateVersion(row.id, written.version);
       }
     } else {
       await deleteFiles(username);
@@ -142,7 +138,7 @@ export function createPublisher(d: PublisherDeps) {
       if (d.db.engine === 'postgres') {
         // Across processes: one publisher per name at a time, so an older render never lands last.
         published = await d.db.transaction(async (tx) => {
-          await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`publish:${username}`]);
+          await publishQueueRepo(tx).lockName(username);
           return converge(tx, username);
         });
       } else {

@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { type PageMeta, pageKeys } from '../renderer/publish.js';
+import type { PageMeta } from '../renderer/publish.js';
+import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';
 import { notFoundPage } from './notFound.js';

@@ -5,20 +5,10 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Services } from '../core/services.js';
-import type { Counters } from './counters.js';
-import { createPageHost, pageNameFromHost } from './pageHost.js';
+import { isStoredMediaKey } from '../store/layout.js';
+import { type PageHost, pageNameFromHost } from './pageHost.js';
 
-export function createHttpHandler(s: Services, counters: Counters, api: RequestListener | null): RequestListener {
-  const pages = createPageHost({
-    pageDomain: s.config.pageDomain,
-    storage: s.storage,
-    counters,
-    log: s.log,
-    trustProxy: s.config.trustProxy,
-    now: s.now,
-  });
-  s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
-
+export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const fail = (res: ServerResponse, err: unknown) => {
     s.log.error({ err }, 'router error');
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -46,9 +36,7 @@ export function createHttpHandler(s: Services, counters: Counters, api: RequestL
 
 async function serveMedia(s: Services, req: IncomingMessage, res: ServerResponse) {
   const key = decodeURIComponent(new URL(req.url ?? '/', 'http://apex').pathname.slice(1));
-  const object = /^media\/(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/.test(key)
-    ? await s.storage.get(key)
-    : null;
+  const object = isStoredMediaKey(key) ? await s.storage.get(key) : null;
   if (!object) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
     return;

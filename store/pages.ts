@@ -26,6 +26,9 @@ export interface PageRow {
   published_template_version: string | null;
 }
 
+/** A page to render with its blocks still as their json text (parsed where the page is rendered). */
+export type PageSource = Pick<PageRow, 'id' | 'username' | 'profile'> & { blocksJson: string };
+
 export interface NewPage {
   id: string;
   accountId: string;
@@ -127,6 +130,19 @@ export function pagesRepo(db: Queryable) {
 
     async setNextChange(username: string, at: Date | null) {
       await db.query('UPDATE pages SET next_change_at = $2 WHERE username = $1', [username, at]);
+    },
+
+    /** Records the template version the page's published files were rendered with. */
+    async setTemplateVersion(id: string, version: string) {
+      await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [id, version]);
+    },
+
+    async usernamesOfAccounts(accountIds: readonly string[]): Promise<string[]> {
+      const rows = await db.query<{ username: string }>(
+        'SELECT username FROM pages WHERE account_id = ANY($1::text[])',
+        [accountIds],
+      );
+      return rows.map((r) => r.username);
     },
 
     async setBan(username: string, ban: { at: Date; reason: string } | null): Promise<PageRow | undefined> {

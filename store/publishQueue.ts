@@ -20,6 +20,24 @@ export function publishQueueRepo(db: Queryable) {
       );
     },
 
+    /** Like enqueue, for many names at once. */
+    async enqueueMany(usernames: readonly string[], now: Date) {
+      await db.query(
+        `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT unnest($1::text[]), $2, $2
+         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
+           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
+        [usernames, now],
+      );
+    },
+
+    /**
+     * Across processes, one publisher per name at a time (PostgreSQL only): waits for the
+     * name's lock, held until the caller's transaction ends.
+     */
+    async lockName(username: string) {
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`publish:${username}`]);
+    },
+
     /** The page now holding the name (if any) and the outbox generation waiting for it (or null), in one read. */
     async withPage(username: string): Promise<{ queued: number | null; row: PageRow | undefined }> {
       const [found] = await db.query<PageRow & { queued_generation: number | null }>(

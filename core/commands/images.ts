@@ -1,10 +1,11 @@
 /**
- * Images: an upload (bytes or a URL to fetch) becomes an AVIF in object storage under
- * `media/<kind>/<account id>/<uuid>.avif`, and the caller gets its storage key. The REST
- * route, the MCP tool, `avatarUrl` on page creation and the social imports all come here.
+ * Images: an upload (bytes or a URL to fetch) becomes an AVIF in object storage (where:
+ * store/layout.ts), and the caller gets its storage key. The REST route, the MCP tool,
+ * `avatarUrl` on page creation and the social imports all come here.
  */
 import { randomUUID } from 'node:crypto';
 import { type ImageKind, KIND_LIMITS, processImage } from '../../media/pipeline.js';
+import { mediaObjectKey, newMediaKey } from '../../store/layout.js';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 
@@ -31,8 +32,8 @@ export async function storeImage(
   field = 'file',
 ): Promise<StoredImage> {
   const image = await processImage(bytes, kind, field);
-  const key = `${kind}/${accountId}/${randomUUID()}.avif`;
-  await s.storage.put(`media/${key}`, image.avif, { contentType: 'image/avif', cacheControl: IMAGE_CACHE });
+  const key = newMediaKey(kind, accountId, randomUUID());
+  await s.storage.put(mediaObjectKey(key), image.avif, { contentType: 'image/avif', cacheControl: IMAGE_CACHE });
   return { key, url: mediaUrl(s, key) };
 }
 
@@ -55,7 +56,7 @@ export async function storeImageFromUrl(
 /** Removes images stored by a request that then failed (all-or-nothing creation). */
 export async function discardImages(s: Services, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await s.storage.delete(keys.map((k) => `media/${k}`)).catch((err) => {
+  await s.storage.delete(keys.map(mediaObjectKey)).catch((err) => {
     s.log.warn({ err, keys }, 'could not remove images of a failed request');
   });
 }

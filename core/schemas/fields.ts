@@ -4,6 +4,7 @@
  * message is English advice that becomes the hint of an `invalid_fields` error.
  */
 import * as v from 'valibot';
+import { MEDIA_KEY } from '../../store/layout.js';
 import { usernameProblem } from '../rules/username.js';
 
 export const URL_MAX = 2048;
@@ -63,7 +64,8 @@ export const Focus = v.strictObject({
   y: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
 });
 
-export const STORAGE_KEY = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/;
+/** A media key as POST /api/upload returns it (the layout is store/layout.ts's). */
+export const STORAGE_KEY = MEDIA_KEY;
 
 export const StorageKey = v.pipe(
   v.string(),

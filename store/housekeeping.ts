@@ -1,0 +1,48 @@
+/**
+ * The statements of the nightly housekeeping (jobs/housekeeping.ts): forgotten accounts,
+ * provisional ones older than a cutoff none of whose pages was ever viewed, locked, taken
+ * offline and deleted in batches.
+ */
+import type { Queryable } from './db.js';
+
+/** An account that housekeeping may act on: provisional, older than `cutoff` ($1), never viewed. */
+const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
+  AND NOT EXISTS (SELECT 1 FROM pages v WHERE v.account_id = a.id AND v.first_viewed_at IS NOT NULL)`;
+
+export function forgottenAccountsRepo(db: Queryable) {
+  return {
+    /** Takes up to `limit` published pages of forgotten accounts offline, in id order; returns their names. */
+    async unpublishPages(cutoff: Date, now: Date, limit: number): Promise<string[]> {
+      const rows = await db.query<{ username: string }>(
+        `UPDATE pages SET is_published = false, updated_at = $2
+         WHERE id IN (
+           SELECT p.id FROM pages p JOIN accounts a ON a.id = p.account_id
+           WHERE p.is_published AND ${FORGOTTEN}
+           ORDER BY p.id LIMIT $3 FOR UPDATE OF p
+         )
+         RETURNING username`,
+        [cutoff, now, limit],
+      );
+      return rows.map((r) => r.username);
+    },
+
+    /** Up to `limit` forgotten accounts in id order, locked until the transaction ends. */
+    async lock(cutoff: Date, limit: number): Promise<string[]> {
+      const rows = await db.query<{ id: string }>(
+        `SELECT a.id FROM accounts a WHERE ${FORGOTTEN} ORDER BY a.id LIMIT $2 FOR UPDATE OF a`,
+        [cutoff, limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Deletes the accounts with their outbox rows (`usernames`: their pages' names) and
+     * idempotency records (`scopes`); pages, keys, claim links, parked names and stats cascade.
+     */
+    async delete(accounts: readonly string[], usernames: readonly string[], scopes: readonly string[]) {
+      await db.query('DELETE FROM publish_queue WHERE username = ANY($1::text[])', [usernames]);
+      await db.query('DELETE FROM idempotency_keys WHERE scope = ANY($1::text[])', [scopes]);
+      await db.query('DELETE FROM accounts WHERE id = ANY($1::text[])', [accounts]);
+    },
+  };
+}

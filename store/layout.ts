@@ -1,0 +1,52 @@
+/**
+ * Where everything lives in object storage, in one place: every key the service writes,
+ * reads or removes is made here.
+ *
+ *   pages/<username>/index.html, page.md, meta.json     a published page (renderer/publish.ts)
+ *   media/<kind>/<account id>/<uuid>.avif                an image (core/commands/images.ts)
+ *
+ * An image is known everywhere else (page fields, API answers, its public address under
+ * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<uuid>.avif`.
+ */
+
+/** The kinds of image, each a folder of its own under `media/`. */
+export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+/** The files of a page name: the page, its Markdown twin and the router's route table. */
+export function pageKeys(username: string) {
+  const dir = `pages/${username}`;
+  return { html: `${dir}/index.html`, md: `${dir}/page.md`, meta: `${dir}/meta.json` };
+}
+
+const MEDIA_DIR = 'media';
+const MEDIA_KEY_SOURCE = `(${IMAGE_KINDS.join('|')})/[0-9a-f]{24}/[0-9a-f-]{36}\\.avif`;
+
+/** A media key as page fields take it: `avatar/<24 hex account id>/<uuid>.avif`. */
+export const MEDIA_KEY = new RegExp(`^${MEDIA_KEY_SOURCE}$`);
+
+/** The stored object of a media key: `media/avatar/<24 hex account id>/<uuid>.avif`. */
+export const STORED_MEDIA_KEY = new RegExp(`^${MEDIA_DIR}/${MEDIA_KEY_SOURCE}$`);
+
+export function isMediaKey(key: string): boolean {
+  return MEDIA_KEY.test(key);
+}
+
+export function isStoredMediaKey(key: string): boolean {
+  return STORED_MEDIA_KEY.test(key);
+}
+
+/** The media key of a new image of the account. */
+export function newMediaKey(kind: ImageKind, accountId: string, uuid: string): string {
+  return `${kind}/${accountId}/${uuid}.avif`;
+}
+
+/** Where the image of a media key is stored (and served from, under the apex's `/media/`). */
+export function mediaObjectKey(key: string): string {
+  return `${MEDIA_DIR}/${key}`;
+}
+
+/** The folders holding every image of an account, one per kind (each a prefix ending in `/`). */
+export function accountMediaPrefixes(accountId: string): string[] {
+  return IMAGE_KINDS.map((kind) => `${MEDIA_DIR}/${kind}/${accountId}/`);
+}

@@ -1,0 +1,60 @@
+/**
+ * The statements of republishing after a template change (jobs/republish.ts). `versions` is
+ * the JSON object of the current template versions by template id; a page is stale when it is
+ * published, not banned, and its files were rendered with another version of its template.
+ */
+import type { Queryable } from './db.js';
+import type { PageSource } from './pages.js';
+
+const STALE = `is_published AND banned_at IS NULL
+  AND published_template_version IS DISTINCT FROM ($1::jsonb ->> (profile ->> 'templateId'))`;
+
+export function republishRepo(db: Queryable) {
+  return {
+    async countStale(versions: string): Promise<number> {
+      const [{ count }] = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM pages WHERE ${STALE}`, [
+        versions,
+      ]);
+      return count;
+    },
+
+    /**
+     * The last id of the next `size` pages after `after` in key order (null: none left). With
+     * staleIn it reads one index range per batch, where "the next 100 stale pages" made the
+     * planner scan every page left.
+     */
+    async chunkEnd(after: string, size: number): Promise<string | null> {
+      const [{ last }] = await db.query<{ last: string | null }>(
+        'SELECT max(id) AS last FROM (SELECT id FROM pages WHERE id > $1 ORDER BY id LIMIT $2) chunk',
+        [after, size],
+      );
+      return last;
+    },
+
+    /** The stale pages with ids in (after, last], in id order. */
+    async staleIn(versions: string, after: string, last: string): Promise<PageSource[]> {
+      return db.query<PageSource>(
+        `SELECT id, username, profile, blocks::text AS "blocksJson" FROM pages
+         WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
+        [versions, after, last],
+      );
+    },
+
+    /** Records the current version of each page's template as the one its files were rendered with. */
+    async markRendered(versions: string, ids: readonly string[]) {
+      await db.query(
+        `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')) WHERE id = ANY($2::text[])`,
+        [versions, ids],
+      );
+    },
+
+    /** The names of the pages among `ids` edited, unpublished or banned since `readAt`. */
+    async changedSince(ids: readonly string[], readAt: Date): Promise<string[]> {
+      const rows = await db.query<{ username: string }>(
+        `SELECT username FROM pages WHERE id = ANY($1::text[]) AND (updated_at > $2 OR NOT is_published OR banned_at IS NOT NULL)`,
+        [ids, readAt],
+      );
+      return rows.map((r) => r.username);
+    },
+  };
+}
