@@ -30,7 +30,12 @@ export interface OnceRequest {
 
 /** Keys are kept per caller: the key's account, or the hashed address of a caller without one. */
 export function idempotencyScope(s: Services, caller: Caller): string {
-  return caller.accountId ? `account:${caller.accountId}` : `address:${hashAddress(s.secret, caller.address)}`;
+  return caller.accountId ? accountScope(caller.accountId) : `address:${hashAddress(s.secret, caller.address)}`;
+}
+
+/** The scope of an account's keys (removed with the account). */
+export function accountScope(accountId: string): string {
+  return `account:${accountId}`;
 }
 
 /** Thrown inside the command's transaction to abandon it for an answer already committed. */

@@ -9,7 +9,9 @@
  * each batch is one transaction that re-checks every account under a row lock, removes the
  * files, then the rows; a crash leaves the batch to the next run.
  */
+
 import pMap from 'p-map';
+import { accountScope } from '../core/idempotency.js';
 import type { Services } from '../core/services.js';
 import { forgottenAccountsRepo } from '../store/housekeeping.js';
 import { accountMediaPrefixes } from '../store/layout.js';
@@ -82,11 +84,7 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
     });
     const images = removed.reduce((sum, n) => sum + n, 0);
     // The rows last: pages, keys, claim links, parked names and stats cascade from the accounts.
-    await forgotten.delete(
-      accounts,
-      names,
-      accounts.map((id) => `account:${id}`),
-    );
+    await forgotten.delete(accounts, names, accounts.map(accountScope));
     return { accounts: accounts.length, pages: names.length, images };
   });
 }

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { AppError } from '../core/errors.js';
-import { type ImageKind, isImageKind, KIND_LIMITS, MAX_UPLOAD_BYTES, tooLarge } from './pipeline.js';
+import type { ImageKind } from '../store/layout.js';
+import { isImageKind, KIND_LIMITS, MAX_UPLOAD_BYTES, tooLarge } from './pipeline.js';
 
 export interface MultipartUpload {
   kind: ImageKind;

@@ -10,14 +10,12 @@ import { fileTypeFromBuffer } from 'file-type';
 import heicDecode from 'heic-decode';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { AppError } from '../core/errors.js';
+import { IMAGE_KINDS, type ImageKind } from '../store/layout.js';
 
 // One picture at a time per worker thread and no libvips operation cache: memory stays flat
 // across many uploads instead of holding on to the last decoded pictures.
 sharp.cache(false);
 sharp.concurrency(1);
-
-export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
-export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 const MB = 1024 * 1024;
 

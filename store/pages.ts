@@ -3,7 +3,7 @@
  * (only ever stored and loaded whole, and text is several times cheaper to read back).
  */
 
-import { type Block, nextVisibilityChange, type Profile } from '../core/model.js';
+import type { Block, Profile } from '../core/model.js';
 import type { Queryable } from './db.js';
 
 export interface PageRow {
@@ -39,6 +39,8 @@ export interface NewPage {
   profile: Profile;
   blocks: Block[];
   now: Date;
+  /** When a block next appears or disappears (its showFrom/showUntil), or null. */
+  nextChangeAt: Date | null;
 }
 
 export function pagesRepo(db: Queryable) {
@@ -57,7 +59,7 @@ export function pagesRepo(db: Queryable) {
           p.createdBy,
           JSON.stringify(p.profile),
           JSON.stringify(p.blocks),
-          nextVisibilityChange(p.blocks, p.now),
+          p.nextChangeAt,
         ],
       );
       return row;
@@ -97,7 +99,7 @@ export function pagesRepo(db: Queryable) {
 
     async update(
       id: string,
-      change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date },
+      change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date; nextChangeAt: Date | null },
     ): Promise<PageRow> {
       const [row] = await db.query<PageRow>(
         `UPDATE pages SET profile = $2::jsonb, blocks = $3::json, is_published = $4, updated_at = $5, next_change_at = $6
@@ -108,7 +110,7 @@ export function pagesRepo(db: Queryable) {
           JSON.stringify(change.blocks),
           change.isPublished,
           change.now,
-          nextVisibilityChange(change.blocks, change.now),
+          change.nextChangeAt,
         ],
       );
       return row;

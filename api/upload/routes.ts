@@ -5,7 +5,8 @@ import { UploadByUrl } from '../../core/schemas/upload.js';
 import type { Services } from '../../core/services.js';
 import { parseOrThrow } from '../../core/validation.js';
 import { readMultipartUpload } from '../../media/multipart.js';
-import { IMAGE_KINDS, isImageKind } from '../../media/pipeline.js';
+import { isImageKind } from '../../media/pipeline.js';
+import { IMAGE_KINDS } from '../../store/layout.js';
 import { accountOf, route } from '../route.js';
 import { UploadOut } from '../schemas/responses.js';
 

@@ -4,8 +4,8 @@
  * `avatarUrl` on page creation and the social imports all come here.
  */
 import { randomUUID } from 'node:crypto';
-import { type ImageKind, KIND_LIMITS, processImage } from '../../media/pipeline.js';
-import { mediaObjectKey, newMediaKey } from '../../store/layout.js';
+import { KIND_LIMITS, processImage } from '../../media/pipeline.js';
+import { type ImageKind, mediaObjectKey, newMediaKey } from '../../store/layout.js';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 

@@ -5,7 +5,7 @@ import { namesRepo } from '../../store/names.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { AppError } from '../errors.js';
-import type { Block, Profile } from '../model.js';
+import { type Block, nextVisibilityChange, type Profile } from '../model.js';
 import { suggestFreeNames } from '../queries/suggestNames.js';
 import { newId } from '../secrets.js';
 
@@ -36,7 +36,7 @@ export async function insertPage(
   if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
   await namesRepo(tx).unpark(p.username);
   await publishQueueRepo(tx).enqueue(p.username, p.now);
-  return pagesRepo(tx).insert({ id: newId(), ...p });
+  return pagesRepo(tx).insert({ id: newId(), ...p, nextChangeAt: nextVisibilityChange(p.blocks, p.now) });
 }
 
 async function usernameTaken(db: Queryable, username: string, accountId: string | null): Promise<AppError> {

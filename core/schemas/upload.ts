@@ -1,6 +1,6 @@
 /** The JSON form of an upload: a public image URL and what the image is for. */
 import * as v from 'valibot';
-import { IMAGE_KINDS } from '../../media/pipeline.js';
+import { IMAGE_KINDS } from '../../store/layout.js';
 import { HttpUrl } from './fields.js';
 
 export const ImageKindSchema = v.picklist(IMAGE_KINDS, 'bad_kind');

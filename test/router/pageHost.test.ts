@@ -1,5 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import type { Counters } from '../../router/counters.js';
@@ -191,12 +194,12 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
 
   describe('a page this process publishes', () => {
     let counted: TestApp;
+    let folder: string;
     const reads: string[] = [];
     before(async () => {
       const { fsStorage } = await import('../../store/objects.js');
-      const { mkdtemp } = await import('node:fs/promises');
-      const { tmpdir } = await import('node:os');
-      const inner = fsStorage(await mkdtemp(`${tmpdir()}/linkpage-reads-`));
+      folder = await mkdtemp(path.join(tmpdir(), 'linkpage-reads-'));
+      const inner = fsStorage(folder);
       counted = await startApp({
         db: app().services.db,
         storage: {
@@ -212,6 +215,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     });
     after(async () => {
       await counted.close();
+      await rm(folder, { recursive: true, force: true });
     });
 
     it('is served as just stored, with its ETag, without reading it back from storage', async () => {
@@ -235,12 +239,12 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
 
   describe('publishing when storage fails', () => {
     let flaky: TestApp;
+    let folder: string;
     let failing = false;
     before(async () => {
       const { fsStorage } = await import('../../store/objects.js');
-      const { mkdtemp } = await import('node:fs/promises');
-      const { tmpdir } = await import('node:os');
-      const inner = fsStorage(await mkdtemp(`${tmpdir()}/linkpage-flaky-`));
+      folder = await mkdtemp(path.join(tmpdir(), 'linkpage-flaky-'));
+      const inner = fsStorage(folder);
       const fail = () => Promise.reject(new Error('storage is down'));
       flaky = await startApp({
         db: app().services.db,
@@ -254,6 +258,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     });
     after(async () => {
       await flaky.close();
+      await rm(folder, { recursive: true, force: true });
     });
 
     it('answers the write, keeps the publish in the outbox and publishes once storage recovers', async () => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { IMAGE_KINDS as UPLOAD_KINDS } from '../../media/pipeline.js';
 import {
   accountMediaPrefixes,
   IMAGE_KINDS,
@@ -56,9 +55,5 @@ describe('object storage layout (store/layout.ts)', () => {
       const stored = mediaObjectKey(newMediaKey(kind, account, randomUUID()));
       expect(prefixes.filter((p) => stored.startsWith(p))).to.have.length(1);
     }
-  });
-
-  it('knows the kinds the image pipeline makes', () => {
-    expect([...IMAGE_KINDS]).to.deep.equal([...UPLOAD_KINDS]);
   });
 });
