@@ -8,7 +8,7 @@
 import { housekeeping } from '../jobs/housekeeping.js';
 import { embeddedApp } from './embedded.js';
 
-export const HOUSEKEEPING_ACCOUNTS = 100_000;
+const HOUSEKEEPING_ACCOUNTS = 100_000;
 
 export async function housekeepingBench(accounts = HOUSEKEEPING_ACCOUNTS) {
   const { db, services } = await embeddedApp({ onDisk: true });

@@ -4,22 +4,15 @@
  */
 import type * as v from 'valibot';
 import type { StoredBlock } from './schemas/blocks.js';
-import type { Focus as FocusSchema } from './schemas/fields.js';
 import type { ProfileReplace } from './schemas/page.js';
 
 /** Each shape is defined once, by its schema; these are the schemas' parsed outputs. */
-export type Focus = v.InferOutput<typeof FocusSchema>;
 export type Profile = Omit<v.InferOutput<typeof ProfileReplace>, 'isPublished' | 'blocks'>;
-export type Theme = Profile['theme'];
 export type Block = v.InferOutput<typeof StoredBlock>;
-export type LinkBlock = Extract<Block, { type: 'link' }>;
-export type SocialBlock = Extract<Block, { type: 'social' }>;
-export type SocialRowBlock = Extract<Block, { type: 'socialRow' }>;
 export type EmbedBlock = Extract<Block, { type: 'embed' }>;
 export type MessengerBlock = Extract<Block, { type: 'messenger' }>;
-export type TextBlock = Extract<Block, { type: 'text' }>;
 
-export const DEFAULT_ACCENT = '#5b4cdb';
+const DEFAULT_ACCENT = '#5b4cdb';
 
 export function defaultProfile(username: string, locale: string): Profile {
   return {

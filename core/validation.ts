@@ -9,7 +9,7 @@ import { AppError, isErrorCode } from './errors.js';
 type Issue = v.BaseIssue<unknown>;
 
 /** `blocks[3].label` from a valibot issue path. */
-export function issuePath(issue: Issue): string {
+function issuePath(issue: Issue): string {
   let out = '';
   for (const item of issue.path ?? []) {
     const key = item.key as unknown;

@@ -84,7 +84,7 @@ export function focusFromForm(f: Form): { x: number; y: number } | null {
 }
 
 /** `<input type="datetime-local">` gives local wall time without a zone; the form says it is UTC. */
-export function toUtc(local: string): string {
+function toUtc(local: string): string {
   const value = local.trim();
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : value;
 }

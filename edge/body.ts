@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError } from '../core/errors.js';
 
-export function isJsonApiPath(path: string): boolean {
+function isJsonApiPath(path: string): boolean {
   return path.startsWith('/api/') || path === '/mcp';
 }
 

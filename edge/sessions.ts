@@ -12,9 +12,9 @@ import { newId, sha256 } from '../core/secrets.js';
 import type { Services } from '../core/services.js';
 import { sessionsRepo } from '../store/sessions.js';
 
-export const SESSION_COOKIE = 'lp_session';
+const SESSION_COOKIE = 'lp_session';
 const FORM_COOKIE = 'lp_form';
-export const SESSION_DAYS = 30;
+const SESSION_DAYS = 30;
 
 export interface Session {
   id: string;

@@ -36,7 +36,7 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export interface VisibilityData {
+interface VisibilityData {
   username: string;
 }
 

@@ -18,8 +18,8 @@ import { accountMediaPrefixes } from '../store/layout.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 
-export const UNPUBLISH_AFTER_DAYS = 30;
-export const DELETE_AFTER_DAYS = 60;
+const UNPUBLISH_AFTER_DAYS = 30;
+const DELETE_AFTER_DAYS = 60;
 const DAY_MS = 86_400_000;
 /** Files removed at the same time: storage calls wait on I/O, not on this thread. */
 const REMOVALS_AT_ONCE = 16;

@@ -37,7 +37,7 @@ export interface RepublishOptions {
 }
 
 /** Below this many pages the worker's start-up (about a tenth of a second) is not worth it. */
-export const WORKER_MIN_PAGES = 500;
+const WORKER_MIN_PAGES = 500;
 
 export async function republishChangedTemplates(s: Services, o: RepublishOptions = {}): Promise<RepublishResult> {
   const started = performance.now();

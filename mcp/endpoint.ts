@@ -33,7 +33,7 @@ function errorResult(err: AppError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: { error: body } };
 }
 
-export function createMcpServer(s: Services, limiter: Limiter, caller: Caller): Server {
+function createMcpServer(s: Services, limiter: Limiter, caller: Caller): Server {
   const server = new Server(
     { name: 'linkpage', version: VERSION },
     {

@@ -30,7 +30,7 @@ export const KIND_LIMITS: Record<ImageKind, { maxBytes: number; maxSide: number 
 export const MAX_UPLOAD_BYTES = Math.max(...Object.values(KIND_LIMITS).map((k) => k.maxBytes));
 
 /** Pictures above this many pixels are refused before decoding (a 200-megapixel phone photo is 2e8). */
-export const MAX_INPUT_PIXELS = 250_000_000;
+const MAX_INPUT_PIXELS = 250_000_000;
 
 const ACCEPTED = new Map<string, string>([
   ['image/jpeg', 'JPEG'],
@@ -57,7 +57,7 @@ export function tooLarge(kind: ImageKind): AppError {
 }
 
 /** The accepted format of these bytes (JPEG, PNG, …), or null. */
-export async function detectFormat(bytes: Uint8Array): Promise<string | null> {
+async function detectFormat(bytes: Uint8Array): Promise<string | null> {
   const type = await fileTypeFromBuffer(bytes);
   return (type && ACCEPTED.get(type.mime)) ?? null;
 }

@@ -16,7 +16,7 @@ export interface ImportedLink {
 }
 
 /** A page has at most 80 blocks; more links than that are of no use. */
-export const MAX_IMPORTED_LINKS = 80;
+const MAX_IMPORTED_LINKS = 80;
 /** Link block labels are at most 120 characters. */
 const LABEL_MAX = 120;
 const PAGE_MAX_BYTES = 3 * 1024 * 1024;
@@ -43,7 +43,7 @@ export async function importLinks(fetcher: Fetcher, url: string, field = 'url'):
 }
 
 /** The links of an HTML document found at `pageUrl`; `scripted` when scripts seem to build it. */
-export function extractLinks(html: string, pageUrl: string): { links: ImportedLink[]; scripted: boolean } {
+function extractLinks(html: string, pageUrl: string): { links: ImportedLink[]; scripted: boolean } {
   const $ = load(html);
   const base = baseUrl($, pageUrl);
   const ownHost = new URL(pageUrl).hostname;

@@ -15,7 +15,7 @@ import { publishQueueRepo } from '../store/publishQueue.js';
 import { renderPage, templateVersions } from './render.js';
 import { withUtm } from './utm.js';
 
-export const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 
 /** What the router needs to answer a page host without the database: the id and the short paths. */
 export interface PageMeta {
@@ -26,7 +26,7 @@ export interface PageMeta {
   blockIds: string[];
 }
 
-export function pageMeta(row: RenderRow): PageMeta {
+function pageMeta(row: RenderRow): PageMeta {
   const links: PageMeta['links'] = {};
   for (const b of row.blocks) {
     if (b.type === 'link' && b.path && b.visible) {

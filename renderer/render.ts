@@ -4,7 +4,7 @@
  * stylesheet (templates/<id>/style.css) over the shared base (templates/base.css).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
@@ -38,7 +38,7 @@ function read(file: string): string {
 }
 
 /** Compiles every template; the preview server calls it again when a file changes. */
-export function loadTemplates() {
+function loadTemplates() {
   const html = new Eta({
     views: TEMPLATES_DIR,
     cache: true,
@@ -98,11 +98,4 @@ export function renderPage(input: RenderInput): Rendered {
 /** One blank line between blocks and one newline at the end (the template may leave more). */
 function tidyMarkdown(raw: string): string {
   return `${raw.replace(/\n{3,}/g, '\n\n').trim()}\n`;
-}
-
-/** The templates present on disk (for the preview index). */
-export function templateFolders(): string[] {
-  return readdirSync(TEMPLATES_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && d.name !== 'partials')
-    .map((d) => d.name);
 }

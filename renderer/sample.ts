@@ -92,7 +92,7 @@ export function sampleBlocks(): Block[] {
   ];
 }
 
-export function sampleProfile(templateId: TemplateId): Profile {
+function sampleProfile(templateId: TemplateId): Profile {
   return {
     displayName: 'Ada Example',
     bio: 'Illustrator and type designer. Drawing letters, maps and the odd cat.',

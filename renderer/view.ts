@@ -4,8 +4,6 @@
  */
 import { type Block, isShown, type Profile } from '../core/model.js';
 
-export { nextVisibilityChange } from '../core/model.js';
-
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { iconKey, iconSymbols, platformName } from './icons.js';
@@ -222,5 +220,3 @@ export function buildView(input: RenderInput) {
     jsonLd,
   };
 }
-
-export type View = ReturnType<typeof buildView>;

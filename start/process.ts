@@ -18,7 +18,7 @@ import { migrate } from '../store/migrate.js';
 import { createWebApp } from './web.js';
 
 /** A service role, or `tool`: the services alone, for a command-line tool. */
-export type ProcessRole = Config['role'] | 'tool';
+type ProcessRole = Config['role'] | 'tool';
 
 export interface ProcessOptions {
   config: Config;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 export interface Queryable {
   /** Runs one statement with positional parameters ($1, $2 …) and returns its rows. */
@@ -19,7 +19,7 @@ export interface Queryable {
  * The slice of a `pg.Pool` that job libraries use (Agenda's PostgreSQL backend): on
  * PostgreSQL the pool itself, on PGlite an adapter over the one embedded connection.
  */
-export interface PoolLike {
+interface PoolLike {
   query(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
   connect(): Promise<{
     query(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;

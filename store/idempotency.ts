@@ -5,7 +5,7 @@
  */
 import type { Queryable } from './db.js';
 
-export const IDEMPOTENCY_TTL_HOURS = 24;
+const IDEMPOTENCY_TTL_HOURS = 24;
 
 export interface IdempotencyRow {
   request_hash: string;

@@ -26,7 +26,7 @@ const MEDIA_KEY_SOURCE = `(${IMAGE_KINDS.join('|')})/[0-9a-f]{24}/[0-9a-f-]{36}\
 export const MEDIA_KEY = new RegExp(`^${MEDIA_KEY_SOURCE}$`);
 
 /** The stored object of a media key: `media/avatar/<24 hex account id>/<uuid>.avif`. */
-export const STORED_MEDIA_KEY = new RegExp(`^${MEDIA_DIR}/${MEDIA_KEY_SOURCE}$`);
+const STORED_MEDIA_KEY = new RegExp(`^${MEDIA_DIR}/${MEDIA_KEY_SOURCE}$`);
 
 export function isMediaKey(key: string): boolean {
   return MEDIA_KEY.test(key);

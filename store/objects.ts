@@ -78,7 +78,7 @@ type PutCalls = typeof putCalls.pooled | typeof putCalls.blocking;
  * close, rename) took 5–12 ms at the tail on a busy machine, the tail of the time from a PATCH
  * to its page being served. Larger bodies (uploads) go through the thread pool.
  */
-export const BLOCKING_WRITE_MAX = 256 * 1024;
+const BLOCKING_WRITE_MAX = 256 * 1024;
 
 /** Whether the file exists with exactly these bytes (a small file: read with one blocking call). */
 function holds(file: string, bytes: Buffer): boolean {

@@ -9,7 +9,7 @@ import { AccountOut, ExportOut } from '../schemas/responses.js';
 
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 
-export const AccountPatch = v.strictObject({
+const AccountPatch = v.strictObject({
   locale: v.optional(Locale),
   currentPassword: v.optional(v.pipe(v.string(), v.maxLength(200))),
   newPassword: v.optional(Password),

@@ -15,7 +15,7 @@ const errors = ['forbidden_via_key', 'unauthorized'] as const;
 const description =
   'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need X-CSRF-Token.';
 
-export const KeyCreate = v.strictObject({ label: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(80)), '') });
+const KeyCreate = v.strictObject({ label: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(80)), '') });
 
 export function keyRoutes(s: Services) {
   return [

@@ -49,7 +49,7 @@ export const PageOut = v.object({
   blocks: v.array(StoredBlock),
 });
 
-export const PageSummaryOut = v.object({
+const PageSummaryOut = v.object({
   id: v.string(),
   username: v.string(),
   url: v.string(),
@@ -141,7 +141,7 @@ export const ImportProfileOut = v.object({
   avatar: v.nullable(v.string()),
 });
 
-export const ApiKeyOut = v.object({
+const ApiKeyOut = v.object({
   id: v.string(),
   label: v.string(),
   /** The first and last characters, to tell keys apart; never the key. */

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import { CLAIM_TOKEN_PATTERN, newClaimToken, newId, sha256 } from '../secrets.js';
 import { claimUrl, type Services } from '../services.js';
 
-export const CLAIM_LINK_DAYS = 7;
+const CLAIM_LINK_DAYS = 7;
 
 export type ClaimStatus = 'pending' | 'claimed' | 'expired' | 'invalid';
 

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { KIND_LIMITS, processImage } from '../../media/pipeline.js';
 import { type ImageKind, mediaObjectKey, newMediaKey } from '../../store/layout.js';
-import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 
 export interface StoredImage {
@@ -59,8 +58,4 @@ export async function discardImages(s: Services, keys: string[]): Promise<void> 
   await s.storage.delete(keys.map(mediaObjectKey)).catch((err) => {
     s.log.warn({ err, keys }, 'could not remove images of a failed request');
   });
-}
-
-export function badKind(field = 'kind'): AppError {
-  return new AppError('bad_kind', { field, detail: field });
 }

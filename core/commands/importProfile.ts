@@ -33,7 +33,7 @@ const NAME_MAX = 60;
 const BIO_MAX = 300;
 const PROFILE_MAX_BYTES = 2 * 1024 * 1024;
 
-export function unknownNetwork(network: string): AppError {
+function unknownNetwork(network: string): AppError {
   return new AppError('not_found', {
     detail: network,
     hint: `Profiles can be imported from ${Object.keys(NETWORKS).join(', ')}.`,

@@ -11,7 +11,7 @@ import type { ProfilePatchInput, ProfileReplaceInput } from '../schemas/page.js'
 import type { Services } from '../services.js';
 
 /** Every problem of a profile change that the schema cannot see, for the page's account. */
-export function profileChangeProblems(input: ProfilePatchInput | ProfileReplaceInput, accountId: string): AppError[] {
+function profileChangeProblems(input: ProfilePatchInput | ProfileReplaceInput, accountId: string): AppError[] {
   const problems: AppError[] = [];
   if (input.avatar) problems.push(...maybe(imageProblem(input.avatar, 'avatar', accountId)));
   if (input.theme?.backgroundImage) {

@@ -10,7 +10,7 @@ import type { AgentBlockInput, StoredBlockInput } from '../schemas/blocks.js';
 import { EMBED_HOSTS } from '../schemas/blocks.js';
 
 /** Short paths the page host answers itself or that read as the service's own. */
-export const RESERVED_PATHS: ReadonlySet<string> = new Set([
+const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'page',
   'index',
   'api',

@@ -2,8 +2,8 @@
 
 export type UsernameProblem = 'too_short' | 'too_long' | 'bad_chars' | 'edge_hyphen' | 'double_hyphen' | 'reserved';
 
-export const USERNAME_MIN = 3;
-export const USERNAME_MAX = 30;
+const USERNAME_MIN = 3;
+const USERNAME_MAX = 30;
 
 /** Names that belong to the service: its own hosts, routes, roles and words that invite impersonation. */
 export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([

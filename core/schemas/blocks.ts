@@ -8,7 +8,7 @@ import { DateTime, Focus, HttpUrl, isAppLink, StorageKey, text } from './fields.
 export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
 export const MESSENGERS = ['telegram', 'whatsapp', 'viber'] as const;
-export const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text'] as const;
+const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text'] as const;
 /** Items a social row holds at most (SPEC 8). */
 export const SOCIAL_ROW_MAX = 20;
 

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { MEDIA_KEY } from '../../store/layout.js';
 import { usernameProblem } from '../rules/username.js';
 
-export const URL_MAX = 2048;
+const URL_MAX = 2048;
 
 /** DESIGN's "real hostname": http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
 export function isRealHttpUrl(value: string): boolean {
@@ -65,7 +65,7 @@ export const Focus = v.strictObject({
 });
 
 /** A media key as POST /api/upload returns it (the layout is store/layout.ts's). */
-export const STORAGE_KEY = MEDIA_KEY;
+const STORAGE_KEY = MEDIA_KEY;
 
 export const StorageKey = v.pipe(
   v.string(),

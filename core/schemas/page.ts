@@ -95,4 +95,3 @@ export const StatsQuery = v.object({
 
 export type ProfilePatchInput = v.InferOutput<typeof ProfilePatch>;
 export type ProfileReplaceInput = v.InferOutput<typeof ProfileReplace>;
-export type ProfileCreateInput = v.InferOutput<typeof ProfileCreate>;

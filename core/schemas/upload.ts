@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { IMAGE_KINDS } from '../../store/layout.js';
 import { HttpUrl } from './fields.js';
 
-export const ImageKindSchema = v.picklist(IMAGE_KINDS, 'bad_kind');
+const ImageKindSchema = v.picklist(IMAGE_KINDS, 'bad_kind');
 
 export const UploadByUrl = v.strictObject({
   url: v.pipe(HttpUrl, v.description('A public http(s) image URL.')),

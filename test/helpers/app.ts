@@ -90,7 +90,7 @@ export async function startApp(
  * The app's fetcher in tests: names under `.test` resolve to the loopback servers tests start
  * (`private.*.test` to a private address, to see it refused); loopback is allowed only here.
  */
-export function testFetcher() {
+function testFetcher() {
   return createFetcher({
     allowLoopbackForTests: true,
     resolve: async (host) => {

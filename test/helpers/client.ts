@@ -89,7 +89,7 @@ async function openapi(): Promise<any> {
 }
 
 /** Throws when the answer is not one the document declares for this operation. */
-export async function checkContract(method: string, path: string, res: Response): Promise<void> {
+async function checkContract(method: string, path: string, res: Response): Promise<void> {
   const doc = await openapi();
   const pathname = path.split('?')[0];
   const template = Object.keys(doc.paths).find((t) =>

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../../store/db.js';
 import { listMigrations, type Migration, migrate } from '../../store/migrate.js';
 
-export const databaseUrl = process.env.DATABASE_URL || undefined;
+const databaseUrl = process.env.DATABASE_URL || undefined;
 
 /** A fresh database on the given engine, with every migration applied (or only those given). */
 export async function freshDatabase(

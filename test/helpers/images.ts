@@ -7,7 +7,7 @@ export const FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heic'] as
 export type Format = (typeof FORMATS)[number];
 
 /** 64×48, left half red and right half blue (as the HEIC fixture, made with libheif's heif-enc). */
-export function twoColour(width = 64, height = 48) {
+function twoColour(width = 64, height = 48) {
   const half = Math.floor(width / 2);
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 30 } } }).composite([
     {
