@@ -2,10 +2,10 @@
 import { accountsRepo } from '../../store/accounts.js';
 import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
-import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { type NewPage, type PageRow, pagesRepo } from '../../store/pages.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { AppError } from '../errors.js';
-import { type Block, nextVisibilityChange, type Profile } from '../model.js';
+import { nextVisibilityChange } from '../model.js';
 import { suggestFreeNames } from '../queries/suggestNames.js';
 import { newId } from '../secrets.js';
 
@@ -19,19 +19,7 @@ export async function ensureProgramSlot(tx: Queryable, accountId: string): Promi
 }
 
 /** Inserts the page if its name is free (or parked by this account), queued for publishing. */
-export async function insertPage(
-  tx: Queryable,
-  p: {
-    accountId: string;
-    username: string;
-    byProgram: boolean;
-    isPublished: boolean;
-    createdBy: string;
-    profile: Profile;
-    blocks: Block[];
-    now: Date;
-  },
-): Promise<PageRow> {
+export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextChangeAt'>): Promise<PageRow> {
   const taken = await namesRepo(tx).taken([p.username], p.accountId);
   if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
   await namesRepo(tx).unpark(p.username);

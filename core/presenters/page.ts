@@ -1,10 +1,10 @@
-/** The Page record every client sees (DESIGN 4): each field listed explicitly. */
+/** The Page record every client sees: each field listed explicitly. */
 import type { PageRow } from '../../store/pages.js';
 import type { CreatedAgentPage } from '../commands/createAgentPage.js';
 import { pageUrl, type Services } from '../services.js';
 
-export function presentPage(config: Services['config'], row: PageRow) {
-  const p = row.profile;
+/** What every form of a page starts with: who it is, where it lives, whether it is up. */
+function pageHead(config: Services['config'], row: PageRow) {
   const url = pageUrl(config, row.username);
   return {
     id: row.id,
@@ -13,6 +13,13 @@ export function presentPage(config: Services['config'], row: PageRow) {
     markdownUrl: `${url}page.md`,
     isPublished: row.is_published,
     banned: row.banned_at !== null,
+  };
+}
+
+export function presentPage(config: Services['config'], row: PageRow) {
+  const p = row.profile;
+  return {
+    ...pageHead(config, row),
     banReason: row.ban_reason,
     nextChangeAt: row.next_change_at ? row.next_change_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
@@ -39,14 +46,8 @@ export function presentPage(config: Services['config'], row: PageRow) {
 
 /** The short form listed by GET /api/agent/me. */
 export function presentPageSummary(config: Services['config'], row: PageRow) {
-  const url = pageUrl(config, row.username);
   return {
-    id: row.id,
-    username: row.username,
-    url,
-    markdownUrl: `${url}page.md`,
-    isPublished: row.is_published,
-    banned: row.banned_at !== null,
+    ...pageHead(config, row),
     templateId: row.profile.templateId,
     blockCount: row.blocks.length,
     updatedAt: row.updated_at.toISOString(),

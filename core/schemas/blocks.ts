@@ -90,33 +90,27 @@ const textBlock = {
 
 const TYPE_HINT = `Use one of the block types: ${BLOCK_TYPES.join(', ')}.`;
 
+/** Every block type over the shared fields of `base`. */
+function blockVariant<const Base extends v.ObjectEntries>(base: Base) {
+  return v.variant(
+    'type',
+    [
+      v.strictObject({ ...base, ...link }),
+      v.strictObject({ ...base, ...social }),
+      v.strictObject({ ...base, ...socialRow }),
+      v.strictObject({ ...base, ...embed }),
+      v.strictObject({ ...base, ...messenger }),
+      v.strictObject({ ...base, ...textBlock }),
+    ],
+    TYPE_HINT,
+  );
+}
+
 /** A block as stored and as PATCH/PUT send it: id, order and visible required. */
-export const StoredBlock = v.variant(
-  'type',
-  [
-    v.strictObject({ ...storedBase, ...link }),
-    v.strictObject({ ...storedBase, ...social }),
-    v.strictObject({ ...storedBase, ...socialRow }),
-    v.strictObject({ ...storedBase, ...embed }),
-    v.strictObject({ ...storedBase, ...messenger }),
-    v.strictObject({ ...storedBase, ...textBlock }),
-  ],
-  TYPE_HINT,
-);
+export const StoredBlock = blockVariant(storedBase);
 
 /** A block in a create-page request: id, order and visible may be left out. */
-export const AgentBlock = v.variant(
-  'type',
-  [
-    v.strictObject({ ...agentBase, ...link }),
-    v.strictObject({ ...agentBase, ...social }),
-    v.strictObject({ ...agentBase, ...socialRow }),
-    v.strictObject({ ...agentBase, ...embed }),
-    v.strictObject({ ...agentBase, ...messenger }),
-    v.strictObject({ ...agentBase, ...textBlock }),
-  ],
-  TYPE_HINT,
-);
+export const AgentBlock = blockVariant(agentBase);
 
 export const StoredBlocks = v.pipe(
   v.array(StoredBlock),
