@@ -11,7 +11,8 @@ import { embeddedApp } from './embedded.js';
 const HOUSEKEEPING_ACCOUNTS = 100_000;
 
 export async function housekeepingBench(accounts = HOUSEKEEPING_ACCOUNTS) {
-  const { db, services } = await embeddedApp({ onDisk: true });
+  const app = await embeddedApp({ onDisk: true });
+  const { db, services } = app;
   const now = new Date();
   // Account g: created (10, 45 or 75 days ago by g % 3), with one published page; one in ten viewed.
   await db.query(
@@ -45,7 +46,7 @@ export async function housekeepingBench(accounts = HOUSEKEEPING_ACCOUNTS) {
   const result = await housekeeping(services, now);
   const ms = performance.now() - started;
   clearInterval(sampler);
-  await db.close();
+  await app.close();
   if (result.deletedAccounts !== count(75) || result.unpublishedPages !== count(45)) {
     throw new Error(
       `housekeeping did ${JSON.stringify(result)}; expected ${count(75)} deleted, ${count(45)} unpublished`,

@@ -23,7 +23,8 @@ function call(port: number, method: string, pathname: string, headers: Record<st
 }
 
 export async function publishLatency(iterations = 300) {
-  const { db, handler } = await embeddedApp({ onDisk: true });
+  const app = await embeddedApp({ onDisk: true });
+  const { handler } = app;
   const server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -59,6 +60,6 @@ export async function publishLatency(iterations = 300) {
   }
   server.close();
   agent.destroy();
-  await db.close();
+  await app.close();
   return { p50: percentile(times, 50), p99: percentile(times, 99), iterations };
 }
