@@ -11,6 +11,7 @@ import type Koa from 'koa';
 import { newId, sha256 } from '../core/secrets.js';
 import type { Services } from '../core/services.js';
 import { sessionsRepo } from '../store/sessions.js';
+import { callerFrom } from './caller.js';
 
 const SESSION_COOKIE = 'lp_session';
 const FORM_COOKIE = 'lp_form';
@@ -37,7 +38,7 @@ export async function startSession(s: Services, ctx: Koa.Context, accountId: str
   await sessionsRepo(s.db).insert({
     ...session,
     tokenHash: sha256(token),
-    userAgent: ctx.get('user-agent').slice(0, 300),
+    userAgent: callerFrom(ctx).userAgent,
     now,
     expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000),
   });

@@ -26,7 +26,7 @@ export async function signUp(
       email: input.email,
       passwordHash,
       locale: input.locale,
-      createdBy: input.userAgent.slice(0, 300),
+      createdBy: input.userAgent,
       now: s.now(),
     });
     return row.id;
