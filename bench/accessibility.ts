@@ -4,7 +4,6 @@
  * page with blocks. `npm run bench -- a11y`, or on its own: `node --import tsx bench/accessibility.ts`.
  */
 
-import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as chromeLauncher from 'chrome-launcher';
@@ -61,7 +60,8 @@ async function setCookies(port: number, cookies: [string, string][]) {
 }
 
 export async function accessibilityScores(): Promise<{ screen: string; score: number; failing: string[] }[]> {
-  const { dataDir, db, services, handler } = await embeddedApp();
+  const app = await embeddedApp();
+  const { services, handler } = app;
   const server = http.createServer(handler);
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
@@ -139,8 +139,7 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
   } finally {
     await chrome?.kill();
     await new Promise((resolve) => server.close(resolve));
-    await db.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

@@ -19,6 +19,8 @@ export interface DashboardContext {
   limiter: Limiter;
   /** Parses an urlencoded form body (no multipart, no JSON). */
   form: Koa.Middleware;
+  /** Refuses a form whose CSRF token is not this browser's (an expired form). */
+  requireCsrf(ctx: Koa.Context, submitted: unknown): Promise<void>;
   /** The form's fields, after its CSRF token is checked. */
   fields(ctx: Koa.Context): Promise<Form>;
   /** Shows a view as an HTML page that is never cached. */
@@ -44,11 +46,15 @@ export interface DashboardContext {
 export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
   const form = koaBody({ urlencoded: true, json: false, multipart: false, formLimit: '256kb' });
 
-  async function fields(ctx: Koa.Context): Promise<Form> {
-    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    if (!(await csrfValid(s, ctx, body._csrf))) {
+  async function requireCsrf(ctx: Koa.Context, submitted: unknown): Promise<void> {
+    if (!(await csrfValid(s, ctx, submitted))) {
       throw new AppError('unauthorized', { hint: 'This form has expired. Reload the page and send it again.' });
     }
+  }
+
+  async function fields(ctx: Koa.Context): Promise<Form> {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    await requireCsrf(ctx, body._csrf);
     const out: Form = {};
     for (const [k, value] of Object.entries(body))
       if (k !== '_csrf') out[k] = Array.isArray(value) ? value[0] : String(value);
@@ -117,5 +123,5 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     url: pageUrl(s.config, p.username),
   });
 
-  return { s, limiter, form, fields, show, personOrLogin, attempt, back, safeNext, withPage, summary };
+  return { s, limiter, form, requireCsrf, fields, show, personOrLogin, attempt, back, safeNext, withPage, summary };
 }

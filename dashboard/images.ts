@@ -8,14 +8,14 @@ import { patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { parseOrThrow } from '../core/validation.js';
-import { csrfValid } from '../edge/sessions.js';
 import { readMultipartUpload } from '../media/multipart.js';
+import { isImageKind } from '../media/pipeline.js';
 import type { DashboardContext } from './context.js';
 import { showEditor } from './editor.js';
 import { imagePatch } from './forms.js';
 
 export function imagesRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, fields, back, withPage } = d;
+  const { s, form, requireCsrf, fields, back, withPage } = d;
 
   router.post('/dashboard/pages/:id/image', async (ctx) =>
     withPage(ctx, async (accountId, row) => {
@@ -25,9 +25,7 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
         let stored: string | undefined;
         if (ctx.is('multipart/form-data')) {
           const upload = await readMultipartUpload(ctx.req);
-          if (!(await csrfValid(s, ctx, upload.fields._csrf))) {
-            throw new AppError('unauthorized', { hint: 'This form has expired. Reload the page and send it again.' });
-          }
+          await requireCsrf(ctx, upload.fields._csrf);
           if (row.banned_at !== null) throw new AppError('banned');
           const blockIndex = row.blocks.findIndex((b) => b.id === upload.fields.block);
           if (upload.kind === 'card' && (blockIndex < 0 || row.blocks[blockIndex].type !== 'link')) {
@@ -41,7 +39,7 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
           const input = await fields(ctx);
           if (row.banned_at !== null) throw new AppError('banned');
           const kind = input.kind;
-          if (kind !== 'avatar' && kind !== 'background' && kind !== 'card') {
+          if (!isImageKind(kind)) {
             throw new AppError('bad_kind', { field: 'kind' });
           }
           patch = imagePatch(

@@ -21,12 +21,11 @@ import { keyRequired, TOOLS } from './tools.js';
 
 const VERSION = '1.0.0';
 
-function toolList() {
-  return TOOLS.map((t) => {
-    const { $schema: _, ...inputSchema } = toJsonSchema(t.input, { errorMode: 'ignore' }) as Record<string, unknown>;
-    return { name: t.name, description: t.description, inputSchema: { type: 'object', ...inputSchema } };
-  });
-}
+/** The tools with their JSON Schemas, made once (a server is made per request). */
+const TOOL_LIST = TOOLS.map((t) => {
+  const { $schema: _, ...inputSchema } = toJsonSchema(t.input, { errorMode: 'ignore' }) as Record<string, unknown>;
+  return { name: t.name, description: t.description, inputSchema: { type: 'object', ...inputSchema } };
+});
 
 function errorResult(err: AppError): CallToolResult {
   const body = err.toBody();
@@ -42,8 +41,7 @@ function createMcpServer(s: Services, limiter: Limiter, caller: Caller): Server 
         'Create and edit link-in-bio pages. Start with create_page (no key needed); it returns an apiKey to send as a Bearer token for every other tool, and a claimUrl for the page owner.',
     },
   );
-  const tools = toolList();
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)

@@ -94,13 +94,8 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   if (background && (role === 'all' || role === 'api' || role === 'worker')) {
     const work = role !== 'api';
     if (work) await services.publisher.drain();
-    const started = await startJobs(services, { work });
-    services.publisher.onPublished(({ username, nextChangeAt }) => {
-      started
-        .scheduleVisibility(username, nextChangeAt)
-        .catch((err) => log.warn({ err, username }, 'jobs: could not schedule the next visibility change'));
-    });
-    jobs = started;
+    jobs = await startJobs(services, { work });
+    hearPublishes(services, { jobs });
   }
 
   if (server) {
