@@ -1,0 +1,161 @@
+/**
+ * The test run's preflight, loaded first by .mocharc.json's `require`. Mocha imports the test
+ * files, then calls mochaGlobalSetup below with the run's Runner: before the first test, and before
+ * the root hooks of hooks.ts start the app. It works out what the tests this run selects need
+ * beyond Node and node_modules (after --grep/--invert, .only and skips: `npm run test:fast` leaves
+ * out test/browser/** and every `@slow` test, so it needs neither Chromium nor Java), checks it,
+ * and when something is missing prints one line per missing thing on stderr, with the command that
+ * installs it, and exits with 1 before any test runs. Under --dry-run it prints the same lines and
+ * lets the dry run go on.
+ *
+ *  - Chromium at CHROMIUM_PATH (helpers/browser.ts; /usr/bin/chromium unless set): the tests under
+ *    test/browser/, which launch it through playwright-core.
+ *  - Java 11 or later as `java` on PATH: the HTML validity test, which runs the Nu Html Checker
+ *    (vnu-jar) with it.
+ *  - When DATABASE_URL is set, a PostgreSQL server there that takes a connection: every run, since
+ *    hooks.ts starts the run's app on it.
+ *
+ * A test that launches Chromium or Java in a file that TOOLS does not name makes
+ * test/preflight.test.ts fail.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { CHROMIUM_PATH } from './browser.js';
+
+const repository = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Something some tests need beyond Node and node_modules. */
+interface Tool {
+  /** The test files (relative to the repository, with `/`) whose tests need it. */
+  files: RegExp;
+  /** Null when it is there, else the line that says what is missing and how to install it. */
+  missing(): string | null;
+}
+
+export const TOOLS = {
+  chromium: { files: /^test\/browser\//, missing: missingChromium },
+  java: { files: /^test\/renderer\/validity\.test\.ts$/, missing: missingJava },
+} satisfies Record<string, Tool>;
+
+function missingChromium(): string | null {
+  let broken: string;
+  try {
+    if (!statSync(CHROMIUM_PATH).isFile()) throw new Error('not a file');
+    accessSync(CHROMIUM_PATH, constants.X_OK);
+    return null;
+  } catch (err) {
+    broken = (err as NodeJS.ErrnoException).code === 'ENOENT' ? '' : ', which is there but not executable';
+  }
+  const overridden = process.env.CHROMIUM_PATH ? ' (CHROMIUM_PATH)' : '';
+  const install = overridden
+    ? 'sudo apt-get install chromium and unset CHROMIUM_PATH'
+    : 'sudo apt-get install chromium';
+  return `npm test needs Chromium at ${CHROMIUM_PATH}${overridden}${broken} for the browser tests: ${install} (or run npm run test:fast, which skips them)`;
+}
+
+function missingJava(): string | null {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 10_000 });
+  const install = 'sudo apt-get install default-jre-headless (or run npm run test:fast, which skips it)';
+  const what = 'for the HTML validity test (Nu Html Checker)';
+  if (java.error && (java.error as NodeJS.ErrnoException).code === 'ENOENT') {
+    return `npm test needs Java (java on PATH, none found) ${what}: ${install}`;
+  }
+  if (java.error || java.status !== 0) {
+    const why = java.error ? java.error.message : `exited with ${java.status ?? java.signal}`;
+    return `npm test needs a working Java (java -version ${why}) ${what}: ${install}`;
+  }
+  const version = /version "(\d+)(?:\.(\d+))?/.exec(java.stderr);
+  const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : null;
+  if (major !== null && major < 11) {
+    return `npm test needs Java 11 or later (java on PATH is Java ${major}) ${what}: ${install}`;
+  }
+  return null;
+}
+
+/** Null when DATABASE_URL is unset or its server runs `select 1` within a few seconds. */
+async function missingDatabase(url = process.env.DATABASE_URL): Promise<string | null> {
+  if (!url) return null;
+  const unusable =
+    'DATABASE_URL is set but is no postgres:// or postgresql:// address: fix it, or unset it to run the tests on PGlite';
+  if (!/^postgres(ql)?:\/\//.test(url)) return unusable;
+  let client: pg.Client;
+  try {
+    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, query_timeout: 3000 });
+  } catch {
+    return unusable;
+  }
+  const server = `${client.host}:${client.port}`;
+  try {
+    await client.connect();
+    await client.query('select 1');
+    await client.end();
+    return null;
+  } catch (err) {
+    // After a failed connect, end() may wait for a close that never comes: let it go unawaited.
+    client.end().catch(() => {});
+    const e = err as { code?: string; message?: string };
+    if (err instanceof pg.DatabaseError) {
+      return `DATABASE_URL is set and the server at ${server} answers but refuses the tests (${e.message}): fix DATABASE_URL, or unset it to run the tests on PGlite`;
+    }
+    return `DATABASE_URL is set but the server at ${server} does not answer (${e.code ?? e.message}): sudo apt-get install postgresql (or start the server there, or unset DATABASE_URL to run the tests on PGlite)`;
+  }
+}
+
+/** The lines for what the tests in `files` (all tests when null) need and this machine lacks. */
+async function preflight(files: string[] | null): Promise<string[]> {
+  const tools = Object.values(TOOLS).filter((tool) => !files || files.some((file) => tool.files.test(file)));
+  const lines = tools.map((tool) => tool.missing());
+  lines.push(await missingDatabase());
+  return lines.filter((line) => line !== null);
+}
+
+/** What mochaGlobalSetup reads of the Runner (the fields with `_` have no public getter). */
+interface RunnerLike {
+  suite?: Mocha.Suite;
+  _grep?: RegExp;
+  _invert?: boolean;
+  _opts?: { dryRun?: boolean };
+}
+/** What Suite#filterOnly reads (Mocha.Suite declares the `_only` lists private, and no hasOnly). */
+interface OnlyLists {
+  hasOnly(): boolean;
+  _onlyTests?: Mocha.Test[];
+  _onlySuites?: Mocha.Suite[];
+}
+const only = (suite: Mocha.Suite) => suite as unknown as OnlyLists;
+
+function allTests(suite: Mocha.Suite): Mocha.Test[] {
+  return [...suite.tests, ...suite.suites.flatMap(allTests)];
+}
+
+/** The tests that `.only` leaves, as Suite#filterOnly leaves them (without changing the suite). */
+function onlyTests(suite: Mocha.Suite): Mocha.Test[] {
+  const { _onlyTests: tests = [], _onlySuites: suites = [] } = only(suite);
+  if (tests.length) return tests;
+  return suite.suites.flatMap((child) =>
+    suites.includes(child) && !only(child).hasOnly() ? allTests(child) : onlyTests(child),
+  );
+}
+
+/** The files (relative to the repository) of the tests the run will run; null if not known. */
+function selectedFiles(runner: RunnerLike): string[] | null {
+  const root = runner.suite;
+  if (!root?.suites) return null; // not a Runner (mocha --watch): check for every test
+  const { _grep: grep, _invert: invert = false } = runner;
+  const tests = (only(root).hasOnly() ? onlyTests(root) : allTests(root)).filter(
+    (test) => !test.isPending() && (!(grep instanceof RegExp) || grep.test(test.fullTitle()) !== invert),
+  );
+  const files = new Set(tests.map((test) => test.file).filter((file) => file !== undefined));
+  return [...files].map((file) => path.relative(repository, file).split(path.sep).join('/'));
+}
+
+/** Mocha's global setup: `this` is the run's Runner. */
+export async function mochaGlobalSetup(this: RunnerLike): Promise<void> {
+  const lines = await preflight(selectedFiles(this));
+  if (lines.length === 0) return;
+  process.stderr.write(lines.map((line) => `${line}\n`).join(''));
+  if (!this._opts?.dryRun) process.exit(1);
+}
