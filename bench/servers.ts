@@ -18,7 +18,7 @@ import { defaultProfile } from '../core/model.js';
 import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
-import { republishChangedTemplates } from '../jobs/republish.js';
+import { republishStalePages } from '../jobs/republish.js';
 import { startProcess } from '../start/process.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
@@ -104,7 +104,7 @@ async function app(): Promise<http.Server> {
 
 /**
  * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
- * published 20-block pages whose files were rendered with an older template version. Prints `key <api key>
+ * published 20-block pages whose files were rendered with an older render version. Prints `key <api key>
  * <page id>`; `GET /__bench/republish` runs the republish job in this process and answers its
  * result when it is done, while the API keeps serving.
  */
@@ -136,7 +136,7 @@ async function republishApp(): Promise<http.Server> {
   // (they show an older bio, so every HTML and Markdown file differs and is written: the worst
   // case, where a real template change leaves the Markdown twins as they were).
   await db.query(`UPDATE pages SET profile = jsonb_set(profile, '{bio}', '"Before the deploy"')`);
-  await republishChangedTemplates(services);
+  await republishStalePages(services);
   await db.query(
     `UPDATE pages SET profile = jsonb_set(profile, '{bio}', '"After the deploy"'), published_template_version = 'old'`,
   );
@@ -145,7 +145,7 @@ async function republishApp(): Promise<http.Server> {
   process.stdout.write(`key ${key.apiKey} ${first.id}\n`);
   return http.createServer((req, res) => {
     if (req.url === '/__bench/republish') {
-      republishChangedTemplates(services).then(
+      republishStalePages(services).then(
         (result) => res.end(JSON.stringify(result)),
         (err) => res.writeHead(500).end(String(err)),
       );

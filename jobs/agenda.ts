@@ -11,12 +11,12 @@ import { Agenda } from 'agenda';
 import type { Pool } from 'pg';
 import type { Services } from '../core/services.js';
 import { housekeeping } from './housekeeping.js';
-import { republishChangedTemplates } from './republish.js';
+import { republishStalePages } from './republish.js';
 
 export const JOBS = {
   /** Provisional accounts nobody looked at: unpublish at 30 days, delete at 60. */
   housekeeping: 'nightly housekeeping',
-  /** Pages rendered with a template that has changed since. */
+  /** Pages rendered with a template or site addresses that have changed since (the name predates the addresses). */
   republish: 'republish changed templates',
   /** One per page with scheduled blocks: publish again when the next boundary passes. */
   visibility: 'page visibility change',
@@ -58,7 +58,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
   });
 
   agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });
-  agenda.define(JOBS.republish, async () => void (await republishChangedTemplates(s)), { concurrency: 1 });
+  agenda.define(JOBS.republish, async () => void (await republishStalePages(s)), { concurrency: 1 });
   agenda.define<VisibilityData>(JOBS.visibility, async (job) => {
     await s.publisher.publishScheduled(1, job.attrs.data.username);
   });
@@ -77,8 +77,9 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     await agenda.start();
     await agenda.every(HOUSEKEEPING_CRON, JOBS.housekeeping, undefined, { timezone: HOUSEKEEPING_TIMEZONE });
     await agenda.every(OUTBOX_EVERY, JOBS.outbox);
-    // At every start: templates may have changed with the deploy. One job row however many
-    // workers start together, so the pages are rendered again once.
+    // At every start: templates may have changed with the deploy, and the page or media
+    // addresses with the configuration. One job row however many workers start together, so
+    // the pages are rendered again once.
     await agenda
       .create(JOBS.republish, { reason: 'start' })
       .unique({ 'data.reason': 'start' })

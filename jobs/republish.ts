@@ -1,15 +1,17 @@
 /**
- * Republishing after a template change: every published page records the version (content
- * hash) of the template it was rendered with; pages whose template version is no longer the
- * current one are rendered again, in batches: one read, the files rendered and stored (on a
- * worker thread for large runs, while the next batch is read), one update.
+ * Republishing after a template or a site address changed: every published page records the
+ * render version it was rendered with (renderer/versions.ts: its template's content hash and a
+ * hash of the page and media addresses of the configuration); pages whose version is no longer
+ * the current one are rendered again, in batches: one read, the files rendered and stored (on a
+ * worker thread for large runs, while the next batch is read), one update. Progress goes to
+ * the log at info level: a line at the start, one every few seconds, and one at the end.
  * A page changed while its batch was being written is published once more through the
  * outbox, so an older render never stays.
  */
 import type { Services } from '../core/services.js';
 import { fromSource, type RenderSource } from '../renderer/publish.js';
-import { templateVersions } from '../renderer/render.js';
 import { startRenderWorker } from '../renderer/renderPool.js';
+import { renderVersions } from '../renderer/versions.js';
 import type { Queryable } from '../store/db.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { republishRepo } from '../store/republish.js';
@@ -27,8 +29,10 @@ export interface RepublishOptions {
   /** Pages written at the same time within a batch. */
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
-  /** The current template versions (tests pass others to stand for an edited template). */
+  /** The current render versions by template id (tests pass others to stand for an edited template). */
   versions?: Record<string, string>;
+  /** A progress line in the log at most this often, in ms (5 seconds by default). */
+  logEveryMs?: number;
   /**
    * Render and store on a worker thread while the main thread reads the next batch; by
    * default when the storage can be opened there and at least WORKER_MIN_PAGES need it.
@@ -39,9 +43,11 @@ export interface RepublishOptions {
 /** Below this many pages the worker's start-up (about a tenth of a second) is not worth it. */
 const WORKER_MIN_PAGES = 500;
 
-export async function republishChangedTemplates(s: Services, o: RepublishOptions = {}): Promise<RepublishResult> {
+const pagesCount = (n: number) => (n === 1 ? '1 page' : `${n} pages`);
+
+export async function republishStalePages(s: Services, o: RepublishOptions = {}): Promise<RepublishResult> {
   const started = performance.now();
-  const versions = JSON.stringify(o.versions ?? { ...templateVersions });
+  const versions = JSON.stringify(o.versions ?? renderVersions(s.config));
   const batchSize = o.batchSize ?? 100;
   const concurrency = o.concurrency ?? 32;
   // PGlite runs each statement on this thread and answers without a turn of the event loop:
@@ -54,6 +60,15 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
   const db: Queryable = { query };
   const pages = republishRepo(db);
   const total = await pages.countStale(versions);
+  if (total > 0) {
+    const { pageScheme, pageDomain, mediaUrl } = s.config;
+    s.log.info(
+      { total, pages: `${pageScheme}//<name>.${pageDomain}/`, media: mediaUrl },
+      `republish: ${pagesCount(total)} published with another template or other site addresses; rendering again`,
+    );
+  }
+  const logEvery = o.logEveryMs ?? 5_000;
+  let logged = started;
   const spec = s.storage.spec;
   if (o.worker && !spec) throw new Error('this storage cannot be opened on a worker thread');
   const worker =
@@ -78,6 +93,11 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
     }
     done += ids.length;
     o.onProgress?.(done, Math.max(total, done));
+    const at = performance.now();
+    if (at - logged >= logEvery) {
+      logged = at;
+      s.log.info({ done, total: Math.max(total, done) }, `republish: ${done} of ${pagesCount(Math.max(total, done))}`);
+    }
   };
 
   let done = 0;
@@ -111,8 +131,11 @@ export async function republishChangedTemplates(s: Services, o: RepublishOptions
     await worker?.close();
   }
   const result = { republished: done, total, ms: performance.now() - started };
-  if (done > 0) {
-    s.log.info(result, `republish: ${done} pages rendered again with their changed templates`);
-  }
+  s.log.info(
+    result,
+    done === 0
+      ? 'republish: every published page is up to date'
+      : `republish: ${pagesCount(done)} rendered again in ${(result.ms / 1000).toFixed(1)} s`,
+  );
   return result;
 }

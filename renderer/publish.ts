@@ -12,8 +12,11 @@ import { pageKeys } from '../store/layout.js';
 import type { ObjectMeta, ObjectStorage, StoredObject } from '../store/objects.js';
 import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
-import { renderPage, templateVersions } from './render.js';
+import { renderPage } from './render.js';
 import { withUtm } from './utm.js';
+import { renderVersions, type SiteUrls } from './versions.js';
+
+export type { SiteUrls } from './versions.js';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 
@@ -35,9 +38,6 @@ function pageMeta(row: RenderRow): PageMeta {
   }
   return { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };
 }
-
-/** The site addresses a page is rendered with. */
-export type SiteUrls = Pick<Config, 'pageScheme' | 'pageDomain' | 'mediaUrl'>;
 
 /** What a page needs to be rendered: plain data, so a worker thread can receive it. */
 export type RenderRow = Pick<PageRow, 'id' | 'username' | 'profile' | 'blocks'>;
@@ -106,7 +106,7 @@ export function createPublisher(d: PublisherDeps) {
       const written = await writePage(row);
       objects = written.objects;
       if (row.published_template_version !== written.version) {
-        await pagesRepo(db).setTemplateVersion(row.id, written.version);
+        await pagesRepo(db).setRenderVersion(row.id, written.version);
       }
     } else {
       await deleteFiles(username);
@@ -161,8 +161,8 @@ export function createPublisher(d: PublisherDeps) {
   }
 
   /**
-   * Renders the page and stores its files; returns the template version used and the objects
-   * as stored. `routes: false` leaves meta.json (short paths, block ids) alone, for re-renders
+   * Renders the page and stores its files; returns the render version used (versions.ts) and
+   * the objects as stored. `routes: false` leaves meta.json (short paths, block ids) alone, for re-renders
    * that cannot change it.
    */
   async function writePage(
@@ -177,7 +177,7 @@ export function createPublisher(d: PublisherDeps) {
         return [key, { body: bytes, ...meta, etag }] as const;
       }),
     );
-    return { version: templateVersions[row.profile.templateId], objects: new Map(stored) };
+    return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };
   }
 
   /** Publishes every name whose turn has come; returns how many succeeded. */

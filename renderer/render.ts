@@ -80,7 +80,10 @@ export function reloadTemplates(): void {
   templates = loadTemplates();
 }
 
-/** The version (content hash) of each template with the shared files it uses. */
+/**
+ * The content hash of each template with the shared files it uses: one half of a page's render
+ * version (versions.ts `renderVersions`, which the publisher and the republish job use).
+ */
 export const templateVersions: Record<TemplateId, string> = new Proxy({} as Record<TemplateId, string>, {
   get: (_, id: string) => templates.versions[id as TemplateId],
   ownKeys: () => [...TEMPLATE_IDS],

@@ -1,11 +1,13 @@
 /**
- * `npm run republish`: renders again every published page whose template changed since it was
- * published, with a progress bar and a summary. Uses the service's configuration. With the
- * embedded database (PGlite) stop the service first: only one process can open it.
+ * `npm run republish`: renders again every published page whose template or site addresses
+ * (PAGE_DOMAIN, BASE_URL, PORT, MEDIA_URL) changed since it was published, with a progress bar
+ * and a summary. Uses the service's configuration, so run it with the environment the service
+ * runs with. With the embedded database (PGlite) stop the service first: only one process can
+ * open it.
  */
 
 import { loadConfig } from '../core/config.js';
-import { republishChangedTemplates } from '../jobs/republish.js';
+import { republishStalePages } from '../jobs/republish.js';
 import { startProcess } from '../start/process.js';
 
 const tool = await startProcess({ config: loadConfig(), role: 'tool' });
@@ -25,12 +27,12 @@ function progress(done: number, total: number) {
   }
 }
 
-const result = await republishChangedTemplates(services, { onProgress: progress });
+const result = await republishStalePages(services, { onProgress: progress });
 if (tty && result.republished > 0) process.stderr.write('\n');
 await tool.stop();
 const seconds = result.ms / 1000;
 process.stdout.write(
   result.republished === 0
-    ? 'Every published page is up to date with its template.\n'
+    ? 'Every published page is up to date with its template and the site addresses.\n'
     : `Republished ${result.republished} pages in ${seconds.toFixed(1)} s (${Math.round(result.republished / seconds)} pages/s).\n`,
 );

@@ -22,7 +22,10 @@ export interface PageRow {
   first_viewed_at: Date | null;
   /** The next showFrom/showUntil boundary of a visible block, when the page is published again. */
   next_change_at: Date | null;
-  /** Version of the template the published files were rendered with (null until first published). */
+  /**
+   * The render version (template and site addresses, renderer/versions.ts) the published files
+   * were made with; null until first published. Named when it held the template's alone.
+   */
   published_template_version: string | null;
 }
 
@@ -134,8 +137,8 @@ export function pagesRepo(db: Queryable) {
       await db.query('UPDATE pages SET next_change_at = $2 WHERE username = $1', [username, at]);
     },
 
-    /** Records the template version the page's published files were rendered with. */
-    async setTemplateVersion(id: string, version: string) {
+    /** Records the render version the page's published files were made with. */
+    async setRenderVersion(id: string, version: string) {
       await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [id, version]);
     },
 

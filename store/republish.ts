@@ -1,7 +1,8 @@
 /**
- * The statements of republishing after a template change (jobs/republish.ts). `versions` is
- * the JSON object of the current template versions by template id; a page is stale when it is
- * published, not banned, and its files were rendered with another version of its template.
+ * The statements of republishing after a template or a site address changed (jobs/republish.ts).
+ * `versions` is the JSON object of the current render versions by template id
+ * (renderer/versions.ts); a page is stale when it is published, not banned, and its files were
+ * rendered with another version than the current one of its template.
  */
 import type { Queryable } from './db.js';
 import type { PageSource } from './pages.js';
@@ -40,7 +41,7 @@ export function republishRepo(db: Queryable) {
       );
     },
 
-    /** Records the current version of each page's template as the one its files were rendered with. */
+    /** Records the current render version of each page's template as the one its files were rendered with. */
     async markRendered(versions: string, ids: readonly string[]) {
       await db.query(
         `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')) WHERE id = ANY($2::text[])`,

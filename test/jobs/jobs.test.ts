@@ -2,8 +2,6 @@ import { expect } from 'chai';
 import type { Services } from '../../core/services.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } from '../../jobs/agenda.js';
 import { housekeeping } from '../../jobs/housekeeping.js';
-import { republishChangedTemplates } from '../../jobs/republish.js';
-import { templateVersions } from '../../renderer/render.js';
 import { hearPublishes } from '../../start/process.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, pageRequest, request } from '../helpers/client.js';
@@ -123,64 +121,6 @@ describe('background jobs', () => {
       const resumed = await housekeeping(app().services, T0, 1);
       expect(resumed.deletedAccounts).to.equal(3);
       for (const a of doomed) expect((await state(a)).account).to.equal(false);
-    });
-  });
-
-  describe('republishing after a template change (jobs/republish.ts)', () => {
-    it('renders again exactly the published pages whose template changed, once', async () => {
-      app().clock.reset();
-      const zine = [];
-      for (let i = 0; i < 3; i++) zine.push(await createAgentAccount({ page: { templateId: 'zine' } }));
-      await api.patch(`/api/profiles/${zine[2].page.id}`, { isPublished: false }, { key: zine[2].key });
-      const mono = await createAgentAccount({ page: { templateId: 'mono' } });
-
-      const edited = { ...templateVersions, zine: 'edited-zine' };
-      const progress: number[] = [];
-      const result = await republishChangedTemplates(app().services, {
-        versions: edited,
-        batchSize: 1,
-        onProgress: (done) => progress.push(done),
-      });
-      expect(result).to.include({ republished: 2, total: 2 });
-      expect(progress).to.deep.equal([1, 2]);
-      const versions = await app().services.db.query<{ username: string; published_template_version: string }>(
-        'SELECT username, published_template_version FROM pages WHERE username = ANY($1::text[])',
-        [[...zine, mono].map((a) => a.page.username)],
-      );
-      const byName = Object.fromEntries(versions.map((r) => [r.username, r.published_template_version]));
-      expect(byName[zine[0].page.username]).to.equal('edited-zine');
-      expect(byName[zine[1].page.username]).to.equal('edited-zine');
-      expect(byName[mono.page.username]).to.equal(templateVersions.mono);
-      expect((await pageRequest(zine[0].page.username, '/')).status).to.equal(200);
-      expect((await pageRequest(zine[2].page.username, '/')).status).to.equal(404);
-
-      expect((await republishChangedTemplates(app().services, { versions: edited })).republished).to.equal(0);
-    });
-
-    it('renders on a worker thread the same files as in process, and records the new version', async () => {
-      app().clock.set('2031-02-01T10:00:00Z');
-      const pages = [];
-      for (let i = 0; i < 3; i++)
-        pages.push(await createAgentAccount({ page: { templateId: 'brutal', bio: `Bio ${i}` } }));
-      const inProcess = await Promise.all(pages.map(async (a) => (await pageRequest(a.page.username, '/')).text));
-      await app().services.db.query(`UPDATE pages SET published_template_version = 'old' WHERE username = ANY($1)`, [
-        pages.map((a) => a.page.username),
-      ]);
-      // What the worker writes must be its own: remove the files first.
-      await app().services.storage.delete(pages.map((a) => `pages/${a.page.username}/index.html`));
-
-      const result = await republishChangedTemplates(app().services, { worker: true, batchSize: 2 });
-      expect(result.republished).to.be.at.least(3);
-      for (const [i, a] of pages.entries()) {
-        const stored = await app().services.storage.get(`pages/${a.page.username}/index.html`);
-        expect(stored?.body.toString()).to.equal(inProcess[i]);
-        expect(stored?.contentType).to.equal('text/html; charset=utf-8');
-      }
-      const [{ stale }] = await app().services.db.query<{ stale: number }>(
-        `SELECT count(*)::int AS stale FROM pages WHERE published_template_version = 'old'`,
-      );
-      expect(stale).to.equal(0);
-      app().clock.reset();
     });
   });
 

@@ -2,11 +2,13 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import MarkdownIt from 'markdown-it';
 import { parse } from 'node-html-parser';
+import { loadConfig } from '../../core/config.js';
 import type { Block } from '../../core/model.js';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { contrastRatio, readableOn } from '../../renderer/contrast.js';
 import { nextVisibilityChange, type RenderInput, renderPage, templateVersions } from '../../renderer/render.js';
 import { samplePage, twentyBlockPage } from '../../renderer/sample.js';
+import { renderVersions } from '../../renderer/versions.js';
 
 const urls = { page: 'https://ada.pages.example/', media: 'https://media.example/m' };
 const now = new Date('2026-03-01T12:00:00Z');
@@ -170,5 +172,34 @@ describe('nextVisibilityChange', () => {
     blocks[12] = { ...blocks[12], showFrom: '2026-03-02T00:00:00Z' };
     expect(nextVisibilityChange(blocks, now)?.toISOString()).to.equal('2026-03-03T00:00:00.000Z');
     expect(nextVisibilityChange(samplePage('mono').blocks, now)).to.equal(null);
+  });
+});
+
+describe('renderVersions', () => {
+  const site = (env: NodeJS.ProcessEnv) => renderVersions(loadConfig(env));
+  const base = { BASE_URL: 'https://links.example', PAGE_DOMAIN: 'pages.example' };
+
+  it("joins each template's content hash with a hash of the site addresses", () => {
+    const versions = site(base);
+    expect(Object.keys(versions)).to.deep.equal([...TEMPLATE_IDS]);
+    const [, ofSite] = versions.mono.split('.');
+    for (const id of TEMPLATE_IDS) expect(versions[id]).to.equal(`${templateVersions[id]}.${ofSite}`);
+  });
+
+  it('changes for every template when a rendered address changes: PORT, BASE_URL, PAGE_DOMAIN or MEDIA_URL', () => {
+    const changed = (a: Record<string, string>, b: Record<string, string>) =>
+      TEMPLATE_IDS.every((id) => a[id] !== b[id]);
+    expect(changed(site({ PORT: '3000' }), site({ PORT: '3005' }))).to.equal(true);
+    expect(changed(site(base), site({ ...base, BASE_URL: 'http://links.example' }))).to.equal(true);
+    expect(changed(site(base), site({ ...base, PAGE_DOMAIN: 'other.example' }))).to.equal(true);
+    expect(changed(site(base), site({ ...base, MEDIA_URL: 'https://cdn.example/m' }))).to.equal(true);
+  });
+
+  it('stays the same when nothing a page shows changes', () => {
+    const pinned = { ...base, MEDIA_URL: 'https://cdn.example/m' };
+    expect(site(pinned)).to.deep.equal(site({ ...pinned, MEDIA_URL: 'https://cdn.example/m/' }));
+    // With both addresses set, the API's own address and port reach no page.
+    expect(site(pinned)).to.deep.equal(site({ ...pinned, BASE_URL: 'https://api.links.example', PORT: '8080' }));
+    expect(site(base)).to.deep.equal(site({ ...base, ROLE: 'worker', LOG_LEVEL: 'warn', TRUST_PROXY: '1' }));
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * The render version of a page: what its published files depend on besides the page itself.
+ * It joins the content hash of the page's template (render.ts `templateVersions`) and a hash of
+ * the site addresses the files contain, so a deploy that changes a template and a restart with
+ * another PAGE_DOMAIN, BASE_URL, PORT or MEDIA_URL both leave the pages published before out
+ * of date. The publisher records it on each page it publishes (the column
+ * `pages.published_template_version` keeps its first name); the republish job renders again
+ * every published page whose recorded version is not the current one for its template.
+ */
+import { createHash } from 'node:crypto';
+import type { Config } from '../core/config.js';
+import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
+import { templateVersions } from './render.js';
+
+/**
+ * The configuration a page's files are rendered with, and so part of their version: the page's
+ * address `<pageScheme>//<name>.<pageDomain>/` (its canonical link, og:url, JSON-LD, the
+ * Markdown link and the tap pings start with it) and MEDIA_URL (avatar, background and link
+ * images). BASE_URL and PORT reach the files only through these three.
+ */
+const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl'] as const satisfies readonly (keyof Config)[];
+
+/** The site addresses a page is rendered with. */
+export type SiteUrls = Pick<Config, (typeof SITE_FIELDS)[number]>;
+
+/** A hash of every field of SiteUrls (and nothing else of the configuration). */
+function siteVersion(site: SiteUrls): string {
+  const values = SITE_FIELDS.map((field) => site[field]);
+  return createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The current render version of each template on this site: `<template hash>.<site hash>`,
+ * so the stored value shows which of the two a page was rendered with.
+ */
+export function renderVersions(site: SiteUrls): Record<TemplateId, string> {
+  const ofSite = siteVersion(site);
+  const versions = {} as Record<TemplateId, string>;
+  for (const id of TEMPLATE_IDS) versions[id] = `${templateVersions[id]}.${ofSite}`;
+  return versions;
+}

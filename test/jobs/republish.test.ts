@@ -1,0 +1,229 @@
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { loadConfig } from '../../core/config.js';
+import { republishStalePages } from '../../jobs/republish.js';
+import { renderVersions } from '../../renderer/versions.js';
+import { type RunningProcess, startProcess } from '../../start/process.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { api, pageRequest, request } from '../helpers/client.js';
+import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
+import { app, swapApp } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+
+/**
+ * The services of the test app's process started again with its environment changed by `env`:
+ * the same database and storage, as after an operator restarts the service with another
+ * PAGE_DOMAIN or MEDIA_URL. Log lines are kept in `lines`.
+ */
+async function restartedWith(env: NodeJS.ProcessEnv): Promise<RunningProcess & { lines: Record<string, unknown>[] }> {
+  const a = app();
+  const config = loadConfig({ DATA_DIR: a.dataDir, BASE_URL: a.url, PAGE_DOMAIN: 'pages.test', ...env });
+  const lines: Record<string, unknown>[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const running = await startProcess({
+    config,
+    role: 'tool',
+    overrides: { db: a.services.db, storage: a.services.storage, secret: a.services.secret, now: a.services.now, log },
+  });
+  return Object.assign(running, { lines });
+}
+
+/** The stored HTML and Markdown of a page. */
+async function files(username: string): Promise<{ html: string; md: string }> {
+  const { storage } = app().services;
+  const [html, md] = await Promise.all(
+    ['index.html', 'page.md'].map(async (file) => {
+      const stored = await storage.get(`pages/${username}/${file}`);
+      if (!stored) throw new Error(`pages/${username}/${file} is not stored`);
+      return stored.body.toString();
+    }),
+  );
+  return { html, md };
+}
+
+/** Removes a page's HTML and Markdown, so what a republish writes is seen to be its own. */
+async function removeFiles(usernames: string[]): Promise<void> {
+  await app().services.storage.delete(usernames.flatMap((u) => [`pages/${u}/index.html`, `pages/${u}/page.md`]));
+}
+
+async function storedVersions(usernames: string[]): Promise<Record<string, string>> {
+  const rows = await app().services.db.query<{ username: string; published_template_version: string }>(
+    'SELECT username, published_template_version FROM pages WHERE username = ANY($1::text[])',
+    [usernames],
+  );
+  return Object.fromEntries(rows.map((r) => [r.username, r.published_template_version]));
+}
+
+/** A published page with an uploaded avatar, shown from MEDIA_URL. */
+async function pageWithAvatar() {
+  const a = await createAgentAccount({ page: { templateId: 'photo', blocks: [buildLinkBlock()] } });
+  const form = new FormData();
+  form.append('kind', 'avatar');
+  form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
+  const upload = await request('POST', '/api/upload', { key: a.key, form });
+  await api.patch(`/api/profiles/${a.page.id}`, { avatar: upload.body.key }, { key: a.key });
+  return { ...a, avatarKey: upload.body.key as string };
+}
+
+describe('republishing stale pages (jobs/republish.ts)', () => {
+  // The job acts on every page, so each test has a database and storage of its own.
+  let own: TestApp;
+  let shared: TestApp;
+  beforeEach(async function () {
+    this.timeout(60_000);
+    own = await startApp();
+    shared = swapApp(own);
+  });
+  afterEach(async () => {
+    swapApp(shared);
+    await own.close();
+  });
+
+  it('renders again exactly the published pages whose template changed, once', async () => {
+    const zine = [];
+    for (let i = 0; i < 3; i++) zine.push(await createAgentAccount({ page: { templateId: 'zine' } }));
+    await api.patch(`/api/profiles/${zine[2].page.id}`, { isPublished: false }, { key: zine[2].key });
+    const mono = await createAgentAccount({ page: { templateId: 'mono' } });
+
+    const current = renderVersions(app().services.config);
+    const edited = { ...current, zine: 'edited-zine' };
+    const progress: number[] = [];
+    const result = await republishStalePages(app().services, {
+      versions: edited,
+      batchSize: 1,
+      onProgress: (done) => progress.push(done),
+    });
+    expect(result).to.include({ republished: 2, total: 2 });
+    expect(progress).to.deep.equal([1, 2]);
+    const byName = await storedVersions([...zine, mono].map((a) => a.page.username));
+    expect(byName[zine[0].page.username]).to.equal('edited-zine');
+    expect(byName[zine[1].page.username]).to.equal('edited-zine');
+    expect(byName[mono.page.username]).to.equal(current.mono);
+    expect((await pageRequest(zine[0].page.username, '/')).status).to.equal(200);
+    expect((await pageRequest(zine[2].page.username, '/')).status).to.equal(404);
+
+    expect((await republishStalePages(app().services, { versions: edited })).republished).to.equal(0);
+  });
+
+  it('renders on a worker thread the same files as in process, and records the new version', async () => {
+    app().clock.set('2031-02-01T10:00:00Z');
+    const pages = [];
+    for (let i = 0; i < 3; i++)
+      pages.push(await createAgentAccount({ page: { templateId: 'brutal', bio: `Bio ${i}` } }));
+    const inProcess = await Promise.all(pages.map(async (a) => (await pageRequest(a.page.username, '/')).text));
+    await app().services.db.query(`UPDATE pages SET published_template_version = 'old' WHERE username = ANY($1)`, [
+      pages.map((a) => a.page.username),
+    ]);
+    // What the worker writes must be its own: remove the files first.
+    await removeFiles(pages.map((a) => a.page.username));
+
+    const result = await republishStalePages(app().services, { worker: true, batchSize: 2 });
+    expect(result.republished).to.equal(3);
+    for (const [i, a] of pages.entries()) {
+      const stored = await app().services.storage.get(`pages/${a.page.username}/index.html`);
+      expect(stored?.body.toString()).to.equal(inProcess[i]);
+      expect(stored?.contentType).to.equal('text/html; charset=utf-8');
+    }
+    const [{ stale }] = await app().services.db.query<{ stale: number }>(
+      `SELECT count(*)::int AS stale FROM pages WHERE published_template_version = 'old'`,
+    );
+    expect(stale).to.equal(0);
+  });
+
+  it('republishes nothing when the configuration is unchanged: the publisher and the job agree on the version', async () => {
+    const a = await createAgentAccount({ page: { templateId: 'aurora' } });
+    await pageWithAvatar();
+    const restarted = await restartedWith({});
+    try {
+      expect(await republishStalePages(restarted.services)).to.include({ republished: 0, total: 0 });
+      expect(await republishStalePages(app().services)).to.include({ republished: 0, total: 0 });
+      const [version] = Object.values(await storedVersions([a.page.username]));
+      expect(version).to.equal(renderVersions(restarted.services.config).aurora);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('republishes every published page with the new addresses after a change of PAGE_DOMAIN', async () => {
+    const pages = [
+      await createAgentAccount({ page: { templateId: 'zine', blocks: [buildLinkBlock()] } }),
+      await createAgentAccount({ page: { templateId: 'mono', blocks: [buildLinkBlock()] } }),
+      await pageWithAvatar(),
+    ];
+    const hidden = await createAgentAccount();
+    await api.patch(`/api/profiles/${hidden.page.id}`, { isPublished: false }, { key: hidden.key });
+    const names = pages.map((a) => a.page.username);
+    expect((await files(names[0])).html).to.include(`http://${names[0]}.pages.test/`);
+    await removeFiles(names);
+
+    const restarted = await restartedWith({ PAGE_DOMAIN: 'moved.test' });
+    try {
+      const result = await republishStalePages(restarted.services, { batchSize: 2 });
+      expect(result).to.include({ republished: 3, total: 3 });
+      for (const name of names) {
+        const { html, md } = await files(name);
+        const page = `http://${name}.moved.test/`;
+        for (const url of [`href="${page}"`, `content="${page}"`, `"${page}page.md"`, `ping="${page}_/t/`]) {
+          expect(html, `${name}: ${url}`).to.include(url);
+        }
+        expect(html, name).to.not.include('pages.test');
+        expect(md, name).to.not.include('pages.test');
+      }
+      const versions = renderVersions(restarted.services.config);
+      expect(await storedVersions(names)).to.deep.equal({
+        [names[0]]: versions.zine,
+        [names[1]]: versions.mono,
+        [names[2]]: versions.photo,
+      });
+      expect((await republishStalePages(restarted.services)).republished).to.equal(0);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('republishes every published page with the new image addresses after a change of MEDIA_URL', async () => {
+    const withAvatar = await pageWithAvatar();
+    const plain = await createAgentAccount();
+    const before = (await files(withAvatar.page.username)).html;
+    expect(before).to.include(`${app().url}/media/${withAvatar.avatarKey}`);
+
+    const restarted = await restartedWith({ MEDIA_URL: 'https://cdn.example.test/m' });
+    try {
+      const result = await republishStalePages(restarted.services);
+      expect(result).to.include({ republished: 2, total: 2 });
+      const { html } = await files(withAvatar.page.username);
+      expect(html).to.include(`src="https://cdn.example.test/m/${withAvatar.avatarKey}"`);
+      expect(html).to.include(`content="https://cdn.example.test/m/${withAvatar.avatarKey}"`);
+      expect(html).to.not.include(`${app().url}/media/`);
+      expect((await files(plain.page.username)).html).to.include(`http://${plain.page.username}.pages.test/`);
+      expect((await republishStalePages(restarted.services)).republished).to.equal(0);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('logs at info level how many pages it renders, its progress and, at the end, the count and time', async () => {
+    for (let i = 0; i < 3; i++) await createAgentAccount();
+    const restarted = await restartedWith({ PAGE_DOMAIN: 'moved.test' });
+    try {
+      await republishStalePages(restarted.services, { batchSize: 1, logEveryMs: 0 });
+      const republish = restarted.lines.filter((l) => String(l.msg).startsWith('republish:'));
+      expect(republish.every((l) => l.level === 30)).to.equal(true);
+      expect(republish.map((l) => l.msg)).to.deep.equal([
+        'republish: 3 pages published with another template or other site addresses; rendering again',
+        'republish: 1 of 3 pages',
+        'republish: 2 of 3 pages',
+        'republish: 3 of 3 pages',
+        republish[4]?.msg,
+      ]);
+      expect(republish[0]).to.include({ total: 3, pages: 'http://<name>.moved.test/' });
+      expect(republish[4]).to.include({ republished: 3, total: 3 }).and.to.have.property('ms').that.is.a('number');
+      expect(republish[4].msg).to.match(/^republish: 3 pages rendered again in \d+\.\d s$/);
+
+      await republishStalePages(restarted.services);
+      expect(restarted.lines.at(-1)).to.include({ msg: 'republish: every published page is up to date' });
+    } finally {
+      await restarted.stop();
+    }
+  });
+});
