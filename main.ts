@@ -1,35 +1,67 @@
 /**
  * `npm start`: one process for the configured role. ROLE=all (the default) runs the API, the
- * page router and the background jobs on one port; api, router and worker run their part.
- * Configuration is read here, once.
+ * page router and the background jobs on one port; api, router and worker run their part
+ * (the worker's port serves only /healthz, /readyz and /metrics).
+ *
+ * The port is bound before the service's modules load, so a taken port is reported at once;
+ * configuration is read here, once. SIGTERM and SIGINT stop the service: requests under way
+ * finish, the jobs stop, buffered counts are written and the database is closed, within
+ * STOP_WITHIN_MS, after which the process exits regardless.
  */
 import { type Config, ConfigError, loadConfig } from './core/config.js';
-import { startProcess } from './start/process.js';
+import { StartupError } from './core/errors.js';
+import { bindPort } from './start/port.js';
+import type { RunningProcess } from './start/process.js';
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
+const STOP_WITHIN_MS = 10_000;
+
+function fail(err: unknown): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${err.message}\n`);
+    process.exit(2);
   }
+  if (err instanceof StartupError) process.stderr.write(`Cannot start: ${err.message}\n`);
+  else process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
 }
 
 async function main() {
-  const running = await startProcess({ config: readConfig() });
-  const stop = async (signal: string) => {
-    running.services.log.info({ signal }, 'shutting down');
-    await running.stop();
-    process.exit(0);
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    fail(err);
+  }
+  const port = await bindPort(config.port).catch(fail);
+
+  // One listener for the whole life of the process: removing a signal's last listener drops
+  // a signal that arrived but was not yet dispatched (the start's last steps can run without a
+  // turn of the event loop). A signal while starting stops the service as soon as it is up:
+  // cutting PGlite off while it creates or migrates a data folder could break the folder.
+  let running: RunningProcess | null = null;
+  let requested: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (requested) process.exit(1); // the second one: at once
+    requested = signal;
+    if (running) void stop(running, signal);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+
+  const { startProcess } = await import('./start/process.js');
+  running = await startProcess({ config, listen: port }).catch(fail);
+  if (requested) await stop(running, requested);
 }
 
-main().catch((err) => {
-  process.stderr.write(`Failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+async function stop(running: RunningProcess, signal: NodeJS.Signals) {
+  const { log } = running.services;
+  log.info({ signal }, 'stopping (send it again to exit at once)');
+  setTimeout(() => {
+    log.error(`still stopping after ${STOP_WITHIN_MS / 1000} s; exiting now`);
+    process.exit(1);
+  }, STOP_WITHIN_MS).unref();
+  await running.stop(STOP_WITHIN_MS / 2);
+  log.info('stopped');
+  process.exit(0);
+}
+
+void main();

@@ -74,6 +74,18 @@ const EnvSchema = v.object({
       ),
     ),
   ),
+  METRICS_PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(\d{1,3}(\.\d{1,3}){3}:)?\d{1,5}$/, 'must be a port number, or an IPv4 address:port'),
+      v.transform((s) => {
+        const [host, port] = s.includes(':') ? s.split(':') : ['127.0.0.1', s];
+        return { host, port: Number(port) };
+      }),
+      v.check(({ port }) => port <= 65535, 'must be a port number, or an IPv4 address:port'),
+    ),
+  ),
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
@@ -98,6 +110,11 @@ export interface Config {
   /** Secret for hashing addresses and encrypting replayed answers; see loadSecret. */
   secret: string | undefined;
   logLevel: string;
+  /**
+   * Where `/metrics` is served: on its own port (127.0.0.1 unless an address is given), and/or
+   * on the service's port to requests bearing the token. Neither by default.
+   */
+  metrics: { listen: { host: string; port: number } | undefined; token: string | undefined };
   /** Base URLs replacing a social network's default (profile imports). */
   importBaseUrls: Partial<Record<NetworkName, string>>;
 }
@@ -130,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     secret: e.SECRET,
     logLevel: e.LOG_LEVEL,
+    metrics: { listen: e.METRICS_PORT, token: e.METRICS_TOKEN },
     importBaseUrls: e.IMPORT_BASE_URLS ?? {},
   };
 }

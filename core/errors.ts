@@ -86,3 +86,9 @@ export class AppError extends Error {
     };
   }
 }
+
+/**
+ * A reason the process cannot start that the operator can fix (a taken port, a data folder in
+ * use): its message is one line, printed as it is, without a stack.
+ */
+export class StartupError extends Error {}

@@ -3,10 +3,10 @@
  * parser's own errors as invalid_fields / too_large, anything else a logged 500 with a
  * request id and no internals.
  */
-import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../core/errors.js';
+import { requestContext } from './requestContext.js';
 
 interface HttpishError {
   status?: number;
@@ -15,9 +15,8 @@ interface HttpishError {
 
 export function errorHandler(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
-    const requestId = ctx.get('x-request-id').slice(0, 64) || randomUUID();
+    const requestId = requestContext(ctx.req, ctx.res).id;
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
@@ -27,7 +26,7 @@ export function errorHandler(log: Logger): Koa.Middleware {
       const apiError = toApiError(err);
       if (apiError.code === 'internal') {
         apiError.fields.detail = requestId;
-        log.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
+        log.error({ err, reqId: requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
       }
       ctx.status = apiError.status;
       ctx.type = 'application/json';

@@ -70,8 +70,24 @@ export interface ProcessedImage {
   source: string;
 }
 
+let inFlight = 0;
+
+/** Images being decoded and encoded in this process right now. */
+export function imagesInFlight(): number {
+  return inFlight;
+}
+
 /** Checks, decodes and re-encodes an upload; throws `not_image`, `too_large` or `processing_failed`. */
 export async function processImage(bytes: Buffer, kind: ImageKind, field = 'file'): Promise<ProcessedImage> {
+  inFlight++;
+  try {
+    return await convert(bytes, kind, field);
+  } finally {
+    inFlight--;
+  }
+}
+
+async function convert(bytes: Buffer, kind: ImageKind, field: string): Promise<ProcessedImage> {
   if (bytes.length > KIND_LIMITS[kind].maxBytes) throw tooLarge(kind);
   const source = await detectFormat(bytes);
   if (source === null) {

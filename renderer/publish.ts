@@ -93,6 +93,7 @@ const RETRY_MAX_MS = 10 * 60_000;
 
 export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
+  const failureListeners = new Set<(username: string) => void>();
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
@@ -156,6 +157,7 @@ export function createPublisher(d: PublisherDeps) {
         new Date(d.now().getTime() + delay),
       );
       d.log.warn({ err, username, attempts }, 'publish failed; will retry');
+      for (const listener of failureListeners) listener(username);
       throw err;
     }
   }
@@ -238,6 +240,10 @@ export function createPublisher(d: PublisherDeps) {
     /** Called after each successful publish (the page host keeps the new objects; the jobs schedule the next change). */
     onPublished(listener: PublishedListener) {
       listeners.add(listener);
+    },
+    /** Hears of each publish that failed (and stays in the outbox for a retry). */
+    onFailed(listener: (username: string) => void) {
+      failureListeners.add(listener);
     },
   };
 }

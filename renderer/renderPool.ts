@@ -1,8 +1,9 @@
 /** The main thread's side of renderer/renderWorker.ts: batches of pages out, one answer per batch. */
 import { Worker } from 'node:worker_threads';
 import type { StorageSpec } from '../store/objects.js';
-import type { RenderSource, SiteUrls } from './publish.js';
+import type { RenderSource } from './publish.js';
 import type { RenderBatch, RenderBatchResult } from './renderWorker.js';
+import { type SiteUrls, siteUrls } from './versions.js';
 
 export interface RenderWorker {
   /** Renders the rows at `now` and stores their files (not meta.json); rejects with the first failure. */
@@ -11,13 +12,18 @@ export interface RenderWorker {
 }
 
 export function startRenderWorker(spec: StorageSpec, site: SiteUrls, concurrency = 32): RenderWorker {
-  // The project runs its TypeScript through tsx, whose loader a worker thread must register itself.
-  const entry = JSON.stringify(new URL('./renderWorker.ts', import.meta.url).href);
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); })`, {
+  // Compiled (dist/), the worker is a plain module; run from the sources (tests, benchmarks,
+  // `npm run dev`), it must register tsx's loader itself before importing the TypeScript.
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = JSON.stringify(new URL(compiled ? './renderWorker.js' : './renderWorker.ts', import.meta.url).href);
+  const script = compiled
+    ? `import(${entry})`
+    : `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); })`;
+  const worker = new Worker(script, {
     eval: true,
     workerData: {
       spec,
-      site: { pageScheme: site.pageScheme, pageDomain: site.pageDomain, mediaUrl: site.mediaUrl },
+      site: siteUrls(site),
       concurrency,
     },
   });

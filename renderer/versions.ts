@@ -23,6 +23,11 @@ const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl'] as const satisfies 
 /** The site addresses a page is rendered with. */
 export type SiteUrls = Pick<Config, (typeof SITE_FIELDS)[number]>;
 
+/** The site addresses alone, out of a whole configuration (plain data, for a worker thread). */
+export function siteUrls(from: SiteUrls): SiteUrls {
+  return Object.fromEntries(SITE_FIELDS.map((field) => [field, from[field]])) as SiteUrls;
+}
+
 /** A hash of every field of SiteUrls (and nothing else of the configuration). */
 function siteVersion(site: SiteUrls): string {
   const values = SITE_FIELDS.map((field) => site[field]);

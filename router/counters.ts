@@ -17,6 +17,9 @@ export interface CountersDeps {
 
 export function createCounters(d: CountersDeps) {
   let buffer = new Map<string, DayCounts>();
+  /** Hits in the buffer, and when the oldest of them came (for the flush lag). */
+  let buffered = 0;
+  let oldestAt: number | null = null;
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
@@ -33,6 +36,8 @@ export function createCounters(d: CountersDeps) {
   }
 
   function entry(pageId: string): DayCounts {
+    buffered++;
+    oldestAt ??= Date.now();
     const key = `${pageId}|${today()}`;
     let c = buffer.get(key);
     if (!c) {
@@ -68,7 +73,11 @@ export function createCounters(d: CountersDeps) {
   async function flushNow(): Promise<void> {
     if (buffer.size === 0) return;
     const batch = buffer;
+    const batchHits = buffered;
+    const batchSince = oldestAt;
     buffer = new Map();
+    buffered = 0;
+    oldestAt = null;
     const repo = statsRepo(d.db);
     const done = new Set<string>();
     try {
@@ -81,6 +90,8 @@ export function createCounters(d: CountersDeps) {
     } catch (err) {
       for (const key of done) batch.delete(key);
       merge(buffer, batch);
+      buffered += batchHits;
+      oldestAt = batchSince;
       d.log.warn({ err }, 'counter flush failed; counts kept for the next flush');
     }
   }
@@ -95,6 +106,10 @@ export function createCounters(d: CountersDeps) {
       const c = entry(pageId);
       c.taps++;
       c.blockTaps.set(blockId, (c.blockTaps.get(blockId) ?? 0) + 1);
+    },
+    /** Hits not yet written, and the age in ms of the oldest (0 when none): the flush lag. */
+    stats(): { buffered: number; lagMs: number } {
+      return { buffered, lagMs: oldestAt === null ? 0 : Date.now() - oldestAt };
     },
     /** Writes what is buffered; concurrent calls run one after another. */
     flush(): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Services } from '../core/services.js';
+import { nameRoute } from '../edge/requestContext.js';
 import { isStoredMediaKey } from '../store/layout.js';
 import { type PageHost, pageNameFromHost } from './pageHost.js';
 
@@ -18,6 +19,7 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
   return (req: IncomingMessage, res: ServerResponse) => {
     const name = pageNameFromHost(req.headers.host, s.config.pageDomain);
     if (name !== null) {
+      nameRoute(req, 'page');
       try {
         pages.handle(req, res, name)?.catch((err) => fail(res, err));
       } catch (err) {
@@ -26,6 +28,7 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
       return;
     }
     if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
+      nameRoute(req, 'media');
       serveMedia(s, req, res).catch((err) => fail(res, err));
       return;
     }

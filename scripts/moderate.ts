@@ -3,8 +3,7 @@
  * Uses the same configuration (DATABASE_URL, DATA_DIR) as the service.
  */
 import { banPage, unbanPage } from '../core/commands/moderation.js';
-import { loadConfig } from '../core/config.js';
-import { startProcess } from '../start/process.js';
+import { startTool } from '../start/tool.js';
 
 const [action, username, ...reasonWords] = process.argv.slice(2);
 const reason = reasonWords.join(' ').trim();
@@ -13,7 +12,7 @@ if (!['ban', 'unban'].includes(action) || !username || (action === 'ban' && !rea
   process.exit(2);
 }
 
-const tool = await startProcess({ config: loadConfig(), role: 'tool' });
+const tool = await startTool();
 const services = tool.services;
 const row = action === 'ban' ? await banPage(services, username, reason) : await unbanPage(services, username);
 await tool.stop();

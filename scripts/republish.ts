@@ -6,11 +6,10 @@
  * open it.
  */
 
-import { loadConfig } from '../core/config.js';
 import { republishStalePages } from '../jobs/republish.js';
-import { startProcess } from '../start/process.js';
+import { startTool } from '../start/tool.js';
 
-const tool = await startProcess({ config: loadConfig(), role: 'tool' });
+const tool = await startTool();
 const services = tool.services;
 
 const WIDTH = 30;

@@ -4,17 +4,22 @@
  * the role. Who hears of a publish is wired here, in sight: the page host (to serve what was just
  * published) and the jobs (to schedule the page's next visibility change).
  */
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { type Config, loadSecret } from '../core/config.js';
 import { buildServices, type Services } from '../core/services.js';
 import { type Jobs, startJobs } from '../jobs/agenda.js';
+import { createFront } from '../ops/front.js';
+import { readinessChecks } from '../ops/health.js';
+import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { type Counters, createCounters } from '../router/counters.js';
 import { createPageHost, type PageHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { createLogger } from './logger.js';
+import { type BoundPort, bindPort } from './port.js';
 import { createWebApp } from './web.js';
 
 /** A service role, or `tool`: the services alone, for a command-line tool. */
@@ -26,8 +31,11 @@ export interface ProcessOptions {
   role?: ProcessRole;
   /** Parts given rather than made from the configuration (tests and benchmarks). */
   overrides?: Partial<Pick<Services, 'db' | 'storage' | 'fetcher' | 'secret' | 'log' | 'now'>>;
-  /** Where the HTTP server listens: the configured port on every interface by default; false: no server. */
-  listen?: false | { host?: string; port?: number };
+  /**
+   * Where the HTTP server listens: the configured port on every interface by default, a port
+   * main.ts bound before loading the service, or false: no server (the caller serves `handler`).
+   */
+  listen?: false | { host?: string; port?: number } | BoundPort;
   /** Jobs and the counters' flush timer; off for tests and benchmarks that drive them by hand. */
   background?: boolean;
 }
@@ -35,25 +43,77 @@ export interface ProcessOptions {
 export interface RunningProcess {
   services: Services;
   counters: Counters;
-  /** Page hosts, media and the web app on one handler (absent for the worker and tools). */
+  /** Every request of the role (page hosts, media, the web app, the operations endpoints); null for tools. */
   handler: http.RequestListener | null;
   server: http.Server | null;
   jobs: Jobs | null;
-  /** Stops what was started, flushes the counters and closes a database opened here. */
-  stop(): Promise<void>;
+  metrics: Metrics | null;
+  /**
+   * Stops taking requests and lets those under way finish (up to `drainMs`), stops the jobs,
+   * writes the buffered counts and closes a database opened here.
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   const { config, overrides = {} } = o;
   const role = o.role ?? config.role;
   const background = o.background ?? true;
-  const log = overrides.log ?? pino({ level: role === 'tool' ? 'silent' : config.logLevel });
+  const log = overrides.log ?? createLogger(role === 'tool' ? 'silent' : config.logLevel);
 
+  // The ports first: one that is taken ends the start before the database is touched.
+  const ports: BoundPort[] = [];
+  const closePorts = () => Promise.all(ports.map((p) => new Promise((resolve) => p.server.close(resolve))));
+  let running: RunningProcess;
+  try {
+    if (role !== 'tool' && o.listen !== false) {
+      const listen = o.listen ?? {};
+      ports.push('serve' in listen ? listen : await bindPort(listen.port ?? config.port, listen.host));
+      if (config.metrics.listen) ports.push(await bindPort(config.metrics.listen.port, config.metrics.listen.host));
+    }
+    running = await startParts(o, role, background, log, ports);
+  } catch (err) {
+    await closePorts();
+    throw err;
+  }
+  const [main] = ports;
+  if (main) {
+    log.info(
+      {
+        role,
+        database: config.databaseUrl ? redactUrl(config.databaseUrl) : `PGlite in ${path.join(config.dataDir, 'db')}`,
+        storage: config.storage === 's3' ? `s3://${config.s3.bucket}` : `folder ${path.join(config.dataDir, 'public')}`,
+        dataDir: config.dataDir,
+        metrics: config.metrics.listen
+          ? `:${ports[1].port}/metrics`
+          : config.metrics.token
+            ? '/metrics with token'
+            : 'off',
+      },
+      `${role} listening on :${main.port} · API ${config.baseUrl} · pages ${config.pageScheme}//<name>.${config.pageDomain}/`,
+    );
+  }
+  return running;
+}
+
+async function startParts(
+  o: ProcessOptions,
+  role: ProcessRole,
+  background: boolean,
+  log: Logger,
+  ports: BoundPort[],
+): Promise<RunningProcess> {
+  const { config, overrides = {} } = o;
   const db =
     overrides.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
-  if (!overrides.db) {
-    const applied = await migrate(db);
-    if (applied.length > 0) log.info({ applied }, 'database migrated');
+  try {
+    if (!overrides.db) {
+      const applied = await migrate(db);
+      if (applied.length > 0) log.info({ applied }, 'database migrated');
+    }
+  } catch (err) {
+    if (!overrides.db) await db.close();
+    throw err;
   }
   const services = buildServices({
     config,
@@ -66,11 +126,10 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   });
   const counters = createCounters({ db, secret: services.secret, log, now: services.now });
 
-  let handler: http.RequestListener | null = null;
-  let server: http.Server | null = null;
+  let inner: http.RequestListener | null = null;
   if (role === 'all' || role === 'api' || role === 'router') {
     const web = role === 'router' ? null : createWebApp(services).callback();
-    if (role === 'api') handler = web;
+    if (role === 'api') inner = web;
     else {
       const pages = createPageHost({
         pageDomain: config.pageDomain,
@@ -81,11 +140,19 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
         now: services.now,
       });
       hearPublishes(services, { pages });
-      handler = createHttpHandler(services, pages, web);
+      inner = createHttpHandler(services, pages, web);
       if (background) counters.start();
     }
-    if (o.listen !== false)
-      server = await listen(http.createServer(handler!), o.listen?.port ?? config.port, o.listen?.host);
+  }
+
+  let metrics: Metrics | null = null;
+  let handler: http.RequestListener | null = null;
+  if (role !== 'tool') {
+    metrics = createMetrics(services, role === 'api' || role === 'worker' ? null : counters);
+    const front = { log, pageDomain: config.pageDomain, metrics, ready: readinessChecks(services, role) };
+    handler = createFront({ ...front, metricsToken: config.metrics.token, inner });
+    ports[0]?.serve(handler);
+    ports[1]?.serve(createFront({ ...front, metricsToken: '', inner: null }));
   }
 
   // The API only schedules jobs (a page's next visibility change); workers run them, after
@@ -96,31 +163,43 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
     if (work) await services.publisher.drain();
     jobs = await startJobs(services, { work });
     hearPublishes(services, { jobs });
-  }
-
-  if (server) {
-    log.info(
-      { role, database: db.engine, storage: config.storage, dataDir: config.dataDir },
-      `listening on :${(server.address() as { port: number }).port} · API ${config.baseUrl} · pages ${config.pageScheme}//<name>.${config.pageDomain}/`,
-    );
+    metrics?.watchJobs(jobs);
   }
 
   return {
     services,
     counters,
     handler,
-    server,
+    server: ports[0]?.server ?? null,
     jobs,
-    async stop() {
+    metrics,
+    async stop(drainMs = 5_000) {
+      await Promise.all(ports.map((p) => drain(p.server, drainMs)));
       await jobs?.stop();
-      if (server) {
-        server.closeAllConnections();
-        await new Promise((resolve) => server!.close(resolve));
-      }
       await counters.stop();
       if (!overrides.db) await db.close();
     },
   };
+}
+
+/** Stops taking connections, closes the idle ones, and gives requests under way `ms` to finish. */
+async function drain(server: http.Server, ms: number): Promise<void> {
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), ms);
+  await closed;
+  clearTimeout(timer);
+}
+
+/** A database URL without its password, for the log. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
 }
 
 /**
@@ -137,14 +216,4 @@ export function hearPublishes(s: Services, to: { pages?: PageHost; jobs?: Jobs }
         .catch((err) => s.log.warn({ err, username }, 'jobs: could not schedule the next visibility change'));
     });
   }
-}
-
-function listen(server: http.Server, port: number, host?: string): Promise<http.Server> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
 }

@@ -9,6 +9,7 @@ import type { Services } from '../core/services.js';
 import { dashboardRouter } from '../dashboard/routes.js';
 import { jsonBodies } from '../edge/body.js';
 import { errorHandler } from '../edge/errors.js';
+import { nameRoute } from '../edge/requestContext.js';
 import type { RequestState } from '../edge/state.js';
 import { mcpRouter } from '../mcp/router.js';
 
@@ -16,6 +17,14 @@ export function createWebApp(s: Services): Koa<RequestState> {
   const app = new Koa<RequestState>({ proxy: s.config.trustProxy });
   const limiter = createLimiter(s);
   const api = createApi(s, limiter);
+  // The route that answered, as the router matched it (`/api/v1/pages/:id`), for metrics and logs.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      nameRoute(ctx.req, typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched');
+    }
+  });
   app.use(errorHandler(s.log));
   app.use(jsonBodies(api.multipartPaths));
   app.use(api.router.routes());

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockFolder } from './folderLock.js';
 
 type Row = Record<string, unknown>;
 
@@ -35,6 +36,8 @@ export interface Database extends Queryable {
   readonly pool: PoolLike;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** The pool's connections (PostgreSQL); null for PGlite's one embedded connection. */
+  connections(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -64,7 +67,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir: string | undefined, schema: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
+  const lock = dataDir ? lockFolder(dataDir) : null;
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir ? { dataDir } : {});
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   if (schema)
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}; SET search_path TO ${quoteIdent(schema)}`);
   // Statements without parameters may be several (schema set-up), which only exec runs.
@@ -98,8 +108,10 @@ async function openPglite(dataDir: string | undefined, schema: string | undefine
         }),
       );
     },
+    connections: () => null,
     async close() {
       await db.close();
+      lock?.release();
     },
   };
 }
@@ -158,6 +170,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
         client.release();
       }
     },
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -4,10 +4,14 @@
  *
  *   pages/<username>/index.html, page.md, meta.json     a published page (renderer/publish.ts)
  *   media/<kind>/<account id>/<uuid>.avif                an image (core/commands/images.ts)
+ *   health/probe                                         written by readiness checks (ops/health.ts)
  *
  * An image is known everywhere else (page fields, API answers, its public address under
  * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<uuid>.avif`.
  */
+
+/** The object a readiness check writes (or reads) to learn that storage answers; no page or image has this key. */
+export const HEALTH_PROBE_KEY = 'health/probe';
 
 /** The kinds of image, each a folder of its own under `media/`. */
 export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;

@@ -10,6 +10,14 @@ export interface QueuedPublish {
 
 export function publishQueueRepo(db: Queryable) {
   return {
+    /** How many names wait to be published, and since when the oldest waits. */
+    async depth(): Promise<{ count: number; oldest: Date | null }> {
+      const [row] = await db.query<{ count: number; oldest: Date | string | null }>(
+        'SELECT count(*)::int AS count, min(enqueued_at) AS oldest FROM publish_queue',
+      );
+      return { count: row.count, oldest: row.oldest === null ? null : new Date(row.oldest) };
+    },
+
     /** Records, in the caller's transaction, that a name's files must be (re)published. */
     async enqueue(username: string, now: Date) {
       await db.query(

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { loadConfig } from '../../core/config.js';
 import type { Services } from '../../core/services.js';
 import { createFetcher } from '../../outbound/fetcher.js';
@@ -29,7 +29,7 @@ export interface TestApp {
 }
 
 export async function startApp(
-  options: { db?: Database; env?: NodeJS.ProcessEnv; storage?: ObjectStorage } = {},
+  options: { db?: Database; env?: NodeJS.ProcessEnv; storage?: ObjectStorage; log?: Logger } = {},
 ): Promise<TestApp> {
   const owned = options.db ? null : await freshDatabase();
   const db = options.db ?? owned!.db;
@@ -50,7 +50,7 @@ export async function startApp(
     overrides: {
       db,
       secret: 'test-secret-0123456789-0123456789-abcdef',
-      log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       now: () => (fixed === null ? new Date() : new Date(fixed)),
       storage: options.storage,
       fetcher: testFetcher(),

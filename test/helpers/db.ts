@@ -13,6 +13,8 @@ const databaseUrl = process.env.DATABASE_URL || undefined;
 export async function freshDatabase(
   engine: 'pglite' | 'postgres' = databaseUrl ? 'postgres' : 'pglite',
   migrations: Migration[] = listMigrations(),
+  /** Another address of the same server (a relay a test can cut). */
+  url = databaseUrl,
 ): Promise<{
   db: Database;
   drop: () => Promise<void>;
@@ -22,9 +24,9 @@ export async function freshDatabase(
     await migrate(db, migrations);
     return { db, drop: () => db.close() };
   }
-  if (!databaseUrl) throw new Error('postgres engine needs DATABASE_URL');
+  if (!url || !databaseUrl) throw new Error('postgres engine needs DATABASE_URL');
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const db = await openDatabase({ url: databaseUrl, schema });
+  const db = await openDatabase({ url, schema });
   await migrate(db, migrations);
   return {
     db,

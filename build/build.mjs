@@ -1,0 +1,98 @@
+/**
+ * `npm run build`: the TypeScript sources compiled to plain JavaScript under dist/, one file per
+ * source file (esbuild, no bundling, with source maps), and the files the code reads at run time
+ * (templates, dashboard views, migrations) copied beside them, so every path the code resolves
+ * from its own location holds in dist/ as in the sources. Type checking is `npm run typecheck`.
+ *
+ * dist/ is written under another name and swapped in whole: a process starting meanwhile runs
+ * the previous build or the new one, never half of each.
+ */
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = path.join(ROOT, 'dist');
+const STAMP = path.join(DIST, 'build.json');
+
+/** The folders whose code runs in a service process or a command-line tool; test/ and bench/ run through tsx. */
+const SOURCE_DIRS = [
+  'api',
+  'core',
+  'dashboard',
+  'edge',
+  'jobs',
+  'mcp',
+  'media',
+  'ops',
+  'outbound',
+  'renderer',
+  'router',
+  'scripts',
+  'start',
+  'store',
+  'templates',
+];
+const ROOT_FILES = ['main.ts', 'package.json', 'package-lock.json'];
+
+/** Every input of the build with its modification time. */
+function sources() {
+  const files = ROOT_FILES.filter((f) => existsSync(path.join(ROOT, f)));
+  for (const dir of SOURCE_DIRS) {
+    if (!existsSync(path.join(ROOT, dir))) continue;
+    for (const entry of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) files.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+    }
+  }
+  return files.sort();
+}
+
+/** Why dist/ must be built again, or null when it is up to date with the sources. */
+export function staleReason() {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+  } catch {
+    return 'dist/ has not been built';
+  }
+  const files = sources();
+  if (files.length !== stamp.files.length || files.some((f, i) => f !== stamp.files[i])) {
+    return 'source files were added or removed';
+  }
+  const changed = files.find((f) => statSync(path.join(ROOT, f)).mtimeMs > stamp.builtAt);
+  return changed ? `${changed} changed` : null;
+}
+
+export async function build() {
+  const { build: esbuild } = await import('esbuild');
+  const started = Date.now();
+  const files = sources();
+  const next = `${DIST}.building-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  await esbuild({
+    entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    outdir: next,
+    outbase: ROOT,
+    absWorkingDir: ROOT,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'error',
+  });
+  for (const f of files) {
+    if (f.endsWith('.ts') || ROOT_FILES.includes(f)) continue;
+    cpSync(path.join(ROOT, f), path.join(next, f));
+  }
+  writeFileSync(path.join(next, 'build.json'), `${JSON.stringify({ builtAt: started, files })}\n`);
+  const old = `${DIST}.old-${process.pid}`;
+  if (existsSync(DIST)) renameSync(DIST, old);
+  renameSync(next, DIST);
+  rmSync(old, { recursive: true, force: true });
+  return { ms: Date.now() - started, files: files.length };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { ms, files } = await build();
+  process.stdout.write(`Built dist/ from ${files} files in ${ms} ms.\n`);
+}

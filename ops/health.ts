@@ -1,0 +1,66 @@
+/**
+ * Liveness and readiness. `/healthz`: the process is up and its event loop turns. `/readyz`:
+ * the parts this role needs answer: the database (reachable, with every migration this build
+ * knows applied) and object storage (writable where this role writes: the API and the worker;
+ * readable for the router). A load balancer sends traffic only to a ready process, and a
+ * deploy waits for readiness before it moves on.
+ */
+import type { Config } from '../core/config.js';
+import type { Services } from '../core/services.js';
+import { HEALTH_PROBE_KEY } from '../store/layout.js';
+import { listMigrations } from '../store/migrate.js';
+
+const CHECK_TIMEOUT_MS = 3_000;
+
+/** A check's outcome; why it failed goes to the log, not to whoever asks (it can name internal hosts). */
+interface Check {
+  ok: boolean;
+  ms: number;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, Check>;
+}
+
+export function readinessChecks(s: Services, role: Config['role']): () => Promise<Readiness> {
+  const known = listMigrations().map((m) => m.version);
+  const checks: Record<string, () => Promise<unknown>> = {
+    async database() {
+      const rows = await s.db.query<{ version: string }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((r) => r.version));
+      const missing = known.filter((v) => !applied.has(v));
+      if (missing.length > 0) throw new Error(`migrations not applied: ${missing.join(', ')}`);
+    },
+    storage:
+      role === 'router'
+        ? () => s.storage.get(HEALTH_PROBE_KEY)
+        : () => s.storage.put(HEALTH_PROBE_KEY, 'ok\n', { contentType: 'text/plain', cacheControl: 'no-store' }),
+  };
+  return async () => {
+    const results = await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => [name, await run(s, name, check)]),
+    );
+    const all = Object.fromEntries(results) as Record<string, Check>;
+    return { ready: Object.values(all).every((c) => c.ok), checks: all };
+  };
+}
+
+async function run(s: Services, name: string, check: () => Promise<unknown>): Promise<Check> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return { ok: true, ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    s.log.warn({ err, check: name }, 'not ready');
+    return { ok: false, ms: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

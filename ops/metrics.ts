@@ -1,0 +1,137 @@
+/**
+ * The process's metrics in Prometheus's text format (prom-client): requests and latency by
+ * route and status, the publish outbox, publishes, jobs, the view and tap counters, image
+ * work, the database pool, and Node's own (memory, event loop, GC). Values other parts keep
+ * (the outbox, the counters' buffer, the pool) are read when scraped, not pushed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Services } from '../core/services.js';
+import type { Jobs } from '../jobs/agenda.js';
+import { imagesInFlight } from '../media/pipeline.js';
+import type { Counters } from '../router/counters.js';
+import { publishQueueRepo } from '../store/publishQueue.js';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export interface Metrics {
+  registry: Registry;
+  /** Times the request from now until its answer is sent, labelled with the route it was given. */
+  observe(req: IncomingMessage, res: ServerResponse, route: () => string): void;
+  /** Counts the jobs' runs and failures. */
+  watchJobs(jobs: Jobs): void;
+}
+
+export function createMetrics(s: Services, counters: Counters | null): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request to its answer, by route, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+
+  new Gauge({
+    name: 'publish_outbox_depth',
+    help: 'Page names waiting to be published (changes not yet in storage).',
+    registers,
+    async collect() {
+      const { count, oldest } = await publishQueueRepo(s.db).depth();
+      this.set(count);
+      oldestAge.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
+    },
+  });
+  const oldestAge = new Gauge({
+    name: 'publish_outbox_oldest_seconds',
+    help: 'How long the oldest name in the outbox has waited (0 when it is empty).',
+    registers,
+  });
+  const published = new Counter({
+    name: 'publishes_total',
+    help: 'Pages published (rendered and stored, or removed).',
+    registers,
+  });
+  const publishFailures = new Counter({
+    name: 'publish_failures_total',
+    help: 'Publishes that failed and were left in the outbox for a retry.',
+    registers,
+  });
+  s.publisher.onPublished(() => published.inc());
+  s.publisher.onFailed(() => publishFailures.inc());
+
+  const jobRuns = new Counter({
+    name: 'job_runs_total',
+    help: 'Background job runs finished, by job.',
+    labelNames: ['job'] as const,
+    registers,
+  });
+  const jobFailures = new Counter({
+    name: 'job_failures_total',
+    help: 'Background job runs that failed, by job.',
+    labelNames: ['job'] as const,
+    registers,
+  });
+
+  if (counters) {
+    new Gauge({
+      name: 'counters_buffered',
+      help: 'Views and taps counted in memory, not yet written to the database.',
+      registers,
+      collect() {
+        const { buffered, lagMs } = counters.stats();
+        this.set(buffered);
+        flushLag.set(lagMs / 1000);
+      },
+    });
+    const flushLag = new Gauge({
+      name: 'counters_flush_lag_seconds',
+      help: 'Age of the oldest view or tap not yet written (0 when none).',
+      registers,
+    });
+  }
+
+  new Gauge({
+    name: 'image_jobs_in_flight',
+    help: 'Uploaded images being decoded and encoded right now.',
+    registers,
+    collect() {
+      this.set(imagesInFlight());
+    },
+  });
+
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections by state (in_use, idle, waiting for one); absent on PGlite.',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const pool = s.db.connections();
+      if (!pool) return;
+      this.set({ state: 'in_use' }, pool.total - pool.idle);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
+
+  return {
+    registry,
+    observe(req, res, route) {
+      const end = requests.startTimer();
+      res.once('finish', () => {
+        end({ route: route(), method: METHODS.has(req.method ?? '') ? req.method : 'other', status: res.statusCode });
+      });
+    },
+    watchJobs(jobs) {
+      jobs.agenda.on('complete', (job, remote) => {
+        if (!remote) jobRuns.inc({ job: job.attrs.name });
+      });
+      jobs.agenda.on('fail', (_err, job, remote) => {
+        if (!remote) jobFailures.inc({ job: (job as { attrs: { name: string } }).attrs.name });
+      });
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { loadConfig } from '../../core/config.js';
+import { startProcess } from '../../start/process.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { pageRequest } from '../helpers/client.js';
+import { freshDatabase } from '../helpers/db.js';
+import { app } from '../helpers/hooks.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
+
+const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+
+async function get(base: string, path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${path}`, { headers });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+describe('GET /healthz', () => {
+  it('answers 200 while the process is up', async () => {
+    const res = await get(app().url, '/healthz');
+    expect(res.status).to.equal(200);
+    expect(res.text).to.equal('ok\n');
+  });
+
+  it('is a short path like any other on a page host, not the health check', async () => {
+    const res = await pageRequest('nobody-here', '/healthz');
+    expect(res.status).to.equal(404);
+    expect(res.text).not.to.equal('ok\n');
+  });
+});
+
+describe(`GET /readyz (${engine})`, () => {
+  it('answers 200 when the database is migrated and storage takes a write', async () => {
+    const res = await get(app().url, '/readyz');
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('cache-control')).to.equal('no-store');
+    const body = JSON.parse(res.text);
+    expect(body.ready).to.equal(true);
+    expect(body.checks.database.ok).to.equal(true);
+    expect(body.checks.storage.ok).to.equal(true);
+  });
+
+  describe('with the database stopped', () => {
+    let own: TestApp;
+    let stopDatabase: () => Promise<void>;
+    let dropDatabase: () => Promise<void>;
+
+    before(async () => {
+      if (engine === 'postgres') {
+        const real = new URL(process.env.DATABASE_URL!);
+        const proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+        const relayed = new URL(real);
+        relayed.host = `127.0.0.1:${proxy.port}`;
+        const { db, drop } = await freshDatabase('postgres', undefined, relayed.toString());
+        own = await startApp({ db });
+        stopDatabase = () => proxy.cut();
+        // The schema is dropped through the real address; the relayed pool is already cut.
+        dropDatabase = async () => {
+          await drop().catch(() => {});
+          const { drop: dropDirect } = await freshDatabase('postgres');
+          await dropDirect();
+        };
+      } else {
+        const { db } = await freshDatabase('pglite');
+        own = await startApp({ db });
+        stopDatabase = () => db.close();
+        dropDatabase = async () => {};
+      }
+    });
+    after(async () => {
+      await own?.close();
+      await dropDatabase?.();
+    });
+
+    it('answers 503 naming the database check, and /healthz still 200', async () => {
+      expect((await get(own.url, '/readyz')).status).to.equal(200);
+      await stopDatabase();
+      const res = await get(own.url, '/readyz');
+      expect(res.status).to.equal(503);
+      const body = JSON.parse(res.text);
+      expect(body.ready).to.equal(false);
+      expect(body.checks.database.ok).to.equal(false);
+      expect(body.checks.storage.ok).to.equal(true);
+      expect(res.text, 'no internal address in the answer').not.to.match(/127\.0\.0\.1|ECONNREFUSED|closed/i);
+      expect((await get(own.url, '/healthz')).status).to.equal(200);
+    });
+  });
+});
+
+describe('the worker role over HTTP', () => {
+  it('serves /healthz and /readyz, and nothing else', async () => {
+    const { db, drop } = await freshDatabase();
+    const config = loadConfig({ PORT: '0', DATA_DIR: app().dataDir, PAGE_DOMAIN: 'pages.test', ROLE: 'worker' });
+    const worker = await startProcess({
+      config,
+      background: false,
+      listen: { host: '127.0.0.1', port: 0 },
+      overrides: { db, log: app().services.log, secret: app().services.secret },
+    });
+    try {
+      const { port } = worker.server!.address() as { port: number };
+      const base = `http://127.0.0.1:${port}`;
+      expect((await get(base, '/healthz')).status).to.equal(200);
+      expect((await get(base, '/readyz')).status).to.equal(200);
+      expect((await get(base, '/api/agent/pages')).status).to.equal(404);
+    } finally {
+      await worker.stop();
+      await drop();
+    }
+  });
+});

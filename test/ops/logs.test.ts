@@ -1,0 +1,62 @@
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { createLogger } from '../../start/logger.js';
+import { fsStorage } from '../../store/objects.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { buildCreateRequest } from '../helpers/factories.js';
+
+/** The app's log lines, parsed, as they are written. */
+function logCollector() {
+  const lines: Record<string, unknown>[] = [];
+  const to = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, to };
+}
+
+describe('request ids in answers and logs', () => {
+  let own: TestApp;
+  const { lines, to } = logCollector();
+  before(async () => {
+    // Storage that refuses every write (a folder under a file), so a publish logs a warning.
+    own = await startApp({ log: createLogger('info', { pretty: false, to }), storage: fsStorage('/dev/null/pages') });
+  });
+  after(() => own.close());
+
+  it('sends back the X-Request-Id it was given, and a new one when none or a bad one came', async () => {
+    const given = await fetch(`${own.url}/healthz-not`, { headers: { 'x-request-id': 'lb-7f3a.42' } });
+    expect(given.headers.get('x-request-id')).to.equal('lb-7f3a.42');
+    const none = await fetch(`${own.url}/healthz-not`);
+    expect(none.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    const bad = await fetch(`${own.url}/healthz-not`, { headers: { 'x-request-id': 'two words\tand a tab' } });
+    expect(bad.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('puts the id on every line written while the request is handled, in any layer', async () => {
+    const res = await fetch(`${own.url}/api/agent/pages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.18.7.7' },
+      body: JSON.stringify(buildCreateRequest()),
+    });
+    expect(res.status).to.equal(201);
+    const id = res.headers.get('x-request-id');
+    const publishFailed = lines.find((l) => l.msg === 'publish failed; will retry');
+    expect(publishFailed, 'the publisher (renderer/) logged its failure').to.not.equal(undefined);
+    expect(publishFailed!.reqId).to.equal(id);
+    const access = lines.find((l) => l.reqId === id && l.route === '/api/agent/pages');
+    expect(access).to.include({ method: 'POST', status: 201, level: 30 });
+    expect(access!.msg).to.match(/^POST \/api\/agent\/pages 201 [\d.]+ ms$/);
+  });
+
+  it('writes no request id on lines outside any request', async () => {
+    const before = lines.length;
+    own.clock.advance(60_000); // past the failed publish's backoff: the outbox retries it now
+    await own.services.publisher.drain();
+    const retried = lines.slice(before).find((l) => l.msg === 'publish failed; will retry');
+    expect(retried, 'the retry logged its failure').to.not.equal(undefined);
+    expect(retried).to.not.have.property('reqId');
+  });
+});
