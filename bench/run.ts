@@ -4,6 +4,7 @@
  */
 import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
+import { coldStart } from './coldStart.js';
 import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
 import { start, stop } from './processes.js';
@@ -96,7 +97,32 @@ async function nightly() {
   );
 }
 
+async function startup() {
+  const r = await coldStart();
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+  const bare = median(r.bare);
+  const ratio = (xs: number[]) => `${(median(xs) / bare).toFixed(1)}x bare`;
+  console.log(
+    `cold start, ${r.rounds} rounds alternating, spawn -> first answer (node build/start.mjs over a built dist/):`,
+  );
+  console.log(`  bare node:http server, same way: ${ms(r.bare)}`);
+  console.log(
+    `  fresh data folder: port answers ${ms(r.fresh.first)}; ready ${ms(r.fresh.ready)}, ${ratio(r.fresh.ready)} (target < 5000 ms)`,
+  );
+  console.log(
+    `  existing data folder: port answers ${ms(r.existing.first)}; ready ${ms(r.existing.ready)}, ${ratio(r.existing.ready)} (target < 2000 ms)`,
+  );
+  console.log(
+    `  port taken: exit ${r.refused.codes.join('/')} after ${ms(r.refused.ms)}, ${ratio(r.refused.ms)} (target < 1000 ms)`,
+  );
+  console.log(
+    `  where a start goes (one run): loading the service's modules ${r.parts.modulesMs.toFixed(0)} ms; PGlite creating a new data folder (initdb) ${r.parts.createMs.toFixed(0)} ms, unpacking the build's migrated seed instead ${r.parts.seedMs.toFixed(0)} ms, opening an existing folder ${r.parts.openMs.toFixed(0)} ms`,
+  );
+}
+
 const only = process.argv[2];
+if (!only || only === 'startup') await startup();
 if (!only || only === 'render') render();
 if (!only || only === 'redirects') await redirects();
 if (!only || only === 'publish') await latency();

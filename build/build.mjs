@@ -7,7 +7,18 @@
  * dist/ is written under another name and swapped in whole: a process starting meanwhile runs
  * the previous build or the new one, never half of each.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -84,12 +95,37 @@ export async function build() {
     if (f.endsWith('.ts') || ROOT_FILES.includes(f)) continue;
     cpSync(path.join(ROOT, f), path.join(next, f));
   }
+  await seed(next, files);
   writeFileSync(path.join(next, 'build.json'), `${JSON.stringify({ builtAt: started, files })}\n`);
   const old = `${DIST}.old-${process.pid}`;
   if (existsSync(DIST)) renameSync(DIST, old);
   renameSync(next, DIST);
   rmSync(old, { recursive: true, force: true });
   return { ms: Date.now() - started, files: files.length };
+}
+
+/**
+ * dist/seed/pglite.tar.gz: a migrated, empty PGlite data folder that a first start unpacks
+ * instead of creating one (store/seed.ts). Made again only when PGlite or a migration changed:
+ * otherwise the last build's is kept.
+ */
+async function seed(next, files) {
+  const pglite = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'));
+  const hash = createHash('sha256').update(pglite.version);
+  for (const f of files.filter((f) => f.startsWith('store/migrations/'))) {
+    hash.update(f).update(readFileSync(path.join(ROOT, f)));
+  }
+  const key = hash.digest('hex');
+  const dir = path.join(next, 'seed');
+  mkdirSync(dir, { recursive: true });
+  const previous = path.join(DIST, 'seed');
+  if (existsSync(path.join(previous, 'key')) && readFileSync(path.join(previous, 'key'), 'utf8') === key) {
+    cpSync(previous, dir, { recursive: true });
+    return;
+  }
+  const { makeSeed } = await import(pathToFileURL(path.join(next, 'store/seed.js')).href);
+  writeFileSync(path.join(dir, 'pglite.tar.gz'), await makeSeed());
+  writeFileSync(path.join(dir, 'key'), key);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -7,7 +7,6 @@
  * file that claims a huge picture (a decompression bomb) is refused, not expanded.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import heicDecode from 'heic-decode';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { AppError } from '../core/errors.js';
 import { IMAGE_KINDS, type ImageKind } from '../store/layout.js';
@@ -124,6 +123,7 @@ const sharpInput: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: '
 
 /** HEIC to raw RGBA pixels with libheif (WebAssembly), handed on to sharp. */
 async function decodeHeic(bytes: Buffer): Promise<Sharp> {
+  const { default: heicDecode } = await import('heic-decode'); // loaded on the first HEIC only
   const images = await heicDecode.all({ buffer: bytes });
   try {
     const [first] = images;

@@ -4,7 +4,7 @@
  * are read from that JSON; the HTML anchors are read too. Links back to the page's own site,
  * duplicates, and anything not usable as a link block are left out.
  */
-import { type CheerioAPI, load } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
 import { AppError } from '../core/errors.js';
 import { isRealHttpUrl } from '../core/schemas/fields.js';
 import type { Fetcher } from './fetcher.js';
@@ -36,15 +36,16 @@ export async function importLinks(fetcher: Fetcher, url: string, field = 'url'):
   if (!/html|xml/i.test(page.contentType) && !/^\s*</.test(page.body.subarray(0, 512).toString('utf8'))) {
     throw new AppError('nothing_found', { field, detail: field, hint: 'That URL is not an HTML page.' });
   }
-  const { links, scripted } = extractLinks(page.body.toString('utf8'), page.url);
+  // The HTML parser is loaded on the first import, not with the process.
+  const { load } = await import('cheerio');
+  const { links, scripted } = extractLinks(load(page.body.toString('utf8')), page.url);
   if (links.length > 0) return links;
   if (scripted) throw new AppError('js_only', { field, detail: field });
   throw new AppError('nothing_found', { field, detail: field });
 }
 
-/** The links of an HTML document found at `pageUrl`; `scripted` when scripts seem to build it. */
-function extractLinks(html: string, pageUrl: string): { links: ImportedLink[]; scripted: boolean } {
-  const $ = load(html);
+/** The links of an HTML document (parsed) found at `pageUrl`; `scripted` when scripts seem to build it. */
+function extractLinks($: CheerioAPI, pageUrl: string): { links: ImportedLink[]; scripted: boolean } {
   const base = baseUrl($, pageUrl);
   const ownHost = new URL(pageUrl).hostname;
   const found = new Map<string, ImportedLink>();

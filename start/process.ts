@@ -18,6 +18,7 @@ import { createPageHost, type PageHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { readSeed } from '../store/seed.js';
 import { createLogger } from './logger.js';
 import { type BoundPort, bindPort } from './port.js';
 import { createWebApp } from './web.js';
@@ -105,7 +106,8 @@ async function startParts(
 ): Promise<RunningProcess> {
   const { config, overrides = {} } = o;
   const db =
-    overrides.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
+    overrides.db ??
+    (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db'), seed: readSeed }));
   try {
     if (!overrides.db) {
       const applied = await migrate(db);

@@ -7,15 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 
 export interface StoredObject {
   body: Buffer;
@@ -110,7 +102,8 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   // Folders known to exist: most writes go to a page's folder that is already there.
   const folders = new Set<string>();
 
-  async function writeAtomically(target: string, data: Buffer | string) {
+  /** Writes the file through a temporary name; true when its folder had gone (removed by hand) and was made again. */
+  async function writeAtomically(target: string, data: Buffer | string): Promise<boolean> {
     const calls = callsFor(data.length);
     const folder = path.dirname(target);
     if (!folders.has(folder)) {
@@ -118,8 +111,17 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       folders.add(folder);
     }
     const tmp = `${target}.${tmpPrefix}${(tmpCount++).toString(36)}.tmp`;
-    await calls.writeFile(tmp, data);
+    let remade = false;
+    try {
+      await calls.writeFile(tmp, data);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await calls.mkdir(folder, { recursive: true });
+      await calls.writeFile(tmp, data);
+      remade = true;
+    }
     await calls.rename(tmp, target);
+    return remade;
   }
 
   return {
@@ -144,7 +146,8 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       if (bytes.length <= BLOCKING_WRITE_MAX && !writing.has(key) && holds(file(key), bytes)) return { etag };
       writing.set(key, (writing.get(key) ?? 0) + 1);
       try {
-        await writeAtomically(file(key), bytes);
+        // A folder removed from outside took the metadata written before with it.
+        if (await writeAtomically(file(key), bytes)) await writeAtomically(metaFile(key), sidecar);
       } finally {
         const left = writing.get(key)! - 1;
         if (left === 0) writing.delete(key);
@@ -196,12 +199,20 @@ export interface S3Options {
 
 /** Any S3-compatible bucket through @aws-sdk/client-s3. */
 export function s3Storage(options: S3Options): ObjectStorage {
-  const client = new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle,
-    ...(options.credentials && { credentials: options.credentials }),
-  });
+  // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
+  let loading: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }> | undefined;
+  const s3 = () => {
+    loading ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: options.region,
+        endpoint: options.endpoint,
+        forcePathStyle: options.forcePathStyle,
+        ...(options.credentials && { credentials: options.credentials }),
+      }),
+    }));
+    return loading;
+  };
   const Bucket = options.bucket;
   const { credentials, ...plain } = options;
 
@@ -210,8 +221,9 @@ export function s3Storage(options: S3Options): ObjectStorage {
     ...(!credentials && { spec: { kind: 's3', options: plain } }),
     async put(key, body, meta) {
       assertKey(key);
+      const { sdk, client } = await s3();
       const out = await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket,
           Key: key,
           Body: body,
@@ -224,8 +236,9 @@ export function s3Storage(options: S3Options): ObjectStorage {
 
     async get(key) {
       assertKey(key);
+      const { sdk, client } = await s3();
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
         const body = Buffer.from(await out.Body!.transformToByteArray());
         return {
           body,
@@ -234,7 +247,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
           etag: out.ETag ?? quotedMd5(body),
         };
       } catch (err) {
-        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
+        if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
         throw err;
       }
     },
@@ -242,22 +255,24 @@ export function s3Storage(options: S3Options): ObjectStorage {
     async delete(keys) {
       if (keys.length === 0) return;
       keys.forEach(assertKey);
+      const { sdk, client } = await s3();
       await client.send(
-        new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+        new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
       );
     },
 
     async deletePrefix(prefix) {
       assertKey(prefix.replace(/\/$/, ''));
       if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+      const { sdk, client } = await s3();
       let count = 0;
       // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
       for (;;) {
-        const listed = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix }));
+        const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix }));
         const keys = (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
         if (keys.length === 0) return count;
         await client.send(
-          new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+          new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
         );
         count += keys.length;
         if (!listed.IsTruncated) return count;

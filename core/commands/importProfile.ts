@@ -4,7 +4,6 @@
  * tags of the public profile page. The photo goes through the upload pipeline and comes back
  * as the account's own storage key, ready for `avatar`.
  */
-import { load } from 'cheerio';
 import type { Fetched } from '../../outbound/fetcher.js';
 import { isNetworkName, NETWORKS, type Network, type NetworkName } from '../../outbound/networks.js';
 import { cleanLine, cleanText } from '../../outbound/text.js';
@@ -90,6 +89,8 @@ const READERS: Record<Network['reader'], Reader> = {
   async opengraph(s, base, handle, spec, network) {
     const res = await get(s, `${base}${spec.path?.(handle) ?? `/${handle}`}`, 'text/html');
     if (res.status === 404 || res.status === 410) throw noProfile(network, handle);
+    // Loaded on first use: an HTML parser a process may never need costs its start-up time.
+    const { load } = await import('cheerio');
     const $ = load(res.body.toString('utf8'));
     const meta = (name: string) =>
       $(`meta[property="${name}"], meta[name="${name}"]`).first().attr('content')?.trim() || null;

@@ -87,6 +87,18 @@ describe('object storage', () => {
     });
     behavesLikeObjectStorage(() => fsStorage(dir));
 
+    it('writes again into a folder that was removed from outside while it ran, metadata included', async () => {
+      const storage = fsStorage(dir);
+      const meta = { contentType: 'text/html; charset=utf-8', cacheControl: 'public, max-age=60' };
+      await storage.put('pages/gone/index.html', '<p>one</p>', meta);
+      await rm(path.join(dir, 'pages/gone'), { recursive: true });
+      await rm(path.join(dir, '.meta/pages/gone'), { recursive: true });
+      await storage.put('pages/gone/index.html', '<p>two</p>', meta);
+      const got = await storage.get('pages/gone/index.html');
+      expect(got?.body.toString()).to.equal('<p>two</p>');
+      expect(got?.contentType).to.equal(meta.contentType);
+    });
+
     it('leaves a file stored again with the same bytes untouched, and replaces one with other bytes', async () => {
       const storage = fsStorage(dir);
       const meta = { contentType: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=60' };

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { openDatabase } from '../../store/db.js';
+import { listMigrations, migrate } from '../../store/migrate.js';
+import { makeSeed } from '../../store/seed.js';
+
+describe('the embedded database folder (PGlite on disk)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let seed: Uint8Array;
+  before(async () => {
+    seed = await makeSeed();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'linkpage-embedded-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('makes a new folder from the seed, with every migration already applied', async () => {
+    const db = await openDatabase({ dataDir: path.join(dir, 'db'), seed: async () => new Blob([Buffer.from(seed)]) });
+    try {
+      expect(await migrate(db)).to.deep.equal([]);
+      const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).to.deep.equal(listMigrations().map((m) => m.version));
+      expect(await db.query('SELECT * FROM accounts')).to.deep.equal([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('never unpacks the seed over a folder that holds a database', async () => {
+    const first = await openDatabase({ dataDir: path.join(dir, 'db') });
+    await migrate(first);
+    await first.query(`INSERT INTO accounts (id, created_by) VALUES ('${'c'.repeat(24)}', 'test')`);
+    await first.close();
+    let asked = false;
+    const again = await openDatabase({
+      dataDir: path.join(dir, 'db'),
+      seed: async () => {
+        asked = true;
+        return new Blob([Buffer.from(seed)]);
+      },
+    });
+    try {
+      expect(asked).to.equal(false);
+      expect(await again.query('SELECT id FROM accounts')).to.have.length(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('creates the folder the long way when the seed cannot be read', async () => {
+    const db = await openDatabase({
+      dataDir: path.join(dir, 'db'),
+      seed: async () => new Blob([Buffer.from('not a tar file at all')]),
+    });
+    try {
+      expect(await migrate(db)).to.have.length(listMigrations().length);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('is held by the process that opened it: a second open names that process and opens nothing', async () => {
+    const db = await openDatabase({ dataDir: path.join(dir, 'db') });
+    try {
+      const lock = JSON.parse(readFileSync(path.join(dir, 'db.lock'), 'utf8'));
+      expect(lock.pid).to.equal(process.pid);
+      let refused: Error | undefined;
+      await openDatabase({ dataDir: path.join(dir, 'db') }).catch((err) => {
+        refused = err;
+      });
+      expect(refused?.message).to.match(
+        new RegExp(`^The embedded database .*db is in use by process ${process.pid} \\(`),
+      );
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(path.join(dir, 'db.lock')), 'closing releases it').to.equal(false);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    writeFileSync(
+      path.join(dir, 'db.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 7, host: (await import('node:os')).hostname(), command: 'x', since: 'then' }),
+    );
+    const db = await openDatabase({ dataDir: path.join(dir, 'db') });
+    expect(JSON.parse(readFileSync(path.join(dir, 'db.lock'), 'utf8')).pid).to.equal(process.pid);
+    await db.close();
+  });
+});
