@@ -11,6 +11,7 @@ import { HEALTH_PROBE_KEY } from '../store/layout.js';
 import { listMigrations } from '../store/migrate.js';
 
 const CHECK_TIMEOUT_MS = 3_000;
+const REUSE_READY_MS = 1_000;
 
 /** A check's outcome; why it failed goes to the log, not to whoever asks (it can name internal hosts). */
 interface Check {
@@ -37,12 +38,23 @@ export function readinessChecks(s: Services, role: Config['role']): () => Promis
         ? () => s.storage.get(HEALTH_PROBE_KEY)
         : () => s.storage.put(HEALTH_PROBE_KEY, 'ok\n', { contentType: 'text/plain', cacheControl: 'no-store' }),
   };
-  return async () => {
-    const results = await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => [name, await run(s, name, check)]),
-    );
+  const check = async (): Promise<Readiness> => {
+    const results = await Promise.all(Object.entries(checks).map(async ([name, c]) => [name, await run(s, name, c)]));
     const all = Object.fromEntries(results) as Record<string, Check>;
     return { ready: Object.values(all).every((c) => c.ok), checks: all };
+  };
+  // /readyz is public: however often it is asked, the database and storage are asked at most
+  // once a second (a check under way is shared; a ready answer is kept for a second).
+  let running: Promise<Readiness> | null = null;
+  let ready: { at: number; answer: Readiness } | null = null;
+  return () => {
+    if (ready && Date.now() - ready.at < REUSE_READY_MS) return Promise.resolve(ready.answer);
+    running ??= check().then((answer) => {
+      running = null;
+      ready = answer.ready ? { at: Date.now(), answer } : null;
+      return answer;
+    });
+    return running;
   };
 }
 

@@ -4,20 +4,20 @@
  * work, the database pool, and Node's own (memory, event loop, GC). Values other parts keep
  * (the outbox, the counters' buffer, the pool) are read when scraped, not pushed.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Services } from '../core/services.js';
 import type { Jobs } from '../jobs/agenda.js';
 import { imagesInFlight } from '../media/pipeline.js';
 import type { Counters } from '../router/counters.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { requestHistogram } from './requestHistogram.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export interface Metrics {
   registry: Registry;
-  /** Times the request from now until its answer is sent, labelled with the route it was given. */
-  observe(req: IncomingMessage, res: ServerResponse, route: () => string): void;
+  /** Records an answered request: its route name, method, status and seconds taken. */
+  record(route: string, method: string | undefined, status: number, seconds: number): void;
   /** Counts the jobs' runs and failures. */
   watchJobs(jobs: Jobs): void;
 }
@@ -27,13 +27,11 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from a request to its answer, by route, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+  const requests = requestHistogram(
+    registry,
+    'http_request_duration_seconds',
+    'Time from a request to its answer, by route, method and status.',
+  );
 
   new Gauge({
     name: 'publish_outbox_depth',
@@ -119,11 +117,8 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
 
   return {
     registry,
-    observe(req, res, route) {
-      const end = requests.startTimer();
-      res.once('finish', () => {
-        end({ route: route(), method: METHODS.has(req.method ?? '') ? req.method : 'other', status: res.statusCode });
-      });
+    record(route, method, status, seconds) {
+      requests.observe(route, method && METHODS.has(method) ? method : 'other', status, seconds);
     },
     watchJobs(jobs) {
       jobs.agenda.on('complete', (job, remote) => {

@@ -10,8 +10,9 @@ import { isStoredMediaKey } from '../store/layout.js';
 import { type PageHost, pageNameFromHost } from './pageHost.js';
 
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
-  const fail = (res: ServerResponse, err: unknown) => {
-    s.log.error({ err }, 'router error');
+  // Pages and media carry no request id (ops/front.ts): the line names the host and path.
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+    s.log.error({ err, host: req.headers.host, path: req.url?.slice(0, 200) }, 'router error');
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Something went wrong.');
   };
@@ -21,15 +22,15 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
     if (name !== null) {
       nameRoute(req, 'page');
       try {
-        pages.handle(req, res, name)?.catch((err) => fail(res, err));
+        pages.handle(req, res, name)?.catch((err) => fail(req, res, err));
       } catch (err) {
-        fail(res, err);
+        fail(req, res, err);
       }
       return;
     }
     if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
       nameRoute(req, 'media');
-      serveMedia(s, req, res).catch((err) => fail(res, err));
+      serveMedia(s, req, res).catch((err) => fail(req, res, err));
       return;
     }
     if (api) return api(req, res);

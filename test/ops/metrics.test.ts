@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import S3rver from 's3rver';
 import { s3Storage } from '../../store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { api } from '../helpers/client.js';
+import { api, pageRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, swapApp } from '../helpers/hooks.js';
 
@@ -76,6 +76,14 @@ describe('GET /metrics', () => {
         `http_request_duration_seconds_count{route="/claim/:token",method="GET",status="${claim.status}"}`,
       );
       expect(text).not.to.include('not-a-real-token-abcdef');
+    });
+
+    it('counts page-host answers under the route "page", without a request id on them', async () => {
+      const res = await pageRequest('nobody-here', '/', { app: own });
+      expect(res.status).to.equal(404);
+      expect(res.headers['x-request-id'], 'a cacheable page answer carries no request id').to.equal(undefined);
+      const { text } = await scrape(own.url);
+      expect(sample(text, 'http_request_duration_seconds_count{route="page",method="GET",status="404"}')).to.equal(1);
     });
   });
 
