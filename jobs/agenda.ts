@@ -10,6 +10,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
 import type { Pool } from 'pg';
 import type { Services } from '../core/services.js';
+import { LOCKS, whileLocked } from '../store/locks.js';
 import { housekeeping } from './housekeeping.js';
 import { republishStalePages } from './republish.js';
 
@@ -45,16 +46,22 @@ interface VisibilityData {
  * and makes sure the repeating ones exist; without, it only schedules (ROLE=api).
  */
 export async function startJobs(s: Services, options: { work: boolean }): Promise<Jobs> {
-  const backend = new PostgresBackend({
-    pool: s.db.pool as unknown as Pool,
-    disableNotifications: s.db.engine === 'pglite',
-    ensureSchema: true,
-  });
-  const agenda = new Agenda({
-    backend,
-    name: `${s.config.role}-${process.pid}`,
-    processEvery: s.db.engine === 'pglite' ? '2 seconds' : '10 seconds',
-    defaultLockLifetime: 10 * 60_000,
+  // Agenda creates its tables when it first connects; processes starting together on a new
+  // database raced to create them (one failed on a duplicate type). One at a time.
+  const { backend, agenda } = await whileLocked(s.db, LOCKS.jobTables, async () => {
+    const backend = new PostgresBackend({
+      pool: s.db.pool as unknown as Pool,
+      disableNotifications: s.db.engine === 'pglite',
+      ensureSchema: true,
+    });
+    const agenda = new Agenda({
+      backend,
+      name: `${s.config.role}-${process.pid}`,
+      processEvery: s.db.engine === 'pglite' ? '2 seconds' : '10 seconds',
+      defaultLockLifetime: 10 * 60_000,
+    });
+    await agenda.ready;
+    return { backend, agenda };
   });
 
   agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });

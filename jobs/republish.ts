@@ -139,3 +139,25 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   );
   return result;
 }
+
+/**
+ * Publishes every page again through the outbox, whatever its recorded version: its files and
+ * its route table (meta.json), or their removal for a page not shown. For storage that lost
+ * files, or a change the render version does not see (renderer code, icons). Slower than
+ * republishStalePages (one page at a time); pages whose publish fails stay in the outbox for
+ * the worker's retries, and are counted in `failed`.
+ */
+export async function republishEveryPage(
+  s: Services,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ published: number; failed: number; total: number; ms: number }> {
+  const started = performance.now();
+  const total = await publishQueueRepo(s.db).enqueueEveryPage(s.now());
+  let published = 0;
+  // A failed publish waits out its backoff, so it is not due again here: the loop ends.
+  while ((await publishQueueRepo(s.db).due(s.now(), 1)).length > 0) {
+    published += await s.publisher.drain(100);
+    onProgress?.(published, total);
+  }
+  return { published, failed: total - published, total, ms: performance.now() - started };
+}

@@ -1,13 +1,21 @@
 /**
  * `npm run republish`: renders again every published page whose template or site addresses
  * (PAGE_DOMAIN, BASE_URL, PORT, MEDIA_URL) changed since it was published, with a progress bar
- * and a summary. Uses the service's configuration, so run it with the environment the service
+ * and a summary. `npm run republish -- --all`: publishes every page again whatever it was
+ * rendered with, route tables included (after files were lost from storage, or a renderer
+ * change the version does not cover). Uses the service's configuration, so run it with the environment the service
  * runs with. With the embedded database (PGlite) stop the service first: only one process can
  * open it.
  */
 
-import { republishStalePages } from '../jobs/republish.js';
+import { republishEveryPage, republishStalePages } from '../jobs/republish.js';
 import { startTool } from '../start/tool.js';
+
+const args = process.argv.slice(2);
+if (args.some((a) => a !== '--all')) {
+  process.stderr.write('usage: npm run republish [-- --all]\n');
+  process.exit(2);
+}
 
 const tool = await startTool();
 const services = tool.services;
@@ -24,6 +32,23 @@ function progress(done: number, total: number) {
     lastLine = Date.now();
     process.stderr.write(`${line}\n`);
   }
+}
+
+const { config } = services;
+// The addresses come from this command's environment, not the service's: say which they are.
+process.stderr.write(
+  `Rendering with pages at ${config.pageScheme}//<name>.${config.pageDomain}/ and images at ${config.mediaUrl}/ (from this environment).\n`,
+);
+
+if (args.includes('--all')) {
+  const all = await republishEveryPage(services, progress);
+  if (tty && all.total > 0) process.stderr.write('\n');
+  await tool.stop();
+  process.stdout.write(
+    `Published ${all.published} of ${all.total} pages again in ${(all.ms / 1000).toFixed(1)} s` +
+      (all.failed > 0 ? `; ${all.failed} failed and wait in the outbox for the worker's retries.\n` : '.\n'),
+  );
+  process.exit(all.failed > 0 ? 1 : 0);
 }
 
 const result = await republishStalePages(services, { onProgress: progress });

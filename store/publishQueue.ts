@@ -28,6 +28,18 @@ export function publishQueueRepo(db: Queryable) {
       );
     },
 
+    /** Enqueues every page's name (a full republish: files and route tables of all pages); returns how many. */
+    async enqueueEveryPage(now: Date): Promise<number> {
+      const rows = await db.query<{ username: string }>(
+        `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT username, $1, $1 FROM pages
+         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
+           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL
+         RETURNING username`,
+        [now],
+      );
+      return rows.length;
+    },
+
     /** Like enqueue, for many names at once. */
     async enqueueMany(usernames: readonly string[], now: Date) {
       await db.query(
