@@ -80,23 +80,28 @@ export async function build() {
   const files = sources();
   const next = `${DIST}.building-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
-  await esbuild({
-    entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
-    outdir: next,
-    outbase: ROOT,
-    absWorkingDir: ROOT,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'linked',
-    logLevel: 'error',
-  });
-  for (const f of files) {
-    if (f.endsWith('.ts') || ROOT_FILES.includes(f)) continue;
-    cpSync(path.join(ROOT, f), path.join(next, f));
+  try {
+    await esbuild({
+      entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      outdir: next,
+      outbase: ROOT,
+      absWorkingDir: ROOT,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      sourcemap: 'linked',
+      logLevel: 'error',
+    });
+    for (const f of files) {
+      if (f.endsWith('.ts') || ROOT_FILES.includes(f)) continue;
+      cpSync(path.join(ROOT, f), path.join(next, f));
+    }
+    await seed(next, files);
+    writeFileSync(path.join(next, 'build.json'), `${JSON.stringify({ builtAt: started, files })}\n`);
+  } catch (err) {
+    rmSync(next, { recursive: true, force: true });
+    throw err;
   }
-  await seed(next, files);
-  writeFileSync(path.join(next, 'build.json'), `${JSON.stringify({ builtAt: started, files })}\n`);
   const old = `${DIST}.old-${process.pid}`;
   if (existsSync(DIST)) renameSync(DIST, old);
   renameSync(next, DIST);

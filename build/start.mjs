@@ -13,8 +13,16 @@ import { build, DIST, staleReason } from './build.mjs';
 const reason = staleReason();
 if (reason) {
   process.stderr.write(`Building dist/ (${reason})…\n`);
-  const { ms } = await build();
-  process.stderr.write(`Built in ${ms} ms.\n`);
+  try {
+    const { ms } = await build();
+    process.stderr.write(`Built in ${ms} ms.\n`);
+  } catch (err) {
+    // A read-only install (a hardened service unit) cannot build: it must be built beforehand.
+    process.stderr.write(
+      `Cannot start: dist/ could not be built (${err.message.split('\n')[0]}); run npm run build first.\n`,
+    );
+    process.exit(1);
+  }
 }
 
 const entry = process.argv[2]?.endsWith('.js') ? process.argv.splice(2, 1)[0] : 'main.js';
