@@ -25,6 +25,27 @@ export function swapApp(next: TestApp): TestApp {
   return previous;
 }
 
+/**
+ * For a describe block whose tests act on every account or page (jobs): an app of its own,
+ * with a fresh database and storage, for the whole block or (`each`) for every test, made the
+ * app the client and the factories talk to meanwhile. Returns how to reach it.
+ */
+export function ownApp(o: { each?: boolean } = {}): () => TestApp {
+  let own: TestApp | undefined;
+  let previous: TestApp | undefined;
+  const [setUp, tearDown] = o.each ? [beforeEach, afterEach] : [before, after];
+  setUp(async function () {
+    this.timeout(60_000);
+    own = await startApp();
+    previous = swapApp(own);
+  });
+  tearDown(async () => {
+    if (previous) swapApp(previous);
+    await own?.close();
+  });
+  return () => own!;
+}
+
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(60_000);

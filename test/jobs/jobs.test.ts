@@ -3,10 +3,9 @@ import type { Services } from '../../core/services.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } from '../../jobs/agenda.js';
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { hearPublishes } from '../../start/process.js';
-import { startApp, type TestApp } from '../helpers/app.js';
 import { api, pageRequest, request } from '../helpers/client.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
-import { app, swapApp } from '../helpers/hooks.js';
+import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 
 const DAY = 86_400_000;
@@ -55,17 +54,7 @@ function failingOnDeletePrefix(s: Services, n: number): Services {
 
 describe('background jobs', () => {
   // Housekeeping acts on every account, so these tests have a database of their own.
-  let own: TestApp;
-  let shared: TestApp;
-  before(async function () {
-    this.timeout(60_000);
-    own = await startApp();
-    shared = swapApp(own);
-  });
-  after(async () => {
-    swapApp(shared);
-    await own.close();
-  });
+  ownApp();
 
   describe('nightly housekeeping (jobs/housekeeping.ts)', () => {
     it('unpublishes at 30 days and deletes at 60 days only provisional accounts nobody viewed', async () => {

@@ -4,10 +4,9 @@ import { loadConfig } from '../../core/config.js';
 import { republishEveryPage, republishStalePages } from '../../jobs/republish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { type RunningProcess, startProcess } from '../../start/process.js';
-import { startApp, type TestApp } from '../helpers/app.js';
 import { api, pageRequest, request } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
-import { app, swapApp } from '../helpers/hooks.js';
+import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 
 /**
@@ -67,17 +66,7 @@ async function pageWithAvatar() {
 
 describe('republishing stale pages (jobs/republish.ts)', () => {
   // The job acts on every page, so each test has a database and storage of its own.
-  let own: TestApp;
-  let shared: TestApp;
-  beforeEach(async function () {
-    this.timeout(60_000);
-    own = await startApp();
-    shared = swapApp(own);
-  });
-  afterEach(async () => {
-    swapApp(shared);
-    await own.close();
-  });
+  ownApp({ each: true });
 
   it('renders again exactly the published pages whose template changed, once', async () => {
     const zine = [];
@@ -229,35 +218,25 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
 });
 
 describe('republishing every page (npm run republish -- --all)', () => {
-  let own: TestApp;
-  let shared: TestApp;
-  beforeEach(async function () {
-    this.timeout(60_000);
-    own = await startApp();
-    shared = swapApp(own);
-  });
-  afterEach(async () => {
-    swapApp(shared);
-    await own.close();
-  });
+  const own = ownApp({ each: true });
 
   it('writes every page again, route tables included, after storage lost them', async () => {
     const shown = await createAgentAccount();
     const hidden = await createAgentAccount();
     await api.patch(`/api/profiles/${hidden.page.id}`, { isPublished: false }, { key: hidden.key });
     const names = [shown.page.username, hidden.page.username];
-    await own.services.storage.delete(
+    await own().services.storage.delete(
       names.flatMap((u) => ['index.html', 'page.md', 'meta.json'].map((f) => `pages/${u}/${f}`)),
     );
 
     // The versions still match, so the stale-page run sees nothing to do…
-    expect((await republishStalePages(own.services)).republished).to.equal(0);
+    expect((await republishStalePages(own().services)).republished).to.equal(0);
     // …and the full one writes what a page shows, and nothing for a page not shown.
-    const result = await republishEveryPage(own.services);
+    const result = await republishEveryPage(own().services);
     expect(result).to.include({ total: 2, published: 2, failed: 0 });
     expect((await files(shown.page.username)).html).to.include('Test Person');
-    expect(await own.services.storage.get(`pages/${shown.page.username}/meta.json`)).to.not.equal(null);
-    expect(await own.services.storage.get(`pages/${hidden.page.username}/index.html`)).to.equal(null);
+    expect(await own().services.storage.get(`pages/${shown.page.username}/meta.json`)).to.not.equal(null);
+    expect(await own().services.storage.get(`pages/${hidden.page.username}/index.html`)).to.equal(null);
     expect((await pageRequest(shown.page.username, '/')).status).to.equal(200);
   });
 });
