@@ -8,21 +8,16 @@
  * finish, the jobs stop, buffered counts are written and the database is closed, within
  * STOP_WITHIN_MS, after which the process exits regardless.
  */
-import { type Config, ConfigError, loadConfig } from './core/config.js';
-import { StartupError } from './core/errors.js';
+import { type Config, loadConfig } from './core/config.js';
+import { pageNameFromHost } from './router/pageHost.js';
+import { exitForStartFailure } from './start/failure.js';
 import { bindPort } from './start/port.js';
 import type { RunningProcess } from './start/process.js';
 
 const STOP_WITHIN_MS = 10_000;
 
 function fail(err: unknown): never {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`Configuration error: ${err.message}\n`);
-    process.exit(2);
-  }
-  if (err instanceof StartupError) process.stderr.write(`Cannot start: ${err.message}\n`);
-  else process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
+  exitForStartFailure(err, 'start');
 }
 
 async function main() {
@@ -32,7 +27,9 @@ async function main() {
   } catch (err) {
     fail(err);
   }
-  const port = await bindPort(config.port).catch(fail);
+  // router/pageHost.ts loads in a few ms: the page host rule, for /healthz and /readyz while starting.
+  const isApex = (host: string | undefined) => pageNameFromHost(host, config.pageDomain) === null;
+  const port = await bindPort(config.port, undefined, isApex).catch(fail);
 
   // One listener for the whole life of the process: removing a signal's last listener drops
   // a signal that arrived but was not yet dispatched (the start's last steps can run without a
@@ -44,6 +41,7 @@ async function main() {
     if (requested) process.exit(1); // the second one: at once
     requested = signal;
     if (running) void stop(running, signal);
+    else deadline(); // a start that hangs (a database that does not answer) ends anyway
   };
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
@@ -52,14 +50,29 @@ async function main() {
   if (requested) await stop(running, requested);
 }
 
+/** Exits STOP_WITHIN_MS after the first signal, whatever is still under way. */
+let deadlineSet = false;
+function deadline(log?: RunningProcess['services']['log']) {
+  if (deadlineSet) return;
+  deadlineSet = true;
+  setTimeout(() => {
+    const line = `still stopping after ${STOP_WITHIN_MS / 1000} s; exiting now`;
+    if (log) log.error(line);
+    else process.stderr.write(`${line}\n`);
+    process.exit(1);
+  }, STOP_WITHIN_MS).unref();
+}
+
 async function stop(running: RunningProcess, signal: NodeJS.Signals) {
   const { log } = running.services;
   log.info({ signal }, 'stopping (send it again to exit at once)');
-  setTimeout(() => {
-    log.error(`still stopping after ${STOP_WITHIN_MS / 1000} s; exiting now`);
+  deadline(log);
+  try {
+    await running.stop(STOP_WITHIN_MS / 2);
+  } catch (err) {
+    log.error({ err }, 'could not stop cleanly');
     process.exit(1);
-  }, STOP_WITHIN_MS).unref();
-  await running.stop(STOP_WITHIN_MS / 2);
+  }
   log.info('stopped');
   process.exit(0);
 }

@@ -145,7 +145,7 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
  * its route table (meta.json), or their removal for a page not shown. For storage that lost
  * files, or a change the render version does not see (renderer code, icons). Slower than
  * republishStalePages (one page at a time); pages whose publish fails stay in the outbox for
- * the worker's retries, and are counted in `failed`.
+ * the worker's retries, and are counted in `failed` (with any other publish failing meanwhile).
  */
 export async function republishEveryPage(
   s: Services,
@@ -159,5 +159,7 @@ export async function republishEveryPage(
     published += await s.publisher.drain(100);
     onProgress?.(published, total);
   }
-  return { published, failed: total - published, total, ms: performance.now() - started };
+  // A worker running beside may have published some of them: what failed is what still waits.
+  const failed = await publishQueueRepo(s.db).countFailing();
+  return { published: total - failed, failed, total, ms: performance.now() - started };
 }

@@ -27,7 +27,6 @@ export interface FrontOptions {
 interface Tracked {
   front: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   started: number;
-  path: string;
   /** For pages and media: their route name (they get no request context). */
   bulk: string | null;
 }
@@ -54,8 +53,9 @@ export function createFront(o: FrontOptions): http.RequestListener {
     o.metrics.record(route, req.method, res.statusCode, ms / 1000);
     const level = t.bulk ? 'debug' : 'info';
     if (!o.log.isLevelEnabled(level)) return;
-    // An unmatched path is named as it came (truncated): no route holds a secret there.
-    const shown = route === 'unmatched' ? `${t.path.slice(0, 100)} (no route)` : route;
+    // Only route patterns are logged: a path no route matched (a wrong method on a claim link,
+    // say) can still hold a token, so it is not written.
+    const shown = route === 'unmatched' ? 'a path no route matches' : route;
     o.log[level](
       {
         reqId: t.bulk ? undefined : requestContext(req, res).id,
@@ -83,7 +83,7 @@ export function createFront(o: FrontOptions): http.RequestListener {
     // and shared, and on Node 20 running a request in AsyncLocalStorage makes every promise pay
     // for hooks. The page host's rare log lines name the page and path instead.
     const bulk = !apex ? 'page' : path.startsWith('/media/') ? 'media' : null;
-    req[TRACKED] = { front: finished, started: performance.now(), path, bulk };
+    req[TRACKED] = { front: finished, started: performance.now(), bulk };
     if (bulk) handle(req, res);
     else runInRequest(req, res, () => handle(req, res));
   };

@@ -11,7 +11,7 @@ import { HEALTH_PROBE_KEY } from '../store/layout.js';
 import { listMigrations } from '../store/migrate.js';
 
 const CHECK_TIMEOUT_MS = 3_000;
-const REUSE_READY_MS = 1_000;
+const REUSE_MS = 1_000;
 
 /** A check's outcome; why it failed goes to the log, not to whoever asks (it can name internal hosts). */
 interface Check {
@@ -44,14 +44,14 @@ export function readinessChecks(s: Services, role: Config['role']): () => Promis
     return { ready: Object.values(all).every((c) => c.ok), checks: all };
   };
   // /readyz is public: however often it is asked, the database and storage are asked at most
-  // once a second (a check under way is shared; a ready answer is kept for a second).
+  // once a second (a check under way is shared; its answer, ready or not, is kept a second).
   let running: Promise<Readiness> | null = null;
-  let ready: { at: number; answer: Readiness } | null = null;
+  let last: { at: number; answer: Readiness } | null = null;
   return () => {
-    if (ready && Date.now() - ready.at < REUSE_READY_MS) return Promise.resolve(ready.answer);
+    if (last && Date.now() - last.at < REUSE_MS) return Promise.resolve(last.answer);
     running ??= check().then((answer) => {
       running = null;
-      ready = answer.ready ? { at: Date.now(), answer } : null;
+      last = { at: Date.now(), answer };
       return answer;
     });
     return running;

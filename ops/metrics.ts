@@ -33,20 +33,43 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
     'Time from a request to its answer, by route, method and status.',
   );
 
+  // The outbox is read once per scrape for its three gauges (their collects start together and
+  // share the read under way), with a time limit: a database that does not answer must not take
+  // /metrics down with it. Then database_up is 0 and the outbox gauges keep their last values.
+  let outboxRead: Promise<{ count: number; oldest: Date | null } | null> | null = null;
+  const outbox = () => {
+    outboxRead ??= withTimeout(publishQueueRepo(s.db).depth(), 2_000)
+      .catch(() => null)
+      .finally(() => {
+        outboxRead = null;
+      });
+    return outboxRead;
+  };
+  new Gauge({
+    name: 'database_up',
+    help: 'Whether the database answered the outbox query of this scrape within 2 s (1) or not (0).',
+    registers,
+    async collect() {
+      this.set((await outbox()) ? 1 : 0);
+    },
+  });
   new Gauge({
     name: 'publish_outbox_depth',
     help: 'Page names waiting to be published (changes not yet in storage).',
     registers,
     async collect() {
-      const { count, oldest } = await publishQueueRepo(s.db).depth();
-      this.set(count);
-      oldestAge.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
+      const read = await outbox();
+      if (read) this.set(read.count);
     },
   });
-  const oldestAge = new Gauge({
+  new Gauge({
     name: 'publish_outbox_oldest_seconds',
     help: 'How long the oldest name in the outbox has waited (0 when it is empty).',
     registers,
+    async collect() {
+      const read = await outbox();
+      if (read) this.set(read.oldest ? Math.max(0, (Date.now() - read.oldest.getTime()) / 1000) : 0);
+    },
   });
   const published = new Counter({
     name: 'publishes_total',
@@ -129,4 +152,12 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
       });
     },
   };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

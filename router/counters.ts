@@ -73,7 +73,6 @@ export function createCounters(d: CountersDeps) {
   async function flushNow(): Promise<void> {
     if (buffer.size === 0) return;
     const batch = buffer;
-    const batchHits = buffered;
     const batchSince = oldestAt;
     buffer = new Map();
     buffered = 0;
@@ -90,7 +89,7 @@ export function createCounters(d: CountersDeps) {
     } catch (err) {
       for (const key of done) batch.delete(key);
       merge(buffer, batch);
-      buffered += batchHits;
+      for (const c of batch.values()) buffered += c.views + c.taps;
       oldestAt = batchSince;
       d.log.warn({ err }, 'counter flush failed; counts kept for the next flush');
     }

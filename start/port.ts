@@ -3,24 +3,40 @@
  * already in use ends the start at once with one line, rather than after the database was
  * opened (a second start used to open the embedded database the first one held).
  *
- * Until the service is ready, requests wait; `/healthz` answers at once (the process is up).
+ * Until the service is ready, requests wait (up to MAX_WAITING of them); on the apex `/healthz`
+ * answers at once (the process is up) and `/readyz` 503 (it is not ready yet). A start that fails
+ * answers the waiting requests 503 and lets the port go.
  */
 import http from 'node:http';
 import { StartupError } from '../core/errors.js';
+
+const MAX_WAITING = 1_000;
 
 export interface BoundPort {
   server: http.Server;
   port: number;
   /** Hands the requests (those waiting too) to the service's handler. */
   serve(handler: http.RequestListener): void;
+  /** The start failed: answers the waiting requests 503 and closes the port. */
+  abandon(): Promise<void>;
 }
 
-export async function bindPort(port: number, host?: string): Promise<BoundPort> {
+/** `isApex(host)`: whether a Host header names the apex rather than a page (whose paths are short paths). */
+export async function bindPort(
+  port: number,
+  host: string | undefined,
+  isApex: (host: string | undefined) => boolean = () => true,
+): Promise<BoundPort> {
   let handler: http.RequestListener | null = null;
   const waiting: [http.IncomingMessage, http.ServerResponse][] = [];
+  const unavailable = (res: http.ServerResponse, body: string, type = 'text/plain; charset=utf-8') =>
+    res.writeHead(503, { 'content-type': type, 'retry-after': '1', 'cache-control': 'no-store' }).end(body);
   const server = http.createServer((req, res) => {
-    if (handler) handler(req, res);
-    else if (req.url === '/healthz') res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    if (handler) return handler(req, res);
+    const apex = isApex(req.headers.host);
+    if (apex && req.url === '/healthz') res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    else if (apex && req.url === '/readyz') unavailable(res, '{"ready":false,"starting":true}\n', 'application/json');
+    else if (waiting.length >= MAX_WAITING) unavailable(res, 'Starting; try again in a moment.\n');
     else waiting.push([req, res]);
   });
   await new Promise<void>((resolve, reject) => {
@@ -40,6 +56,12 @@ export async function bindPort(port: number, host?: string): Promise<BoundPort> 
     serve(next) {
       handler = next;
       for (const [req, res] of waiting.splice(0)) next(req, res);
+    },
+    async abandon() {
+      for (const [, res] of waiting.splice(0)) unavailable(res, 'The service failed to start.\n');
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

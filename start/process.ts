@@ -14,9 +14,9 @@ import { createFront } from '../ops/front.js';
 import { readinessChecks } from '../ops/health.js';
 import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { type Counters, createCounters } from '../router/counters.js';
-import { createPageHost, type PageHost } from '../router/pageHost.js';
+import { createPageHost, type PageHost, pageNameFromHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
-import { openDatabase } from '../store/db.js';
+import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { readSeed } from '../store/seed.js';
 import { createLogger } from './logger.js';
@@ -64,17 +64,17 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
 
   // The ports first: one that is taken ends the start before the database is touched.
   const ports: BoundPort[] = [];
-  const closePorts = () => Promise.all(ports.map((p) => new Promise((resolve) => p.server.close(resolve))));
+  const isApex = (host: string | undefined) => pageNameFromHost(host, config.pageDomain) === null;
   let running: RunningProcess;
   try {
     if (role !== 'tool' && o.listen !== false) {
       const listen = o.listen ?? {};
-      ports.push('serve' in listen ? listen : await bindPort(listen.port ?? config.port, listen.host));
+      ports.push('serve' in listen ? listen : await bindPort(listen.port ?? config.port, listen.host, isApex));
       if (config.metrics.listen) ports.push(await bindPort(config.metrics.listen.port, config.metrics.listen.host));
     }
     running = await startParts(o, role, background, log, ports);
   } catch (err) {
-    await closePorts();
+    await Promise.all(ports.map((p) => p.abandon()));
     throw err;
   }
   const [main] = ports;
@@ -113,10 +113,23 @@ async function startParts(
       const applied = await migrate(db);
       if (applied.length > 0) log.info({ applied }, 'database migrated');
     }
+    return await startOn(db, o, role, background, log, ports);
   } catch (err) {
-    if (!overrides.db) await db.close();
+    // Whatever failed, a database opened here is closed (and its folder unlocked).
+    if (!overrides.db) await db.close().catch(() => {});
     throw err;
   }
+}
+
+async function startOn(
+  db: Database,
+  o: ProcessOptions,
+  role: ProcessRole,
+  background: boolean,
+  log: Logger,
+  ports: BoundPort[],
+): Promise<RunningProcess> {
+  const { config, overrides = {} } = o;
   const services = buildServices({
     config,
     db,
@@ -162,8 +175,13 @@ async function startParts(
   let jobs: Jobs | null = null;
   if (background && (role === 'all' || role === 'api' || role === 'worker')) {
     const work = role !== 'api';
-    if (work) await services.publisher.drain();
-    jobs = await startJobs(services, { work });
+    try {
+      if (work) await services.publisher.drain();
+      jobs = await startJobs(services, { work });
+    } catch (err) {
+      await counters.stop().catch(() => {});
+      throw err;
+    }
     hearPublishes(services, { jobs });
     metrics?.watchJobs(jobs);
   }

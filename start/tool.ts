@@ -3,16 +3,14 @@
  * configuration and database, no server and no jobs. What an operator can fix (a bad variable,
  * a data folder another process holds) ends the tool with one line, before anything is opened.
  */
-import { ConfigError, loadConfig } from '../core/config.js';
-import { StartupError } from '../core/errors.js';
+import { loadConfig } from '../core/config.js';
+import { exitForStartFailure } from './failure.js';
 import { type RunningProcess, startProcess } from './process.js';
 
 export async function startTool(): Promise<RunningProcess> {
   try {
     return await startProcess({ config: loadConfig(), role: 'tool' });
   } catch (err) {
-    if (!(err instanceof ConfigError || err instanceof StartupError)) throw err;
-    process.stderr.write(`${err instanceof ConfigError ? 'Configuration error' : 'Cannot run'}: ${err.message}\n`);
-    process.exit(err instanceof ConfigError ? 2 : 1);
+    exitForStartFailure(err, 'run');
   }
 }

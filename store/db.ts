@@ -3,7 +3,7 @@
  * PostgreSQL through `pg`. The same SQL runs on both; repositories take a Queryable so they
  * work inside or outside a transaction.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -24,7 +24,8 @@ interface PoolLike {
   query(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
   connect(): Promise<{
     query(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
-    release(): void;
+    /** With an error: the connection is broken, close it rather than reuse it. */
+    release(err?: Error): void;
   }>;
   end(): Promise<void>;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -132,7 +133,8 @@ async function openPglite(
 /** PGlite over dataDir (in memory without one), a new folder unpacked from the seed when there is one. */
 async function createPglite(dataDir: string | undefined, seed: DatabaseOptions['seed']): Promise<PGlite> {
   if (!dataDir) return PGlite.create();
-  const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
+  // Only into a folder that is missing or empty: the fallback below removes what it unpacked.
+  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const loadDataDir = fresh && seed ? await seed() : null;
   if (!loadDataDir) return PGlite.create({ dataDir });
   try {

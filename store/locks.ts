@@ -14,14 +14,18 @@ export const LOCKS = {
 export async function whileLocked<T>(db: Database, lock: number, work: () => Promise<T>): Promise<T> {
   if (db.engine !== 'postgres') return work();
   const client = await db.pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [lock]);
     try {
       return await work();
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [lock]);
+      await client.query('SELECT pg_advisory_unlock($1)', [lock]).catch((err: Error) => {
+        broken = err;
+      });
     }
   } finally {
-    client.release();
+    // A connection that may still hold the lock is closed, not handed back to the pool.
+    client.release(broken);
   }
 }

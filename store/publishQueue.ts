@@ -8,6 +8,10 @@ export interface QueuedPublish {
   attempts: number;
 }
 
+/** A name already queued is queued again: a new generation, due now, its failures forgotten. */
+const REQUEUE = `ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
+  enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`;
+
 export function publishQueueRepo(db: Queryable) {
   return {
     /** How many names wait to be published, and since when the oldest waits. */
@@ -22,8 +26,7 @@ export function publishQueueRepo(db: Queryable) {
     async enqueue(username: string, now: Date) {
       await db.query(
         `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) VALUES ($1, $2, $2)
-         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
-           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
+         ${REQUEUE}`,
         [username, now],
       );
     },
@@ -32,20 +35,24 @@ export function publishQueueRepo(db: Queryable) {
     async enqueueEveryPage(now: Date): Promise<number> {
       const rows = await db.query<{ username: string }>(
         `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT username, $1, $1 FROM pages
-         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
-           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL
+         ${REQUEUE}
          RETURNING username`,
         [now],
       );
       return rows.length;
     },
 
+    /** Names whose last publish failed and that wait for a retry. */
+    async countFailing(): Promise<number> {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publish_queue WHERE attempts > 0');
+      return row.n;
+    },
+
     /** Like enqueue, for many names at once. */
     async enqueueMany(usernames: readonly string[], now: Date) {
       await db.query(
         `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT unnest($1::text[]), $2, $2
-         ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
-           enqueued_at = EXCLUDED.enqueued_at, next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0, last_error = NULL`,
+         ${REQUEUE}`,
         [usernames, now],
       );
     },

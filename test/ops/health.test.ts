@@ -8,6 +8,7 @@ import { app } from '../helpers/hooks.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+const TOKEN = 'metrics-token-0123456789';
 
 async function get(base: string, path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${path}`, { headers });
@@ -51,7 +52,7 @@ describe(`GET /readyz (${engine})`, () => {
         const relayed = new URL(real);
         relayed.host = `127.0.0.1:${proxy.port}`;
         const { db, drop } = await freshDatabase('postgres', undefined, relayed.toString());
-        own = await startApp({ db });
+        own = await startApp({ db, env: { METRICS_TOKEN: TOKEN } });
         stopDatabase = () => proxy.cut();
         // The schema is dropped through the real address; the relayed pool is already cut.
         dropDatabase = async () => {
@@ -61,7 +62,7 @@ describe(`GET /readyz (${engine})`, () => {
         };
       } else {
         const { db } = await freshDatabase('pglite');
-        own = await startApp({ db });
+        own = await startApp({ db, env: { METRICS_TOKEN: TOKEN } });
         stopDatabase = () => db.close();
         dropDatabase = async () => {};
       }
@@ -84,6 +85,13 @@ describe(`GET /readyz (${engine})`, () => {
       expect(body.checks.storage.ok).to.equal(true);
       expect(res.text, 'no internal address in the answer').not.to.match(/127\.0\.0\.1|ECONNREFUSED|closed/i);
       expect((await get(own.url, '/healthz')).status).to.equal(200);
+    });
+
+    it('still answers /metrics, with database_up 0', async () => {
+      const res = await get(own.url, '/metrics', { authorization: `Bearer ${TOKEN}` });
+      expect(res.status).to.equal(200);
+      expect(res.text).to.match(/^database_up 0$/m);
+      expect(res.text).to.match(/^process_resident_memory_bytes /m);
     });
   });
 });

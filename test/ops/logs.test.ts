@@ -51,6 +51,20 @@ describe('request ids in answers and logs', () => {
     expect(access!.msg).to.match(/^POST \/api\/agent\/pages 201 [\d.]+ ms$/);
   });
 
+  it('never writes a path no route matched: a claim token sent with the wrong method stays out of the log', async () => {
+    const before = lines.length;
+    for (const [method, path] of [
+      ['DELETE', '/claim/SECRETTOKEN1'],
+      ['PUT', '/api/claim/SECRETTOKEN2'],
+      ['OPTIONS', '/claim/SECRETTOKEN3'],
+    ]) {
+      await fetch(`${own.url}${path}`, { method });
+    }
+    const written = JSON.stringify(lines.slice(before));
+    expect(written).to.include('"route":"unmatched"');
+    expect(written).not.to.match(/SECRETTOKEN/);
+  });
+
   it('writes no request id on lines outside any request', async () => {
     const before = lines.length;
     own.clock.advance(60_000); // past the failed publish's backoff: the outbox retries it now

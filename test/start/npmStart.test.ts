@@ -6,10 +6,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { freePort } from '../helpers/ports.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -50,15 +50,6 @@ async function waitForReady(port: number, s: Started): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('npm start did not become ready');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function isRunning(pid: number): boolean {
@@ -141,7 +132,9 @@ describe('npm start (the process an operator runs)', function () {
         if (starting.child.exitCode !== null) throw new Error(starting.stderr.join(''));
         await new Promise((r) => setTimeout(r, 20));
       }
+      const seenBefore = starting.stdout.join('');
       starting.child.kill('SIGTERM');
+      expect(seenBefore, 'the signal came before the start line').not.to.include('listening on');
       expect(await starting.exited).to.be.oneOf([0, null]);
       expect(starting.stdout.join('')).to.include('"msg":"stopped"');
       expect(existsSync(path.join(fresh, 'db.lock')), 'the lock is released').to.equal(false);

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { openDatabase } from '../../store/db.js';
@@ -82,13 +82,38 @@ describe('the embedded database folder (PGlite on disk)', function () {
     expect(existsSync(path.join(dir, 'db.lock')), 'closing releases it').to.equal(false);
   });
 
-  it('takes over a lock left by a process that is gone', async () => {
-    writeFileSync(
-      path.join(dir, 'db.lock'),
-      JSON.stringify({ pid: 2 ** 22 + 7, host: (await import('node:os')).hostname(), command: 'x', since: 'then' }),
-    );
-    const db = await openDatabase({ dataDir: path.join(dir, 'db') });
-    expect(JSON.parse(readFileSync(path.join(dir, 'db.lock'), 'utf8')).pid).to.equal(process.pid);
-    await db.close();
+  for (const [left, by] of [
+    ['a pid that no longer runs', { pid: 2 ** 22 + 7 }],
+    ['this very pid in an earlier life (a restarted container)', { pid: process.pid }],
+    ['a process before the last boot', { pid: process.pid, boot: 'an-earlier-boot' }],
+    ['another host', { pid: 1, host: 'another-host' }],
+  ] as const) {
+    it(`takes over a lock left by ${left}`, async () => {
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      const stale = { host: hostname(), boot, nonce: 'stale', command: 'node main.js', since: 'then', ...by };
+      writeFileSync(path.join(dir, 'db.lock'), JSON.stringify(stale));
+      const db = await openDatabase({ dataDir: path.join(dir, 'db') });
+      const lock = JSON.parse(readFileSync(path.join(dir, 'db.lock'), 'utf8'));
+      expect(lock.pid).to.equal(process.pid);
+      expect(lock.nonce).to.not.equal('stale');
+      await db.close();
+    });
+  }
+
+  it('never unpacks the seed into a folder that holds other files, and keeps them', async () => {
+    mkdirSync(path.join(dir, 'db'));
+    writeFileSync(path.join(dir, 'db', 'notes.txt'), 'mine');
+    let asked = false;
+    await openDatabase({
+      dataDir: path.join(dir, 'db'),
+      seed: async () => {
+        asked = true;
+        return new Blob([Buffer.from(seed)]);
+      },
+    })
+      .then((db) => db.close())
+      .catch(() => {});
+    expect(asked).to.equal(false);
+    expect(readFileSync(path.join(dir, 'db', 'notes.txt'), 'utf8')).to.equal('mine');
   });
 });

@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig } from '../../core/config.js';
+import { StartupError } from '../../core/errors.js';
+import { bindPort } from '../../start/port.js';
+import { startProcess } from '../../start/process.js';
+import { openDatabase } from '../../store/db.js';
+
+describe('the port, bound before the service starts (start/port.ts)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'linkpage-port-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('answers /healthz 200 and /readyz 503 while starting, and holds other requests', async () => {
+    const bound = await bindPort(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${bound.port}`;
+    try {
+      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
+      const readyz = await fetch(`${base}/readyz`);
+      expect(readyz.status).to.equal(503);
+      expect(await readyz.json()).to.deep.equal({ ready: false, starting: true });
+      let answered = false;
+      const held = fetch(`${base}/api/agent/me`).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered, 'held until the service serves').to.equal(false);
+      bound.serve((_req, res) => res.writeHead(204).end());
+      expect((await held).status).to.equal(204);
+    } finally {
+      await bound.abandon();
+    }
+  });
+
+  it('answers the held requests 503 and lets the port go when the start fails', async () => {
+    const bound = await bindPort(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${bound.port}`;
+    const held = fetch(`${base}/api/agent/me`);
+    // The data folder is held (here by this very process), so the start fails at the lock.
+    const holder = await openDatabase({ dataDir: path.join(dir, 'db') });
+    try {
+      const config = loadConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent' });
+      let failure: unknown;
+      await startProcess({ config, listen: bound }).catch((err) => {
+        failure = err;
+      });
+      expect(failure).to.be.instanceOf(StartupError);
+      const res = await held;
+      expect(res.status).to.equal(503);
+      expect(await res.text()).to.equal('The service failed to start.\n');
+      expect(await fetch(`${base}/healthz`).catch(() => 'refused')).to.equal('refused');
+    } finally {
+      await holder.close();
+    }
+  });
+});
