@@ -1,6 +1,7 @@
 /**
- * The front of every HTTP server: gives each request its id (edge/requestContext.ts), times it
- * for the metrics, writes one access line when it is answered, and answers the operations
+ * The front of every HTTP server: gives each API, dashboard and MCP request its id
+ * (edge/requestContext.ts), times every request for the metrics, writes one access line when it
+ * is answered, and answers the operations
  * endpoints on the apex host: `/healthz`, `/readyz` and, with METRICS_TOKEN, `/metrics`. The
  * rest goes to the role's handler (none for the worker, which serves only these).
  */
