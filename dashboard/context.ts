@@ -8,6 +8,7 @@ import { koaBody } from 'koa-body';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import { ownedPage } from '../core/queries/pages.js';
+import { isStorableText, UNSTORABLE_HINT } from '../core/schemas/fields.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
 import type { PageRow } from '../store/pages.js';
@@ -58,6 +59,12 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     const out: Form = {};
     for (const [k, value] of Object.entries(body))
       if (k !== '_csrf') out[k] = Array.isArray(value) ? value[0] : String(value);
+    // No form field reaches a command (or the database) with a NUL or a lone surrogate.
+    const bad = Object.keys(out).find((k) => !isStorableText(k) || !isStorableText(out[k] ?? ''));
+    if (bad !== undefined) {
+      const field = isStorableText(bad) ? bad : undefined;
+      throw new AppError('invalid_fields', { field, detail: field, hint: UNSTORABLE_HINT });
+    }
     return out;
   }
 

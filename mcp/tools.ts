@@ -16,6 +16,7 @@ import { checkUsername } from '../core/queries/checkUsername.js';
 import { getPage, getStats, listPages } from '../core/queries/pages.js';
 import type { LimitName } from '../core/rules/limits.js';
 import { CreatePageRequest } from '../core/schemas/agent.js';
+import { str } from '../core/schemas/fields.js';
 import { ImportPageRequest, ImportProfileRequest } from '../core/schemas/imports.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { UploadByUrl } from '../core/schemas/upload.js';
@@ -37,14 +38,14 @@ export interface Tool {
   run(s: Services, caller: Caller & { accountId: string }, input: any): Promise<unknown>;
 }
 
-const PageId = v.object({ id: v.pipe(v.string(), v.description('The page id (24 hex characters)')) });
+const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
 
 export const TOOLS: Tool[] = [
   {
     name: 'check_username',
     description:
       'Check whether a page name (subdomain) is free. Answers status free, taken (with free suggestions) or invalid (with the rule broken: too_short, too_long, bad_chars, edge_hyphen, double_hyphen, reserved).',
-    input: v.object({ username: v.pipe(v.string(), v.maxLength(200)) }),
+    input: v.object({ username: v.pipe(str(), v.maxLength(200)) }),
     needsKey: false,
     limits: () => ['usernameCheck'],
     run: (s, _c, input) => checkUsername(s, input.username),

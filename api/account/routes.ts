@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { changeAccount, exportAccount, loadAccount } from '../../core/commands/account.js';
 import { presentAccount } from '../../core/presenters/account.js';
-import { Locale, Password } from '../../core/schemas/fields.js';
+import { Locale, Password, str } from '../../core/schemas/fields.js';
 import type { Services } from '../../core/services.js';
 import { accountOf, route } from '../route.js';
 import { AccountOut, ExportOut } from '../schemas/responses.js';
@@ -11,7 +11,7 @@ const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 
 const AccountPatch = v.strictObject({
   locale: v.optional(Locale),
-  currentPassword: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  currentPassword: v.optional(v.pipe(str(), v.maxLength(200))),
   newPassword: v.optional(Password),
 });
 

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { createKey, liveKeys, revokeKey } from '../../core/commands/apiKeys.js';
 import { presentKey } from '../../core/presenters/key.js';
+import { str } from '../../core/schemas/fields.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { route, sessionAccountOf } from '../route.js';
@@ -15,7 +16,7 @@ const errors = ['forbidden_via_key', 'unauthorized'] as const;
 const description =
   'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need X-CSRF-Token.';
 
-const KeyCreate = v.strictObject({ label: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(80)), '') });
+const KeyCreate = v.strictObject({ label: v.optional(v.pipe(str(), v.trim(), v.maxLength(80)), '') });
 
 export function keyRoutes(s: Services) {
   return [

@@ -3,7 +3,7 @@
  * order and visible; an agent block (in the create-page request) may leave them out.
  */
 import * as v from 'valibot';
-import { DateTime, Focus, HttpUrl, isAppLink, StorageKey, text } from './fields.js';
+import { DateTime, Focus, HttpUrl, isAppLink, StorageKey, str, text } from './fields.js';
 
 export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
@@ -14,8 +14,8 @@ export const SOCIAL_ROW_MAX = 20;
 
 const BlockId = text(1, 40);
 const Order = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
-const ShortPath = v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'bad_path'));
-const AppLink = v.pipe(v.string(), v.check(isAppLink, 'bad_url'));
+const ShortPath = v.pipe(str(), v.regex(/^[a-z0-9-]{1,40}$/, 'bad_path'));
+const AppLink = v.pipe(str(), v.check(isAppLink, 'bad_url'));
 
 /**
  * Fields a request may leave out take their default here, so a parsed block is whole: the

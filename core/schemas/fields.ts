@@ -9,6 +9,24 @@ import { usernameProblem } from '../rules/username.js';
 
 const URL_MAX = 2048;
 
+/** A NUL, or a UTF-16 surrogate without its other half: neither can be stored or sent as UTF-8. */
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when `value` holds no NUL and no lone surrogate. */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+export const UNSTORABLE_HINT = 'Remove the NUL character or the unpaired surrogate: text must be valid Unicode without NUL.';
+
+/**
+ * Every string of every request schema: a string without NUL or lone surrogates, checked
+ * first, so no other rule (and no database) ever sees one.
+ */
+export function str() {
+  return v.pipe(v.string(), v.check(isStorableText, UNSTORABLE_HINT));
+}
+
 /** DESIGN's "real hostname": http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
 export function isRealHttpUrl(value: string): boolean {
   if (value.length > URL_MAX) return false;
@@ -52,10 +70,10 @@ export function isAppLink(value: string): boolean {
   }
 }
 
-export const HttpUrl = v.pipe(v.string(), v.check(isRealHttpUrl, 'bad_url'));
+export const HttpUrl = v.pipe(str(), v.check(isRealHttpUrl, 'bad_url'));
 
 export const DateTime = v.pipe(
-  v.string(),
+  str(),
   v.check(isUtcDateTime, 'Use an RFC 3339 UTC date-time on a real date, like 2025-03-01T09:00:00Z.'),
 );
 
@@ -68,15 +86,15 @@ export const Focus = v.strictObject({
 const STORAGE_KEY = MEDIA_KEY;
 
 export const StorageKey = v.pipe(
-  v.string(),
+  str(),
   v.regex(STORAGE_KEY, 'Use a storage key returned by POST /api/upload, like avatar/<account id>/<uuid>.avif.'),
 );
 
-export const Accent = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Use # followed by 6 hex digits.'));
+export const Accent = v.pipe(str(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Use # followed by 6 hex digits.'));
 
 export const Overlay = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 
-export const Locale = v.pipe(v.string(), v.minLength(2), v.maxLength(5));
+export const Locale = v.pipe(str(), v.minLength(2), v.maxLength(5));
 
 export const TEMPLATE_IDS = [
   'editorial',
@@ -97,20 +115,20 @@ export const Layout = v.picklist(['list', 'grid']);
 export const HeaderAlign = v.picklist(['left', 'center', 'right']);
 
 export const Username = v.pipe(
-  v.string(),
+  str(),
   v.check(
     (s) => usernameProblem(s) === null,
     (issue) => usernameProblem(String(issue.input)) ?? 'invalid_fields',
   ),
 );
 
-export const Email = v.pipe(v.string(), v.maxLength(254), v.email('Use a valid e-mail address.'));
-export const Password = v.pipe(v.string(), v.minLength(8), v.maxLength(200));
+export const Email = v.pipe(str(), v.maxLength(254), v.email('Use a valid e-mail address.'));
+export const Password = v.pipe(str(), v.minLength(8), v.maxLength(200));
 
 /** Length bounds on a trimmed-or-not string, with messages that say the bound. */
 export function text(min: number, max: number) {
   return v.pipe(
-    v.string(),
+    str(),
     v.minLength(min, `Use at least ${min} character${min === 1 ? '' : 's'}.`),
     v.maxLength(max, `Use at most ${max} characters.`),
   );

@@ -9,6 +9,7 @@ import {
   Locale,
   Overlay,
   StorageKey,
+  str,
   TemplateIdSchema,
   text,
   Username,
@@ -83,7 +84,7 @@ export const ProfileCreate = v.strictObject({
 export const StatsQuery = v.object({
   days: v.optional(
     v.pipe(
-      v.string(),
+      str(),
       v.regex(/^\d{1,3}$/, 'Use a whole number of days from 1 to 365.'),
       v.transform(Number),
       v.minValue(1, 'Use a whole number of days from 1 to 365.'),
