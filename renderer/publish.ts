@@ -24,7 +24,11 @@ const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 export interface PageMeta {
   id: string;
   username: string;
-  links: Record<string, { url: string; blockId: string }>;
+  /**
+   * Short paths of visible link blocks; a scheduled one keeps its window, which the router
+   * checks with its own clock (the block's page file changes only when the visibility job runs).
+   */
+  links: Record<string, { url: string; blockId: string; showFrom?: string; showUntil?: string }>;
   /** Blocks whose taps may be counted. */
   blockIds: string[];
 }
@@ -33,7 +37,12 @@ function pageMeta(row: RenderRow): PageMeta {
   const links: PageMeta['links'] = {};
   for (const b of row.blocks) {
     if (b.type === 'link' && b.path && b.visible) {
-      links[b.path] = { url: row.profile.utm ? withUtm(b.url, row.username) : b.url, blockId: b.id };
+      links[b.path] = {
+        url: row.profile.utm ? withUtm(b.url, row.username) : b.url,
+        blockId: b.id,
+        ...(b.showFrom ? { showFrom: b.showFrom } : {}),
+        ...(b.showUntil ? { showUntil: b.showUntil } : {}),
+      };
     }
   }
   return { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };

@@ -126,10 +126,11 @@ export function createPageHost(d: PageHostDeps) {
   }
 
   function redirect(req: IncomingMessage, res: ServerResponse, table: PageMeta | null, shortPath: string) {
-    const link = table?.links[shortPath];
-    if (!table || !link) return notFound(req, res);
+    const link = table && Object.hasOwn(table.links, shortPath) ? table.links[shortPath] : undefined;
+    const location = link && inWindow(link, d.now().getTime()) ? locationOf(link.url) : null;
+    if (!table || !link || location === null) return notFound(req, res);
     d.counters.tap(table.id, link.blockId);
-    res.writeHead(302, { location: link.url, 'cache-control': 'no-store', 'content-length': 0 }).end();
+    res.writeHead(302, { location, 'cache-control': 'no-store', 'content-length': 0 }).end();
   }
 
   /**
@@ -236,6 +237,26 @@ function acceptsMarkdown(accept: string | undefined): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return !q || Number(q.slice(2)) > 0;
   });
+}
+
+/** Whether a short path's block shows at `t` (the window of core/model.ts's isShown). */
+function inWindow(link: { showFrom?: string; showUntil?: string }, t: number): boolean {
+  if (link.showFrom && Date.parse(link.showFrom) > t) return false;
+  if (link.showUntil && Date.parse(link.showUntil) <= t) return false;
+  return true;
+}
+
+/**
+ * A redirect target as a Location value: printable ASCII as is; otherwise its URL
+ * serialisation (non-ASCII and spaces as UTF-8 percent-escapes, escapes already there kept).
+ */
+function locationOf(url: string): string | null {
+  if (/^[\x21-\x7e]*$/.test(url)) return url;
+  try {
+    return new URL(url).href;
+  } catch {
+    return null;
+  }
 }
 
 function safeDecode(s: string): string | null {

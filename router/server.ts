@@ -39,8 +39,14 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
 }
 
 async function serveMedia(s: Services, req: IncomingMessage, res: ServerResponse) {
-  const key = decodeURIComponent(new URL(req.url ?? '/', 'http://apex').pathname.slice(1));
-  const object = isStoredMediaKey(key) ? await s.storage.get(key) : null;
+  // A bad escape (`/media/%`, `/media/%E0%A4%A`) names no stored file: 404, like any other.
+  let key: string | null;
+  try {
+    key = decodeURIComponent(new URL(req.url ?? '/', 'http://apex').pathname.slice(1));
+  } catch {
+    key = null;
+  }
+  const object = key !== null && isStoredMediaKey(key) ? await s.storage.get(key) : null;
   if (!object) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
     return;

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { pageRequest } from '../helpers/client.js';
+import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+
+describe('GET /<short path> (router/pageHost.ts)', () => {
+  it('sends a non-ASCII target percent-encoded as UTF-8 in Location, keeping existing escapes', async () => {
+    const a = await createAgentAccount({
+      page: {
+        utm: false,
+        blocks: [
+          buildLinkBlock({ url: 'https://example.com/😀', path: 'emoji' }),
+          buildLinkBlock({ url: 'https://example.com/café ü', path: 'latin' }),
+          buildLinkBlock({ url: 'https://example.com/a%20b?q=%C3%A9&r=ü', path: 'escaped' }),
+        ],
+      },
+    });
+    const emoji = await pageRequest(a.page.username, '/emoji');
+    expect(emoji.status).to.equal(302);
+    expect(emoji.headers.location).to.equal('https://example.com/%F0%9F%98%80');
+    const latin = await pageRequest(a.page.username, '/latin');
+    expect(latin.status).to.equal(302);
+    expect(latin.headers.location).to.equal('https://example.com/caf%C3%A9%20%C3%BC');
+    const escaped = await pageRequest(a.page.username, '/escaped');
+    expect(escaped.headers.location).to.equal('https://example.com/a%20b?q=%C3%A9&r=%C3%BC');
+  });
+
+  it("answers 404 for a scheduled block's short path before its showFrom and after its showUntil", async () => {
+    app().clock.set('2026-04-01T10:00:00Z');
+    const a = await createAgentAccount({
+      page: {
+        blocks: [
+          buildLinkBlock({ url: 'https://example.com/later', path: 'later', showFrom: '2026-06-01T00:00:00Z' }),
+          buildLinkBlock({ url: 'https://example.com/now', path: 'now', showUntil: '2026-04-01T12:00:00Z' }),
+        ],
+      },
+    });
+    expect((await pageRequest(a.page.username, '/later')).status).to.equal(404);
+    expect((await pageRequest(a.page.username, '/now')).status).to.equal(302);
+
+    // No republish in between: the router checks the window with its own clock.
+    app().clock.set('2026-04-01T12:00:00Z');
+    expect((await pageRequest(a.page.username, '/now')).status).to.equal(404);
+    app().clock.set('2026-06-01T00:00:00Z');
+    const later = await pageRequest(a.page.username, '/later');
+    expect(later.status).to.equal(302);
+    expect(later.headers.location).to.equal('https://example.com/later');
+  });
+});
+
+describe('GET /media/<key> (router/server.ts)', () => {
+  it('answers 404 for a path with a bad percent escape', async () => {
+    for (const path of ['/media/%', '/media/%E0%A4%A', '/media/avatar/%ZZ', '/media/%ED%A0%80']) {
+      const res = await fetch(`${app().url}${path}`);
+      expect(res.status, path).to.equal(404);
+    }
+  });
+});
