@@ -47,7 +47,7 @@ const MAIL_PATH =
 
 function keyOf(platform: string): string {
   const k = platform.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (k in BRANDS) return k;
+  if (Object.hasOwn(BRANDS, k)) return k;
   if (k.startsWith('twitter') || k === 'xtwitter') return 'x';
   if (k === 'email' || k === 'mail') return 'mail';
   return 'link';

@@ -3,7 +3,7 @@
 const INLINE = /[\\`*_[\]<>&~|]/;
 const INLINE_ALL = /[\\`*_[\]<>&~|]/g;
 const BLOCK_MARK = /^[ \t]*(?:[#>+\-=]|\d+[.)])/m;
-const BLOCK_MARK_ALL = /^([ \t]*)([#>+\-=]|\d+[.)])/gm;
+const BLOCK_MARK_ALL = /^([ \t]*)(\d*)([#>+\-=]|(?<=\d)[.)])/gm;
 
 /**
  * Inline text (a link label): backslash-escapes what CommonMark (and GFM) could read as
@@ -21,7 +21,9 @@ export function mdInline(s: string): string {
 export function mdBlock(s: string): string {
   let out = INLINE.test(s) ? s.replace(INLINE_ALL, '\\$&') : s;
   if (out.includes('\n') || out.includes('\r')) out = out.replace(/\r\n?/g, '\n').replace(/\n+/g, '  \n');
-  return BLOCK_MARK.test(out) ? out.replace(BLOCK_MARK_ALL, '$1\\$2') : out;
+  // The backslash goes before the marker's punctuation: `\#`, `\>`, and `1\.` for a list number
+  // (a backslash before a digit is no escape in CommonMark: `\1.` shows the backslash).
+  return BLOCK_MARK.test(out) ? out.replace(BLOCK_MARK_ALL, '$1$2\\$3') : out;
 }
 
 const URL_UNSAFE = /[\s()<>\\]/;
