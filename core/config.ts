@@ -13,6 +13,17 @@ const flag = v.pipe(
   v.transform((s) => s === '1' || s === 'true' || s === 'yes'),
 );
 
+/**
+ * TRUST_PROXY: how many proxies in front append to X-Forwarded-For. The client address is the
+ * entry that many places from the right (1: the rightmost, the one our proxy appended); entries
+ * further left are the client's to forge. 1/true/yes are one hop, 0/false/no (or unset) none.
+ */
+const proxyHops = v.pipe(
+  v.string(),
+  v.regex(/^(|[0-9]|[1-9][0-9]|true|false|yes|no)$/, 'must be a number of proxy hops (0-99), or true/false, yes/no'),
+  v.transform((s) => (s === 'true' || s === 'yes' ? 1 : s === '' || s === 'false' || s === 'no' ? 0 : Number(s))),
+);
+
 const httpBase = v.pipe(
   v.string(),
   v.check((s) => {
@@ -51,7 +62,7 @@ const EnvSchema = v.object({
   S3_FORCE_PATH_STYLE: v.optional(flag, ''),
   MEDIA_URL: v.optional(httpBase),
   ROLE: v.optional(v.picklist(['all', 'api', 'router', 'worker'], 'must be all, api, router or worker'), 'all'),
-  TRUST_PROXY: v.optional(flag, ''),
+  TRUST_PROXY: v.optional(proxyHops, ''),
   SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   IMPORT_BASE_URLS: v.optional(
     v.pipe(
@@ -106,7 +117,10 @@ export interface Config {
   s3: { bucket: string | undefined; endpoint: string | undefined; region: string; forcePathStyle: boolean };
   mediaUrl: string;
   role: 'all' | 'api' | 'router' | 'worker';
+  /** Whether X-Forwarded-For is read at all (proxyHops > 0). */
   trustProxy: boolean;
+  /** How many trusted proxies append to X-Forwarded-For: the client is that many entries from the right. */
+  proxyHops: number;
   /** Secret for hashing addresses and encrypting replayed answers; see loadSecret. */
   secret: string | undefined;
   logLevel: string;
@@ -144,7 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: { bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE },
     mediaUrl: e.MEDIA_URL ?? `${baseUrl}/media`,
     role: e.ROLE,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY > 0,
+    proxyHops: e.TRUST_PROXY,
     secret: e.SECRET,
     logLevel: e.LOG_LEVEL,
     metrics: { listen: e.METRICS_PORT, token: e.METRICS_TOKEN },

@@ -22,7 +22,8 @@ export interface PageHostDeps {
   storage: ObjectStorage;
   counters: Counters;
   log: Logger;
-  trustProxy: boolean;
+  /** X-Forwarded-For hops to trust (TRUST_PROXY): the client is that many entries from the right; false/0 none. */
+  trustProxy: boolean | number;
   now: () => Date;
 }
 
@@ -93,9 +94,11 @@ export function createPageHost(d: PageHostDeps) {
   }
 
   function clientAddress(req: IncomingMessage): string {
-    const forwarded = d.trustProxy ? req.headers['x-forwarded-for'] : undefined;
-    const first = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : '';
-    return first || req.socket.remoteAddress || '';
+    const hops = Number(d.trustProxy);
+    const forwarded = hops > 0 ? req.headers['x-forwarded-for'] : undefined;
+    const entries = typeof forwarded === 'string' ? forwarded.split(',') : [];
+    const client = entries[Math.max(0, entries.length - hops)]?.trim() ?? '';
+    return client || req.socket.remoteAddress || '';
   }
 
   function send(req: IncomingMessage, res: ServerResponse, object: StoredObject, vary: boolean) {

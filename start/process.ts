@@ -151,7 +151,7 @@ async function startOn(
         storage: services.storage,
         counters,
         log,
-        trustProxy: config.trustProxy,
+        trustProxy: config.proxyHops,
         now: services.now,
       });
       hearPublishes(services, { pages });

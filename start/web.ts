@@ -14,7 +14,8 @@ import type { RequestState } from '../edge/state.js';
 import { mcpRouter } from '../mcp/router.js';
 
 export function createWebApp(s: Services): Koa<RequestState> {
-  const app = new Koa<RequestState>({ proxy: s.config.trustProxy });
+  // Behind TRUST_PROXY hops, ctx.ip is the X-Forwarded-For entry that many places from the right.
+  const app = new Koa<RequestState>({ proxy: s.config.trustProxy, maxIpsCount: s.config.proxyHops });
   const limiter = createLimiter(s);
   const api = createApi(s, limiter);
   // The route that answered, as the router matched it (`/api/v1/pages/:id`), for metrics and logs.
