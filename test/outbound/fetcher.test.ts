@@ -31,6 +31,23 @@ describe('outbound fetcher', () => {
         return;
       }
       if (url.pathname === '/slow') return setTimeout(() => res.end('late'), 2000);
+      if (url.pathname === '/dribble') {
+        // One byte every 50 ms for 2 s: never idle long enough for a socket timeout.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        let sent = 0;
+        const timer = setInterval(() => (++sent >= 40 ? res.end('.') : res.write('.')), 50);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      if (url.pathname === '/slowhop') {
+        const n = Number(url.searchParams.get('n') ?? 0);
+        const location = n >= 4 ? '/ok' : `/slowhop?n=${n + 1}`;
+        return setTimeout(() => res.writeHead(302, { location }).end(), 150);
+      }
+      if (url.pathname === '/raw-location') {
+        res.writeHead(302, { location: String(url.searchParams.get('u')) });
+        return res.end();
+      }
       if (url.pathname === '/missing') return res.writeHead(404).end();
       if (url.pathname === '/to') return res.writeHead(302, { location: String(url.searchParams.get('u')) }).end();
       if (url.pathname === '/loop')
@@ -53,8 +70,29 @@ describe('outbound fetcher', () => {
 
   describe('blockedAddressReason', () => {
     it('lets public unicast addresses through', () => {
-      for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+      for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e']) {
         expect(blockedAddressReason(a), a).to.equal(null);
+      }
+    });
+
+    it('refuses every IPv6 form that carries an IPv4 address, and all but global unicast', () => {
+      for (const a of [
+        '::a9fe:a9fe',
+        '::7f00:1',
+        '::8.8.8.8',
+        '::ffff:8.8.8.8',
+        '::ffff:0:808:808',
+        '64:ff9b::808:808',
+        '64:ff9b:1::808:808',
+        '2002:808:808::1',
+        '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+        '100::1',
+        '5f00::1',
+        '3fff::1',
+        '2001:db8::1',
+        'fec0::1',
+      ]) {
+        expect(blockedAddressReason(a), a).to.not.equal(null);
       }
     });
   });
@@ -151,8 +189,24 @@ describe('outbound fetcher', () => {
         const url = `http://evil.public.test:${port}/to?u=${encodeURIComponent(target)}`;
         expect(await codeOf(f.fetchPublic(url, 'url', options)), target).to.equal('blocked');
       }
-      const toFile = `http://evil.public.test:${port}/to?u=${encodeURIComponent('file:///etc/passwd')}`;
-      expect(await codeOf(f.fetchPublic(toFile, 'url', options))).to.equal('bad_url');
+    });
+
+    it('answers blocked for a redirect to a scheme other than http(s) or to a URL with user-info', async () => {
+      for (const target of [
+        'file:///etc/passwd',
+        'gopher://evil.public.test/',
+        `http://u:p@evil.public.test:${port}/ok`,
+      ]) {
+        const url = `${local()}/raw-location?u=${encodeURIComponent(target)}`;
+        expect(await codeOf(testFetcher().fetchPublic(url, 'url', options)), target).to.equal('blocked');
+      }
+    });
+
+    it('answers unreachable for a redirect to something that is not a URL', async () => {
+      for (const target of ['http://[', 'http://a%20b', 'https://:80/', '//[', 'http://exa mple.com/', 'http://[::1']) {
+        const url = `${local()}/raw-location?u=${encodeURIComponent(target)}`;
+        expect(await codeOf(testFetcher().fetchPublic(url, 'url', options)), target).to.equal('unreachable');
+      }
     });
 
     it('follows up to five redirects and gives up after that', async () => {
@@ -182,6 +236,30 @@ describe('outbound fetcher', () => {
       expect(
         await codeOf(testFetcher().fetchPublic(`${local()}/slow`, 'url', { maxBytes: 1000, timeoutMs: 200 })),
       ).to.equal('unreachable');
+    });
+
+    it('gives up with unreachable at the deadline on a server that sends one byte at a time', async () => {
+      const f = createFetcher({ allowLoopbackForTests: true, resolve: async () => ['127.0.0.1'], deadlineMs: 500 });
+      expect(await codeOf(f.fetchPublic(`${local()}/dribble`, 'url', { maxBytes: 1000 }))).to.equal('unreachable');
+    });
+
+    it('lets a call shorten the deadline but not lengthen it', async () => {
+      const f = createFetcher({ allowLoopbackForTests: true, resolve: async () => ['127.0.0.1'], deadlineMs: 500 });
+      const long = { maxBytes: 1000, timeoutMs: 20_000 };
+      expect(await codeOf(f.fetchPublic(`${local()}/dribble`, 'url', long))).to.equal('unreachable');
+    });
+
+    it('counts redirects against the same deadline', async () => {
+      const f = createFetcher({ allowLoopbackForTests: true, resolve: async () => ['127.0.0.1'], deadlineMs: 400 });
+      expect(await codeOf(f.fetchPublic(`${local()}/slowhop`, 'url', { maxBytes: 1000 }))).to.equal('unreachable');
+      expect(await codeOf(f.fetchPublic(`${local()}/slowhop?n=4`, 'url', { maxBytes: 1000 }))).to.equal('ok');
+    });
+
+    it('says the deadline in the hint', async () => {
+      const f = createFetcher({ allowLoopbackForTests: true, resolve: async () => ['127.0.0.1'], deadlineMs: 500 });
+      const err = await f.fetchPublic(`${local()}/dribble`, 'url', { maxBytes: 1000 }).catch((e) => e);
+      expect(err).to.be.instanceOf(AppError);
+      expect(err.toBody().hint).to.include('within 0.5 s');
     });
 
     it('answers unreachable for an error status and for a refused connection', async () => {
