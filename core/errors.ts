@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   key_revoked: [401, 'This key was revoked by the owner; use another key.'],
   bad_credentials: [401, 'E-mail or password is wrong.'],
   forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
+  csrf_failed: [403, "The session's CSRF token is missing or wrong; reload the page and send it again."],
   banned: [403, 'This page was banned by moderation and cannot be changed.'],
   limit_reached: [403, 'This account has reached its 10 program-created pages.'],
   not_found: [404, 'Nothing with this id belongs to your account.'],

@@ -1,14 +1,15 @@
 /** Sign-up, log-in and log-out. */
 import type Router from '@koa/router';
 import { logIn, signUp } from '../core/commands/people.js';
+import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
-import { endSession, readSession, startSession } from '../edge/sessions.js';
+import { csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
 
 export function authRoutes(router: Router, d: DashboardContext): void {
-  const { s, limiter, form, fields, show, attempt, back, safeNext } = d;
+  const { s, limiter, form, show, attempt, back, safeNext } = d;
 
   router.get('/signup', async (ctx) => {
     if (await readSession(s, ctx)) return back(ctx, '/dashboard');
@@ -63,8 +64,13 @@ export function authRoutes(router: Router, d: DashboardContext): void {
     );
   });
 
+  // A log-out needs the session's CSRF token too: another site's form must not end a session.
   router.post('/logout', form, async (ctx) => {
-    await fields(ctx).catch(() => undefined); // logging out never needs to fail
+    const submitted = (ctx.request.body as Record<string, unknown> | undefined)?._csrf;
+    if ((await readSession(s, ctx)) && !(await csrfValid(s, ctx, submitted))) {
+      const error = new AppError('csrf_failed', { hint: 'This form has expired. Reload the page and log out again.' });
+      return show(ctx, 'message', { title: 'Not logged out', message: error.message }, error.status);
+    }
     await endSession(s, ctx);
     back(ctx, '/login', 'You are logged out.');
   });

@@ -26,7 +26,7 @@ export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
       if (!session)
         throw new AppError('unauthorized', { hint: 'Log in to the dashboard; API keys are managed there.' });
       if (!['GET', 'HEAD'].includes(ctx.method) && !(await csrfValid(s, ctx, ctx.get('x-csrf-token')))) {
-        throw new AppError('unauthorized', { hint: "Send the session's CSRF token in the X-CSRF-Token header." });
+        throw new AppError('csrf_failed', { hint: "Send the session's CSRF token in the X-CSRF-Token header." });
       }
       return next();
     }

@@ -1,7 +1,7 @@
 /**
  * /api/keys: key management belongs to a person in a browser session (the dashboard uses these
  * routes). A request with an API key is refused with forbidden_via_key; writes need the
- * session's CSRF token in X-CSRF-Token.
+ * session's CSRF token in X-CSRF-Token (csrf_failed without it).
  */
 import * as v from 'valibot';
 import { createKey, liveKeys, revokeKey } from '../../core/commands/apiKeys.js';
@@ -13,8 +13,10 @@ import { route, sessionAccountOf } from '../route.js';
 import { ApiKeyCreatedOut, ApiKeyListOut } from '../schemas/responses.js';
 
 const errors = ['forbidden_via_key', 'unauthorized'] as const;
+/** Writes without the session's CSRF token in X-CSRF-Token. */
+const writeErrors = [...errors, 'csrf_failed'] as const;
 const description =
-  'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need X-CSRF-Token.';
+  "Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need the session's CSRF token in X-CSRF-Token (403 csrf_failed without it).";
 
 const KeyCreate = v.strictObject({ label: v.optional(v.pipe(str(), v.trim(), v.maxLength(80)), '') });
 
@@ -42,7 +44,7 @@ export function keyRoutes(s: Services) {
       auth: 'session',
       body: KeyCreate,
       responses: [{ status: 201, description: 'The new key, shown once', schema: ApiKeyCreatedOut }],
-      errors: [...errors, 'invalid_fields', 'limit_reached'],
+      errors: [...writeErrors, 'invalid_fields', 'limit_reached'],
       async handler(ctx, { body }) {
         const { row, apiKey } = await createKey(
           s,
@@ -61,7 +63,7 @@ export function keyRoutes(s: Services) {
       description: `${description} Every later request with the key is 401 key_revoked.`,
       auth: 'session',
       responses: [{ status: 204, description: 'Revoked' }],
-      errors: [...errors, 'not_found'],
+      errors: [...writeErrors, 'not_found'],
       async handler(ctx) {
         await revokeKey(s, sessionAccountOf(ctx), ctx.params.id);
         ctx.status = 204;

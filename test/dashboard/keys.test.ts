@@ -24,10 +24,11 @@ describe('/api/keys with a browser session', () => {
     expect((await person.api('GET', '/api/keys')).body.keys).to.deep.equal([]);
   });
 
-  it('needs the CSRF token for writes', async () => {
+  it('answers 403 csrf_failed to a write without the CSRF token', async () => {
     const person = await signedUp();
     const res = await person.api('POST', '/api/keys', { label: 'x' });
-    expect(res.status).to.equal(401);
+    expect(res.status).to.equal(403);
+    expect(res.body.code).to.equal('csrf_failed');
     expect((await person.api('GET', '/api/keys')).body.keys).to.have.length(0);
   });
 
