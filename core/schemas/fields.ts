@@ -59,12 +59,54 @@ export function isUtcDateTime(value: string): boolean {
   return day <= days;
 }
 
-/** Deep links for apps (`apps.ios`, `apps.android`): any scheme but the ones that run or read locally. */
+/**
+ * Schemes an app link may never use: they run code, read local files or open a local handler
+ * of the system or the browser rather than an app (`intent://` starts any Android activity,
+ * `ms-msdt:` and the other `ms-` handlers Windows tools).
+ */
+const LOCAL_SCHEMES: ReadonlySet<string> = new Set([
+  'about',
+  'blob',
+  'chrome',
+  'chrome-extension',
+  'cmd',
+  'data',
+  'file',
+  'filesystem',
+  'ftp',
+  'http',
+  'intent',
+  'jar',
+  'javascript',
+  'mhtml',
+  'moz-extension',
+  'res',
+  'search',
+  'shell',
+  'smb',
+  'ssh',
+  'telnet',
+  'vbscript',
+  'view-source',
+  'ws',
+  'wss',
+]);
+
+/**
+ * Links for apps (`apps.ios`, `apps.android`): an https link on a real host (a universal or app
+ * link, or a store page), or an app's own scheme in the form `<scheme>://…` (`instagram://user`,
+ * the stores' `itms-apps://` and `market://`). Never a scheme of LOCAL_SCHEMES or a Windows
+ * handler (`ms-…`, `…-ms`).
+ */
 export function isAppLink(value: string): boolean {
   if (value.length > URL_MAX) return false;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\/[^\s]/.exec(value)?.[1].toLowerCase();
+  if (scheme === undefined) return false;
+  if (scheme === 'https') return isRealHttpUrl(value);
+  if (LOCAL_SCHEMES.has(scheme) || scheme.startsWith('ms-') || scheme.endsWith('-ms')) return false;
   try {
-    const { protocol } = new URL(value);
-    return !['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:'].includes(protocol);
+    new URL(value);
+    return true;
   } catch {
     return false;
   }

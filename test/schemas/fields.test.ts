@@ -84,6 +84,36 @@ describe('isRealHttpUrl', () => {
 });
 
 describe('isAppLink', () => {
+  it('accepts https links on a real host, store links and app schemes written <scheme>://', () => {
+    for (const s of [
+      'https://apps.apple.com/app/id123',
+      'https://play.google.com/store/apps/details?id=example.shop',
+      'itms-apps://apps.apple.com/app/id123',
+      'market://details?id=example.shop',
+      'shopapp://open',
+    ]) {
+      expect(isAppLink(s), s).to.equal(true);
+    }
+  });
+
+  it('refuses schemes that run code or open local handlers: intent://, ms-msdt:, search-ms:, file:, http:', () => {
+    for (const s of [
+      'intent://scan/#Intent;scheme=zxing;package=com.example;end',
+      'INTENT://x',
+      'ms-msdt:/id PCWDiagnostic',
+      'ms-msdt://x',
+      'ms-officecmd://x',
+      'search-ms://query=x',
+      'file://server/share',
+      'http://example.com/app',
+      'https://localhost/app',
+      'javascript://%0aalert(1)',
+      'mailto:a@b.com',
+    ]) {
+      expect(isAppLink(s), s).to.equal(false);
+    }
+  });
+
   it('accepts app deep links and web links, rejects links that run or read locally', () => {
     expect(isAppLink('instagram://user?username=x')).to.equal(true);
     expect(isAppLink('https://example.com/app')).to.equal(true);
