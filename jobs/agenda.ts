@@ -15,7 +15,7 @@ import { housekeeping } from './housekeeping.js';
 import { republishStalePages } from './republish.js';
 
 export const JOBS = {
-  /** Provisional accounts nobody looked at: unpublish at 30 days, delete at 60. */
+  /** Provisional accounts nobody looked at: unpublish at 30 days, delete at 60; images no page uses, after a day. */
   housekeeping: 'nightly housekeeping',
   /** Pages rendered with a template or site addresses that have changed since (the name predates the addresses). */
   republish: 'republish changed templates',

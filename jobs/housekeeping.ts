@@ -8,19 +8,33 @@
  * Works in batches (never loads all accounts), is safe to run twice, and resumes after a crash:
  * each batch is one transaction that re-checks every account under a row lock, removes the
  * files, then the rows; a crash leaves the batch to the next run.
+ *
+ * Then it sweeps images (table `media`) that no page of their account uses and that are more
+ * than a day old: uploads never attached (an upload comes before the change that uses it, so
+ * each gets a day), and images a change or deletion left unused but whose file could not be
+ * deleted then (core/commands/images.ts removes those at once). Each account's images are
+ * re-checked under the account's lock, the lock page changes take too, so a change attaching
+ * an image either commits first (and the image stays) or finds it removed (and is refused).
+ * The files go inside that transaction: a storage failure leaves the images to the next night.
+ * Removal marks older than 30 days are forgotten.
  */
 
 import pMap from 'p-map';
 import { accountScope } from '../core/idempotency.js';
 import type { Services } from '../core/services.js';
+import { accountsRepo } from '../store/accounts.js';
 import { forgottenAccountsRepo } from '../store/housekeeping.js';
-import { accountMediaPrefixes } from '../store/layout.js';
+import { accountMediaPrefixes, mediaObjectKey } from '../store/layout.js';
+import { mediaRepo } from '../store/media.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 
 const UNPUBLISH_AFTER_DAYS = 30;
 const DELETE_AFTER_DAYS = 60;
 const DAY_MS = 86_400_000;
+/** How long an upload may wait for the change that attaches it. */
+const UPLOAD_GRACE_MS = DAY_MS;
+const FORGET_REMOVED_AFTER_DAYS = 30;
 /** Files removed at the same time: storage calls wait on I/O, not on this thread. */
 const REMOVALS_AT_ONCE = 16;
 /** Pages published at the same time: on PostgreSQL each holds a pooled connection (10 in all) while it runs. */
@@ -32,10 +46,18 @@ export interface HousekeepingResult {
   deletedPages: number;
   /** Images removed with the deleted accounts (the pages' own files go with each page). */
   deletedImages: number;
+  /** Images no page used (never attached within a day, or left over), swept. */
+  unusedImages: number;
 }
 
 export async function housekeeping(s: Services, now = s.now(), batchSize = 500): Promise<HousekeepingResult> {
-  const result: HousekeepingResult = { unpublishedPages: 0, deletedAccounts: 0, deletedPages: 0, deletedImages: 0 };
+  const result: HousekeepingResult = {
+    unpublishedPages: 0,
+    deletedAccounts: 0,
+    deletedPages: 0,
+    deletedImages: 0,
+    unusedImages: 0,
+  };
   // Deletion first: pages about to be deleted need not be unpublished first.
   const deleteBefore = new Date(now.getTime() - DELETE_AFTER_DAYS * DAY_MS);
   for (;;) {
@@ -53,9 +75,10 @@ export async function housekeeping(s: Services, now = s.now(), batchSize = 500):
     await pMap(names, (name) => s.publisher.publishSoon(name), { concurrency: PUBLISHES_AT_ONCE });
     if (names.length < batchSize) break;
   }
+  result.unusedImages = await sweepImages(s, now, batchSize);
   s.log.info(
     result,
-    `housekeeping: ${result.unpublishedPages} pages unpublished; ${result.deletedAccounts} accounts deleted with ${result.deletedPages} pages and ${result.deletedImages} images`,
+    `housekeeping: ${result.unpublishedPages} pages unpublished; ${result.deletedAccounts} accounts deleted with ${result.deletedPages} pages and ${result.deletedImages} images; ${result.unusedImages} unused images removed`,
   );
   return result;
 }
@@ -87,4 +110,34 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
     await forgotten.delete(accounts, names, accounts.map(accountScope));
     return { accounts: accounts.length, pages: names.length, images };
   });
+}
+
+/** Removes images older than a day that no page of their account uses; returns how many. */
+async function sweepImages(s: Services, now: Date, batchSize: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - UPLOAD_GRACE_MS);
+  let removed = 0;
+  let after = '';
+  for (;;) {
+    const candidates = await mediaRepo(s.db).unusedBefore(cutoff, after, batchSize);
+    if (candidates.length === 0) break;
+    after = candidates[candidates.length - 1].key;
+    const byAccount = new Map<string, string[]>();
+    for (const c of candidates) byAccount.set(c.account_id, [...(byAccount.get(c.account_id) ?? []), c.key]);
+    for (const [accountId, keys] of byAccount) {
+      removed += await s.db
+        .transaction(async (tx) => {
+          await accountsRepo(tx).lock(accountId);
+          const unused = await mediaRepo(tx).removeUnused(accountId, keys, now);
+          await s.storage.delete(unused.map(mediaObjectKey));
+          return unused.length;
+        })
+        .catch((err) => {
+          s.log.warn({ err, accountId }, 'housekeeping: could not remove unused images; next night again');
+          return 0;
+        });
+    }
+    if (candidates.length < batchSize) break;
+  }
+  await mediaRepo(s.db).forgetRemoved(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
+  return removed;
 }

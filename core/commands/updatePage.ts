@@ -1,4 +1,8 @@
-/** Changing and deleting pages: PATCH merges, PUT replaces, DELETE parks the name. */
+/**
+ * Changing and deleting pages: PATCH merges, PUT replaces, DELETE parks the name. Images the
+ * change leaves unused by every page of the account are removed (core/commands/images.ts).
+ */
+import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
@@ -9,6 +13,7 @@ import { PAGE_ID } from '../queries/pages.js';
 import { blockListProblems, imageProblem, normalizeBlocks } from '../rules/blocks.js';
 import type { ProfilePatchInput, ProfileReplaceInput } from '../schemas/page.js';
 import type { Services } from '../services.js';
+import { deleteImageFiles, refuseRemovedImages, releaseImages } from './images.js';
 
 /** Every problem of a profile change that the schema cannot see, for the page's account. */
 function profileChangeProblems(input: ProfilePatchInput | ProfileReplaceInput, accountId: string): AppError[] {
@@ -55,29 +60,40 @@ async function changePage(
     row: PageRow,
   ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
 ): Promise<PageRow> {
-  const updated = await s.db.transaction(async (tx) => {
+  const { updated, unused } = await s.db.transaction(async (tx) => {
+    // The account first: no other change of its pages decides meanwhile which images are unused.
+    await accountsRepo(tx).lock(accountId);
     const row = await editableRow(tx, accountId, id);
     const [problem] = profileChangeProblems(input, accountId);
     if (problem) throw problem;
     await publishQueueRepo(tx).enqueue(row.username, s.now());
     const next = change(row);
+    await refuseRemovedImages(tx, row, next);
     const now = s.now();
-    return pagesRepo(tx).update(row.id, { ...next, now, nextChangeAt: nextVisibilityChange(next.blocks, now) });
+    const updated = await pagesRepo(tx).update(row.id, {
+      ...next,
+      now,
+      nextChangeAt: nextVisibilityChange(next.blocks, now),
+    });
+    return { updated, unused: await releaseImages(s, tx, accountId, row, updated) };
   });
   await s.publisher.publishSoon(updated.username);
+  await deleteImageFiles(s, unused); // after the page that showed them is replaced
   return updated;
 }
 
 /** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
 export async function deletePage(s: Services, accountId: string, id: string): Promise<PageRow> {
-  const deleted = await s.db.transaction(async (tx) => {
+  const { deleted, unused } = await s.db.transaction(async (tx) => {
+    await accountsRepo(tx).lock(accountId);
     const row = await editableRow(tx, accountId, id);
     await pagesRepo(tx).delete(row.id);
     await namesRepo(tx).park(row.username, accountId, s.now());
     await publishQueueRepo(tx).enqueue(row.username, s.now());
-    return row;
+    return { deleted: row, unused: await releaseImages(s, tx, accountId, row, null) };
   });
   await s.publisher.publishSoon(deleted.username);
+  await deleteImageFiles(s, unused);
   return deleted;
 }
 

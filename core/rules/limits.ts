@@ -29,6 +29,7 @@ export const LIMITS = {
   },
   pagesWithKey: { windows: [{ max: 10, seconds: HOUR }], per: 'account', counts: 'created', code: 'rate_limited' },
   validate: { windows: [{ max: 60, seconds: HOUR }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  /** POST /api/upload by URL or as a file, and the MCP upload tool: every stored image counts. */
   uploadByUrl: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importPage: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importSocial: { windows: [{ max: 10, seconds: DAY }], per: 'account', counts: 'requests', code: 'quota' },

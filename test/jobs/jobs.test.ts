@@ -69,7 +69,13 @@ describe('background jobs', () => {
 
       app().clock.set(T0);
       const result = await housekeeping(app().services, T0);
-      expect(result).to.deep.equal({ unpublishedPages: 2, deletedAccounts: 1, deletedPages: 1, deletedImages: 1 });
+      expect(result).to.deep.equal({
+        unpublishedPages: 2,
+        deletedAccounts: 1,
+        deletedPages: 1,
+        deletedImages: 1,
+        unusedImages: 0,
+      });
 
       for (const a of accounts) {
         const expected =
@@ -88,6 +94,7 @@ describe('background jobs', () => {
         deletedAccounts: 0,
         deletedPages: 0,
         deletedImages: 0,
+        unusedImages: 0,
       });
     });
 

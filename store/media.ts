@@ -1,0 +1,81 @@
+/**
+ * Stored images (table `media`, one row per media key): written when an image is stored,
+ * marked removed when no page of its account uses it any more. What a page uses is read from
+ * the page rows themselves: its avatar, its background and its blocks' card images.
+ */
+import type { Queryable } from './db.js';
+
+/** True when a page of the image's account names `m.key`. */
+const IN_USE = `EXISTS (
+  SELECT 1 FROM pages p WHERE p.account_id = m.account_id
+    AND (p.profile->>'avatar' = m.key OR p.profile#>>'{theme,backgroundImage}' = m.key
+      OR EXISTS (SELECT 1 FROM json_array_elements(p.blocks) b WHERE b->>'image' = m.key)))`;
+
+export function mediaRepo(db: Queryable) {
+  return {
+    /** Records a new image of the account (before its file is written). */
+    async add(key: string, accountId: string, now: Date): Promise<void> {
+      await db.query(
+        'INSERT INTO media (key, account_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING',
+        [key, accountId, now],
+      );
+    },
+
+    /** Which of `keys` were removed: a page may not take them any more. */
+    async removedAmong(keys: readonly string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await db.query<{ key: string }>(
+        'SELECT key FROM media WHERE key = ANY($1::text[]) AND removed_at IS NOT NULL',
+        [keys],
+      );
+      return new Set(rows.map((r) => r.key));
+    },
+
+    /**
+     * Marks removed those of the account's `keys` that no page of the account uses (as this
+     * transaction sees the pages); returns them. Keys stored before this table existed
+     * get their row here. Call with the account locked, so no page takes one meanwhile.
+     */
+    async removeUnused(accountId: string, keys: readonly string[], now: Date): Promise<string[]> {
+      if (keys.length === 0) return [];
+      await db.query(
+        `INSERT INTO media (key, account_id, created_at)
+         SELECT k, $1, $3 FROM unnest($2::text[]) k WHERE split_part(k, '/', 2) = $1
+         ON CONFLICT (key) DO NOTHING`,
+        [accountId, keys, now],
+      );
+      const rows = await db.query<{ key: string }>(
+        `UPDATE media m SET removed_at = $3 WHERE m.account_id = $1 AND m.key = ANY($2::text[])
+           AND m.removed_at IS NULL AND NOT ${IN_USE}
+         RETURNING m.key`,
+        [accountId, keys, now],
+      );
+      return rows.map((r) => r.key);
+    },
+
+    /** Puts back keys whose files could not be deleted, for the next sweep to try again. */
+    async restore(keys: readonly string[]): Promise<void> {
+      if (keys.length === 0) return;
+      await db.query('UPDATE media SET removed_at = NULL WHERE key = ANY($1::text[])', [keys]);
+    },
+
+    /**
+     * Up to `limit` images stored before `cutoff` that are neither removed nor used by a page,
+     * after `after` in key order (the sweep's candidates; re-checked under the account's lock).
+     */
+    async unusedBefore(cutoff: Date, after: string, limit: number): Promise<{ key: string; account_id: string }[]> {
+      return db.query<{ key: string; account_id: string }>(
+        `SELECT m.key, m.account_id FROM media m
+         WHERE m.removed_at IS NULL AND m.created_at < $2 AND m.key > $3 AND NOT ${IN_USE}
+         ORDER BY m.key LIMIT $1`,
+        [limit, cutoff, after],
+      );
+    },
+
+    /** Forgets removal marks older than `cutoff`; returns how many. */
+    async forgetRemoved(cutoff: Date): Promise<number> {
+      const rows = await db.query('DELETE FROM media WHERE removed_at < $1 RETURNING key', [cutoff]);
+      return rows.length;
+    },
+  };
+}
