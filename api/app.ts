@@ -1,7 +1,7 @@
 /** The JSON API: every route of api/ (declared once in route.ts form), openapi.json and the docs. */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Limiter } from '../core/limiter.js';
+import { createLimiter, type Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
 import { authenticate } from '../edge/auth.js';
 import { limit } from '../edge/limits.js';
@@ -18,8 +18,8 @@ import { type AnyRoute, routeHandler } from './route.js';
 import { uploadRoutes } from './upload/routes.js';
 import { usernameRoutes } from './username/routes.js';
 
-/** Every API route, in the order of the API reference. */
-export function apiRoutes(s: Services): AnyRoute[] {
+/** Every API route, in the order of the API reference (the limiter for routes that count in their command). */
+export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): AnyRoute[] {
   return [
     ...usernameRoutes(s),
     ...agentRoutes(s),
@@ -27,7 +27,7 @@ export function apiRoutes(s: Services): AnyRoute[] {
     ...profileRoutes(s),
     ...uploadRoutes(s),
     ...importRoutes(s),
-    ...accountRoutes(s),
+    ...accountRoutes(s, limiter),
     ...keyRoutes(s),
   ];
 }
@@ -39,7 +39,7 @@ export interface Api {
 }
 
 export function createApi(s: Services, limiter: Limiter): Api {
-  const routes = apiRoutes(s);
+  const routes = apiRoutes(s, limiter);
   const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
   const router = new Router<RequestState>();
   for (const r of routes) {

@@ -11,7 +11,7 @@ import type { DashboardContext } from './context.js';
 import { LOCALES } from './render.js';
 
 export function accountRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, personOrLogin, attempt, back } = d;
+  const { s, limiter, form, show, personOrLogin, attempt, back } = d;
 
   async function showAccount(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const row = await loadAccount(s, accountId);
@@ -45,7 +45,7 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
             currentPassword: input.currentPassword ?? '',
             newPassword: input.newPassword,
           });
-          await changeAccount(s, accountId, change, (await readSession(s, ctx))?.id ?? null);
+          await changeAccount(s, accountId, change, { limiter, keepSession: (await readSession(s, ctx))?.id ?? null });
           return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
         }
         if (!LOCALES.some((l) => l.code === input.locale)) {
@@ -55,7 +55,7 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
             hint: 'Choose one of the languages listed.',
           });
         }
-        await changeAccount(s, accountId, { locale: input.locale });
+        await changeAccount(s, accountId, { locale: input.locale }, { limiter });
         back(ctx, '/dashboard/account', 'Language saved.');
       },
     );

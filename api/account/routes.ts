@@ -1,6 +1,7 @@
 /** /api/account: the key's account, its settings and everything stored about it (SPEC 4.4). */
 import * as v from 'valibot';
 import { changeAccount, exportAccount, loadAccount } from '../../core/commands/account.js';
+import type { Limiter } from '../../core/limiter.js';
 import { presentAccount } from '../../core/presenters/account.js';
 import { Locale, Password, str } from '../../core/schemas/fields.js';
 import type { Services } from '../../core/services.js';
@@ -15,7 +16,7 @@ const AccountPatch = v.strictObject({
   newPassword: v.optional(Password),
 });
 
-export function accountRoutes(s: Services) {
+export function accountRoutes(s: Services, limiter: Limiter) {
   return [
     route({
       method: 'get',
@@ -35,13 +36,14 @@ export function accountRoutes(s: Services) {
       path: '/api/account',
       tag: 'Account',
       summary: 'Change the language or the password',
-      description: 'A new password needs the current one. A provisional account has no password until it is claimed.',
+      description:
+        'A new password needs the current one, and logs out every browser session of the account. Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
       auth: 'key',
       body: AccountPatch,
       responses: [{ status: 200, description: 'The account after the change', schema: AccountOut }],
-      errors: [...keyErrors, 'invalid_fields', 'bad_credentials'],
+      errors: [...keyErrors, 'invalid_fields', 'bad_credentials', 'rate_limited'],
       async handler(ctx, { body }) {
-        ctx.body = presentAccount(await changeAccount(s, accountOf(ctx), body));
+        ctx.body = presentAccount(await changeAccount(s, accountOf(ctx), body, { limiter }));
       },
     }),
 

@@ -6,6 +6,7 @@ import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
 import { sessionsRepo } from '../../store/sessions.js';
 import { AppError } from '../errors.js';
+import type { Limiter } from '../limiter.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
@@ -19,14 +20,16 @@ export async function loadAccount(s: Services, id: string): Promise<AccountRow> 
 
 /**
  * A new language and/or password (the current one required); answers the account after. A new
- * password logs out every browser but `keepSession` (the one that changed it, if any).
+ * password logs out every browser but `keepSession` (the dashboard's own, which changed it; none
+ * through the API). Wrong current passwords count against the account's `currentPassword` limit.
  */
 export async function changeAccount(
   s: Services,
   accountId: string,
   change: { locale?: string; currentPassword?: string; newPassword?: string },
-  keepSession: string | null = null,
+  o: { limiter: Limiter; keepSession?: string | null },
 ): Promise<AccountRow> {
+  const keepSession = o.keepSession ?? null;
   const account = await loadAccount(s, accountId);
   let passwordHash: string | undefined;
   if (change.newPassword !== undefined) {
@@ -44,9 +47,12 @@ export async function changeAccount(
         hint: 'Send the current password to set a new one.',
       });
     }
+    // Counted before the check, given back when right: parallel guesses cannot pass the limit.
+    const hit = await o.limiter.enforce('currentPassword', { accountId: account.id, address: '' });
     if (!(await verifyPassword(change.currentPassword, account.password_hash))) {
       throw new AppError('bad_credentials', { field: 'currentPassword' });
     }
+    await hit?.refund();
     passwordHash = await hashPassword(change.newPassword);
   } else if (change.currentPassword !== undefined) {
     throw new AppError('invalid_fields', {

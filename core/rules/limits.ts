@@ -56,6 +56,19 @@ export const LIMITS = {
     code: 'rate_limited',
   },
   mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  /**
+   * Wrong current passwords on a password change (PATCH /api/account, the dashboard's account
+   * form), per account like log-ins: a right one gives its hit back, so a leaked key cannot guess.
+   */
+  currentPassword: {
+    windows: [
+      { max: 10, seconds: 15 * MINUTE },
+      { max: 50, seconds: DAY },
+    ],
+    per: 'account',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
 } as const satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;
