@@ -43,7 +43,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           username: (input.username ?? '').trim(),
         });
         // Made by a person: not counted against the 10 program-made pages.
-        const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, false);
+        const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, { byProgram: false });
         back(ctx, `/dashboard/pages/${row.id}`, `${row.username} is live. Make it yours.`);
       },
     );

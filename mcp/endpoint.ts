@@ -10,7 +10,7 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import type { Caller } from '../core/caller.js';
 import { AppError } from '../core/errors.js';
-import type { Consumed, Limiter } from '../core/limiter.js';
+import type { CommandLimits, Limiter } from '../core/limiter.js';
 import { LIMITS } from '../core/rules/limits.js';
 import type { Services } from '../core/services.js';
 import { issueToError } from '../core/validation.js';
@@ -62,14 +62,9 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)
       return errorResult(new AppError('not_found', { detail: request.params.name, hint: 'There is no such tool.' }));
-    // Hits of limits that count only what is created, given back if the call creates nothing.
-    const refundable: Consumed[] = [];
     try {
       if (tool.needsKey && !caller.accountId) throw keyRequired();
-      for (const name of tool.limits?.(caller) ?? []) {
-        const used = await limiter.enforce(name, caller);
-        if (used && LIMITS[name].counts === 'created') refundable.push(used);
-      }
+      // Arguments the schema refuses use no limit (the REST routes refuse bad bodies first too).
       const args = request.params.arguments ?? {};
       let input: unknown = args;
       if (!tool.rawInput) {
@@ -77,13 +72,20 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
         if (!parsed.success) throw issueToError(parsed.issues[0]);
         input = parsed.output;
       }
-      const result = await tool.run(s, caller as Caller & { accountId: string }, input);
+      // Limits on what is created or fetched are counted by the command (core/limiter.ts).
+      const limits: CommandLimits = {};
+      for (const name of tool.limits?.(caller, input) ?? []) {
+        const counts = LIMITS[name].counts;
+        if (counts === 'requests') await limiter.enforce(name, caller);
+        else if (counts === 'created') limits.create = await limiter.forCreates(name, caller);
+        else limits.beforeFetch = async () => void (await limiter.enforce(name, caller));
+      }
+      const result = await tool.run(s, caller as Caller & { accountId: string }, input, limits);
       return {
         content: [{ type: 'text', text: JSON.stringify(result) }],
         structuredContent: result as Record<string, unknown>,
       };
     } catch (err) {
-      for (const used of refundable) await used.refund();
       if (err instanceof AppError) return errorResult(err);
       s.log.error({ err, tool: tool.name }, 'MCP tool failed');
       return errorResult(new AppError('internal'));

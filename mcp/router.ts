@@ -1,5 +1,6 @@
 /** POST /mcp on the web app: the same bearer key as the REST API, and the per-address MCP limit. */
 import Router from '@koa/router';
+import type Koa from 'koa';
 import type { Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
 import { authenticate } from '../edge/auth.js';
@@ -9,7 +10,14 @@ import { mcpHandler } from './endpoint.js';
 
 export function mcpRouter(s: Services, limiter: Limiter): Router<RequestState> {
   const router = new Router<RequestState>();
-  router.post('/mcp', authenticate(s, 'optional-key'), limit(limiter, 'mcp'), mcpHandler(s, limiter));
+  // Each message of a JSON-RPC batch counts as a request.
+  const messages = (ctx: Koa.Context) => (Array.isArray(ctx.request.body) ? Math.max(1, ctx.request.body.length) : 1);
+  router.post(
+    '/mcp',
+    authenticate(s, 'optional-key'),
+    limit(limiter, 'mcp', undefined, messages),
+    mcpHandler(s, limiter),
+  );
   // Stateless Streamable HTTP: no server-initiated stream to GET and no session to DELETE.
   router.all('/mcp', (ctx) => {
     ctx.status = 405;

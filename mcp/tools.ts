@@ -7,9 +7,10 @@ import type { Caller } from '../core/caller.js';
 import { claimLinkFor } from '../core/commands/claimLinks.js';
 import { createAgentPage } from '../core/commands/createAgentPage.js';
 import { storeImageFromUrl } from '../core/commands/images.js';
-import { importProfile } from '../core/commands/importProfile.js';
+import { importableHandle, importProfile } from '../core/commands/importProfile.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
+import type { CommandLimits } from '../core/limiter.js';
 import { presentCreatedPage, presentPage } from '../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../core/queries/agent.js';
 import { checkUsername } from '../core/queries/checkUsername.js';
@@ -31,11 +32,15 @@ export interface Tool {
   /** Parse the arguments ourselves (validate_page reports every problem instead of the first). */
   rawInput?: boolean;
   needsKey: boolean;
-  /** Limits of SPEC 8 that the matching REST route has, applied to the tool call too. */
-  limits?: (caller: Caller) => LimitName[];
+  /**
+   * Limits of SPEC 8 that the matching REST route has, applied to the tool call too (after its
+   * arguments are parsed); those on what is created or fetched are handed to `run` to count.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each tool's input is its own schema's output
+  limits?: (caller: Caller, input: any) => LimitName[];
   /** `caller.accountId` is set whenever `needsKey` is. */
   // biome-ignore lint/suspicious/noExplicitAny: each tool's input is its own schema's output
-  run(s: Services, caller: Caller & { accountId: string }, input: any): Promise<unknown>;
+  run(s: Services, caller: Caller & { accountId: string }, input: any, limits: CommandLimits): Promise<unknown>;
 }
 
 const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
@@ -56,9 +61,9 @@ export const TOOLS: Tool[] = [
       'Create a link-in-bio page. Without an API key this also creates a provisional account and returns apiKey (shown once: keep it and send it as "Authorization: Bearer <key>" to edit the page) and claimUrl (give it to the person who will own the page). With a key it adds a page to that account. Blocks are links, socials, social rows, embeds, messengers and text.',
     input: CreatePageRequest,
     needsKey: false,
-    limits: (c) => [c.accountId ? 'pagesWithKey' : 'pagesWithoutKey'],
-    async run(s, caller, input) {
-      return presentCreatedPage(s.config, await createAgentPage(s, caller, input));
+    limits: (c) => [c.accountId ? 'pagesWithKey' : 'pagesWithoutKey', 'createFetches'],
+    async run(s, caller, input, limits) {
+      return presentCreatedPage(s.config, await createAgentPage(s, caller, input, { limits }));
     },
   },
   {
@@ -159,7 +164,7 @@ export const TOOLS: Tool[] = [
     description: `Import display name, bio and photo from a public social profile (networks: ${NETWORK_NAMES.join(', ')}). The photo is stored as an avatar image of the account; returns {network, handle, displayName, bio, avatar} ready for update_page. 10 per day per account.`,
     input: v.object({ network: v.picklist(NETWORK_NAMES), ...ImportProfileRequest.entries }),
     needsKey: true,
-    limits: () => ['importSocial'],
+    limits: (_c, input) => (importableHandle(input.network, { handle: input.handle }) ? ['importSocial'] : []),
     run: (s, c, input) => importProfile(s, c.accountId, input.network, input.handle),
   },
 ];

@@ -9,6 +9,8 @@ export interface AccountRow {
   created_at: Date;
   claimed_at: Date | null;
   created_by: string;
+  /** Pages programs have made on the account, deleted ones included. */
+  program_pages_made: number;
 }
 
 export function accountsRepo(db: Queryable) {
@@ -27,6 +29,11 @@ export function accountsRepo(db: Queryable) {
         [a.id, a.email, a.passwordHash, a.locale, a.now, a.createdBy],
       );
       return row;
+    },
+
+    /** Counts one more page made by a program. */
+    async countProgramPage(id: string) {
+      await db.query('UPDATE accounts SET program_pages_made = program_pages_made + 1 WHERE id = $1', [id]);
     },
 
     /** Locks the account's row until the transaction ends: serialises what counts against its limits. */

@@ -92,14 +92,6 @@ export function pagesRepo(db: Queryable) {
       return db.query<PageRow>('SELECT * FROM pages WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
     },
 
-    async countProgramMade(accountId: string): Promise<number> {
-      const [row] = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pages WHERE account_id = $1 AND by_program',
-        [accountId],
-      );
-      return row.n;
-    },
-
     async update(
       id: string,
       change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date; nextChangeAt: Date | null },

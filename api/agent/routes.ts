@@ -9,6 +9,7 @@ import { describeAccount, validateCreateRequest } from '../../core/queries/agent
 import { CreatePageRequest } from '../../core/schemas/agent.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
+import { commandLimits } from '../../edge/limits.js';
 import { accountOf, route } from '../route.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../schemas/responses.js';
 
@@ -22,11 +23,12 @@ export function agentRoutes(s: Services) {
       tag: 'Create and discover',
       summary: 'Create a page (and, without a key, its account, key and claim link)',
       description:
-        'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. avatarUrl is fetched and stored as the avatar; importFromUrl reads a public link page and appends its links as link blocks. All or nothing: if a fetch fails, the error is returned and nothing is written. publish defaults to true.',
+        'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. avatarUrl is fetched and stored as the avatar; importFromUrl reads a public link page and appends its links as link blocks. All or nothing: if a fetch fails, the error is returned and nothing is written. publish defaults to true. Limits: without a key 10 pages per day (and 30 per hour) per address, with a key 10 per hour per account, counting only pages created (a failed request or an idempotent replay counts nothing); each fetch of avatarUrl or importFromUrl counts against 30 per hour and 100 per day per address, even when the create then fails.',
       auth: 'optional-key',
       limits: [
         { name: 'pagesWithoutKey', when: (ctx) => !ctx.state.auth },
         { name: 'pagesWithKey', when: (ctx) => Boolean(ctx.state.auth) },
+        { name: 'createFetches' },
       ],
       body: CreatePageRequest,
       headers: [
@@ -73,7 +75,7 @@ export function agentRoutes(s: Services) {
         const answer = await answerOnce<CreatedAgentPage>(
           s,
           { scope: idempotencyScope(s, caller), key: idempotencyKey, body },
-          (transaction) => createAgentPage(s, caller, body, transaction),
+          (transaction) => createAgentPage(s, caller, body, { transaction, limits: commandLimits(ctx) }),
           (created) => ({ status: 201, body: presentCreatedPage(s.config, created) }),
         );
         ctx.state.replayed = answer.replayed;

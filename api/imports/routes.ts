@@ -1,10 +1,10 @@
 /** POST /api/import/page and /api/import/{network}: links and profile data from elsewhere. */
 
-import { importProfile } from '../../core/commands/importProfile.js';
+import { importableHandle, importProfile } from '../../core/commands/importProfile.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
 import type { Services } from '../../core/services.js';
 import { importLinks } from '../../outbound/linkPage.js';
-import { isNetworkName, NETWORK_NAMES } from '../../outbound/networks.js';
+import { NETWORK_NAMES } from '../../outbound/networks.js';
 import { accountOf, route } from '../route.js';
 import { ImportPageOut, ImportProfileOut } from '../schemas/responses.js';
 
@@ -39,7 +39,13 @@ export function importRoutes(s: Services) {
       summary: 'Import name, bio and photo from a social profile',
       description: `Networks: ${NETWORK_NAMES.join(', ')}. The photo is stored like an upload (kind avatar) and returned as a storage key; nothing else is written. 10 imports per day per account.`,
       auth: 'key',
-      limits: [{ name: 'importSocial', when: (ctx) => isNetworkName(String(ctx.params.network)) }],
+      // A body the schema refuses, or a handle the network cannot have, uses no quota.
+      limits: [
+        {
+          name: 'importSocial',
+          when: (ctx) => importableHandle(String(ctx.params.network), ctx.request.body),
+        },
+      ],
       body: ImportProfileRequest,
       responses: [{ status: 200, description: 'The profile', schema: ImportProfileOut }],
       errors: [...keyErrors, 'invalid_fields', 'not_found', ...fetchErrors, 'not_image', 'processing_failed'],

@@ -6,6 +6,7 @@ import { getPage, getStats, listPages } from '../../core/queries/pages.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
+import { commandLimits } from '../../edge/limits.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
@@ -49,7 +50,8 @@ export function profileRoutes(s: Services) {
         'limit_reached',
       ],
       async handler(ctx, { body }) {
-        const row = await createProfile(s, { ...callerFrom(ctx), accountId: accountOf(ctx) }, body, true);
+        const caller = { ...callerFrom(ctx), accountId: accountOf(ctx) };
+        const row = await createProfile(s, caller, body, { byProgram: true, limit: commandLimits(ctx).create });
         ctx.status = 201;
         ctx.body = presentPage(s.config, row);
       },

@@ -11,6 +11,7 @@ import type { Queryable } from '../../store/db.js';
 import type { PageRow } from '../../store/pages.js';
 import type { Caller } from '../caller.js';
 import { AppError } from '../errors.js';
+import type { CommandLimits } from '../limiter.js';
 import { defaultProfile } from '../model.js';
 import { blockListProblems, normalizeBlocks } from '../rules/blocks.js';
 import type { CreatePageInput } from '../schemas/agent.js';
@@ -46,24 +47,32 @@ export function createRequestProblems(input: CreatePageInput, accountId: string 
   return problems;
 }
 
-/** POST /api/agent/pages and the create_page tool; the writes run in `transaction`. */
+/**
+ * POST /api/agent/pages and the create_page tool. The writes run in `o.transaction` (an
+ * idempotent request's, which replays instead of calling back when the key was used); the
+ * create is counted in it against `o.limits.create`, and each fetch against `beforeFetch`.
+ */
 export async function createAgentPage(
   s: Services,
   caller: Caller,
   input: CreatePageInput,
-  transaction: Transaction<CreatedAgentPage> = (work) => s.db.transaction(work),
+  o: { transaction?: Transaction<CreatedAgentPage>; limits: CommandLimits },
 ): Promise<CreatedAgentPage> {
   const [problem] = createRequestProblems(input, caller.accountId);
   if (problem) throw problem;
+  const { create, beforeFetch = async () => {} } = o.limits;
+  create?.check();
   const now = s.now();
   const passwordHash = input.password !== undefined ? await hashPassword(input.password) : null;
   const accountId = caller.accountId ?? newId();
-  const fetched = await fetchFromElsewhere(s, input, accountId);
+  const fetched = await fetchFromElsewhere(s, input, accountId, beforeFetch);
+  const transaction = o.transaction ?? ((work) => s.db.transaction(work));
   let created: CreatedAgentPage;
   try {
-    created = await transaction((tx) =>
-      createInTransaction(s, tx, caller, input, { accountId, passwordHash, now, ...fetched }),
-    );
+    created = await transaction(async (tx) => {
+      await create?.count(tx);
+      return createInTransaction(s, tx, caller, input, { accountId, passwordHash, now, ...fetched });
+    });
   } catch (err) {
     await discardImages(s, fetched.avatar ? [fetched.avatar] : []);
     throw await uniqueViolationToError(s.db, err, input.username, caller.accountId);
@@ -84,9 +93,15 @@ interface Fetched {
  * Fetches the link page first (it writes nothing), then the avatar (stored for the account
  * being created, and removed again if the page is not created after all).
  */
-async function fetchFromElsewhere(s: Services, input: CreatePageInput, accountId: string): Promise<Fetched> {
+async function fetchFromElsewhere(
+  s: Services,
+  input: CreatePageInput,
+  accountId: string,
+  beforeFetch: () => Promise<void>,
+): Promise<Fetched> {
   let importedBlocks: AgentBlockInput[] = [];
   if (input.importFromUrl !== undefined) {
+    await beforeFetch();
     const links = await importLinks(s.fetcher, input.importFromUrl, 'importFromUrl');
     const sent = input.page?.blocks?.length ?? 0;
     if (sent + links.length > MAX_BLOCKS) {
@@ -97,10 +112,11 @@ async function fetchFromElsewhere(s: Services, input: CreatePageInput, accountId
     }
     importedBlocks = links.map((l) => parseOrThrow(AgentBlock, { type: 'link', label: l.label, url: l.url }));
   }
-  const avatar =
-    input.avatarUrl !== undefined
-      ? (await storeImageFromUrl(s, accountId, 'avatar', input.avatarUrl, 'avatarUrl')).key
-      : null;
+  let avatar: string | null = null;
+  if (input.avatarUrl !== undefined) {
+    await beforeFetch();
+    avatar = (await storeImageFromUrl(s, accountId, 'avatar', input.avatarUrl, 'avatarUrl')).key;
+  }
   return { importedBlocks, avatar };
 }
 

@@ -2,22 +2,29 @@
 import { accountsRepo } from '../../store/accounts.js';
 import type { PageRow } from '../../store/pages.js';
 import type { Caller } from '../caller.js';
+import type { CreateLimit } from '../limiter.js';
 import { defaultProfile } from '../model.js';
 import type { TemplateId } from '../schemas/fields.js';
 import type { Services } from '../services.js';
 import { ensureProgramSlot, insertPage, uniqueViolationToError } from './newPage.js';
 
-/** A published page with no blocks; `byProgram` pages count against the account's ceiling. */
+/**
+ * A published page with no blocks; `byProgram` pages count against the account's ceiling, and
+ * the create against `limit` in its transaction.
+ */
 export async function createProfile(
   s: Services,
   caller: Caller & { accountId: string },
   input: { username: string; templateId?: TemplateId },
-  byProgram: boolean,
+  o: { byProgram: boolean; limit?: CreateLimit | null },
 ): Promise<PageRow> {
+  const { byProgram, limit } = o;
+  limit?.check();
   const now = s.now();
   let row: PageRow;
   try {
     row = await s.db.transaction(async (tx) => {
+      await limit?.count(tx);
       if (byProgram) await ensureProgramSlot(tx, caller.accountId);
       const account = await accountsRepo(tx).find(caller.accountId);
       const profile = defaultProfile(input.username, account?.locale ?? 'en');

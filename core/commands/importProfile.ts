@@ -4,10 +4,13 @@
  * tags of the public profile page. The photo goes through the upload pipeline and comes back
  * as the account's own storage key, ready for `avatar`.
  */
+
+import * as v from 'valibot';
 import type { Fetched } from '../../outbound/fetcher.js';
 import { isNetworkName, NETWORKS, type Network, type NetworkName } from '../../outbound/networks.js';
 import { cleanLine, cleanText } from '../../outbound/text.js';
 import { AppError } from '../errors.js';
+import { ImportProfileRequest } from '../schemas/imports.js';
 import type { Services } from '../services.js';
 import { storeImageFromUrl } from './images.js';
 
@@ -39,6 +42,19 @@ function unknownNetwork(network: string): AppError {
   });
 }
 
+/**
+ * Whether the request body holds a handle `network` can have (what importProfile accepts):
+ * only such requests use the daily quota.
+ */
+export function importableHandle(network: string, body: unknown): boolean {
+  if (!isNetworkName(network) || !v.is(ImportProfileRequest, body)) return false;
+  return NETWORKS[network].handle.test(cleanHandle(body.handle));
+}
+
+function cleanHandle(raw: string): string {
+  return raw.trim().replace(/^@/, '');
+}
+
 /** Reads the profile of `handle` on `network` and stores its photo for the account. */
 export async function importProfile(
   s: Services,
@@ -48,7 +64,7 @@ export async function importProfile(
 ): Promise<ImportedProfile> {
   if (!isNetworkName(network)) throw unknownNetwork(network);
   const spec: Network = NETWORKS[network];
-  const handle = rawHandle.trim().replace(/^@/, '');
+  const handle = cleanHandle(rawHandle);
   if (!spec.handle.test(handle)) {
     throw new AppError('invalid_fields', { field: 'handle', detail: 'handle', hint: spec.handleHint });
   }

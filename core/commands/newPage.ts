@@ -1,5 +1,5 @@
 /** What every page creation shares: the program-made page ceiling, the name check and the insert. */
-import { accountsRepo } from '../../store/accounts.js';
+import { type AccountRow, accountsRepo } from '../../store/accounts.js';
 import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
 import { type NewPage, type PageRow, pagesRepo } from '../../store/pages.js';
@@ -9,13 +9,18 @@ import { nextVisibilityChange } from '../model.js';
 import { suggestFreeNames } from '../queries/suggestNames.js';
 import { newId } from '../secrets.js';
 
-/** Program-created pages per account; pages people add by hand do not count. */
+/** Program-created pages per account in total (deleted ones count); pages people add by hand do not count. */
 export const PROGRAM_PAGE_LIMIT = 10;
+
+/** Program-made page slots an account has left. */
+export function programSlotsLeft(account: AccountRow | undefined): number {
+  return Math.max(0, PROGRAM_PAGE_LIMIT - (account?.program_pages_made ?? 0));
+}
 
 /** Locks the account and refuses a page past its program-made ceiling (two requests cannot both take the last slot). */
 export async function ensureProgramSlot(tx: Queryable, accountId: string): Promise<void> {
   await accountsRepo(tx).lock(accountId);
-  if ((await pagesRepo(tx).countProgramMade(accountId)) >= PROGRAM_PAGE_LIMIT) throw new AppError('limit_reached');
+  if (programSlotsLeft(await accountsRepo(tx).find(accountId)) === 0) throw new AppError('limit_reached');
 }
 
 /** Inserts the page if its name is free (or parked by this account), queued for publishing. */
@@ -24,6 +29,7 @@ export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextCha
   if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
   await namesRepo(tx).unpark(p.username);
   await publishQueueRepo(tx).enqueue(p.username, p.now);
+  if (p.byProgram) await accountsRepo(tx).countProgramPage(p.accountId);
   return pagesRepo(tx).insert({ id: newId(), ...p, nextChangeAt: nextVisibilityChange(p.blocks, p.now) });
 }
 

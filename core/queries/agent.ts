@@ -3,7 +3,7 @@ import { accountsRepo } from '../../store/accounts.js';
 import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
 import { createRequestProblems } from '../commands/createAgentPage.js';
-import { PROGRAM_PAGE_LIMIT } from '../commands/newPage.js';
+import { programSlotsLeft } from '../commands/newPage.js';
 import { AppError } from '../errors.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPageSummary } from '../presenters/page.js';
@@ -18,11 +18,10 @@ export async function describeAccount(s: Services, accountId: string) {
   const account = await accountsRepo(s.db).find(accountId);
   if (!account) throw new AppError('unauthorized');
   const pages = await pagesRepo(s.db).listByAccount(accountId);
-  const programMade = pages.filter((p) => p.by_program).length;
   return {
     account: presentAccount(account),
     pages: pages.map((p) => presentPageSummary(s.config, p)),
-    remainingPageSlots: Math.max(0, PROGRAM_PAGE_LIMIT - programMade),
+    remainingPageSlots: programSlotsLeft(account),
   };
 }
 
@@ -45,7 +44,7 @@ export async function validateCreateRequest(s: Services, body: unknown, accountI
     if (await accountsRepo(s.db).emailTaken(raw.email)) problems.push(new AppError('email_taken', { field: 'email' }));
   }
   if (output) problems.push(...createRequestProblems(output, accountId));
-  if (accountId !== null && (await pagesRepo(s.db).countProgramMade(accountId)) >= PROGRAM_PAGE_LIMIT) {
+  if (accountId !== null && programSlotsLeft(await accountsRepo(s.db).find(accountId)) === 0) {
     problems.push(new AppError('limit_reached', { field: 'page' }));
   }
   return problems;

@@ -2,13 +2,15 @@
  * The limits of SPEC section 8, in one table. Fixed windows aligned to the epoch (a day is a
  * UTC day), counted per hashed client address or per account.
  *
- * `counts: 'created'` limits count only requests that create something: a request that fails
- * (or replays an earlier answer) gives its hit back. `counts: 'requests'` counts every request.
+ * `counts: 'created'` limits count only requests that create something, in the transaction that
+ * creates: a request that fails, or replays an earlier answer, counts nothing. `counts:
+ * 'requests'` counts every request. `counts: 'fetches'` counts every fetch from elsewhere that a
+ * request makes, just before it is made, whether the request then succeeds or not.
  */
 export interface LimitRule {
   windows: { max: number; seconds: number }[];
   per: 'address' | 'account';
-  counts: 'created' | 'requests';
+  counts: 'created' | 'requests' | 'fetches';
   /** The error code when the limit is hit. */
   code: 'rate_limited' | 'quota';
 }
@@ -43,6 +45,16 @@ export const LIMITS = {
     ],
     per: 'address',
     counts: 'created',
+    code: 'rate_limited',
+  },
+  /** avatarUrl and importFromUrl of a page create (REST and MCP): each fetch, even when the create fails. */
+  createFetches: {
+    windows: [
+      { max: 30, seconds: HOUR },
+      { max: 100, seconds: DAY },
+    ],
+    per: 'address',
+    counts: 'fetches',
     code: 'rate_limited',
   },
   /** Dashboard log-in: failed attempts only (a successful one gives its hit back). */
