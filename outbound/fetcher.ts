@@ -17,7 +17,7 @@ import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../core/errors.js';
 
-/** The longest one fetch may take, from the first byte sent to the last received, redirects included. */
+/** The longest one fetch may take, from resolving the name to the last byte received, redirects included. */
 export const FETCH_DEADLINE_MS = 10_000;
 
 export const FETCH_USER_AGENT = 'linkpage-fetcher/1.0 (+link-in-bio page service; fetches only what a user asked for)';

@@ -60,7 +60,6 @@ export async function storeImageFromUrl(
   const fetched = await s.fetcher.fetchPublic(url, field, {
     maxBytes: KIND_LIMITS[kind].maxBytes,
     accept: 'image/avif,image/webp,image/heic,image/*;q=0.8',
-    timeoutMs: 20_000,
   });
   return storeImage(s, accountId, kind, fetched.body, field);
 }
