@@ -22,6 +22,7 @@ export function authRoutes(router: Router, d: DashboardContext): void {
         show(ctx, 'signup', { title: 'Create your account', error, input: { email: input.email } }, error.status),
       async (input) => {
         const credentials = parseOrThrow(Credentials, { email: input.email?.trim(), password: input.password });
+        await limiter.enforce('emailTries', { accountId: null, address: ctx.ip });
         const hit = await limiter.enforce('signupForm', { accountId: null, address: ctx.ip });
         let accountId: string;
         try {

@@ -8,7 +8,7 @@ import type { DashboardContext } from './context.js';
 import { Credentials } from './forms.js';
 
 export function claimRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, attempt, back, summary } = d;
+  const { s, limiter, form, show, attempt, back, summary } = d;
 
   router.get('/claim/:token', async (ctx) => {
     try {
@@ -36,6 +36,7 @@ export function claimRoutes(router: Router, d: DashboardContext): void {
       },
       async (input) => {
         const credentials = parseOrThrow(Credentials, { email: input.email?.trim(), password: input.password });
+        await limiter.enforce('emailTries', { accountId: null, address: ctx.ip });
         const accountId = await claimAccount(s, { token: ctx.params.token, ...credentials });
         await startSession(s, ctx, accountId);
         back(ctx, '/dashboard', 'The account is yours now. Its API keys keep working.');

@@ -8,6 +8,7 @@ import { claimLinkFor } from '../core/commands/claimLinks.js';
 import { createAgentPage } from '../core/commands/createAgentPage.js';
 import { storeImageFromUrl } from '../core/commands/images.js';
 import { importableHandle, importProfile } from '../core/commands/importProfile.js';
+import { namesEmail } from '../core/commands/people.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
 import type { CommandLimits } from '../core/limiter.js';
@@ -61,7 +62,11 @@ export const TOOLS: Tool[] = [
       'Create a link-in-bio page. Without an API key this also creates a provisional account and returns apiKey (shown once: keep it and send it as "Authorization: Bearer <key>" to edit the page) and claimUrl (give it to the person who will own the page). With a key it adds a page to that account. Blocks are links, socials, social rows, embeds, messengers and text.',
     input: CreatePageRequest,
     needsKey: false,
-    limits: (c) => [c.accountId ? 'pagesWithKey' : 'pagesWithoutKey', 'createFetches'],
+    limits: (c, input) => [
+      c.accountId ? 'pagesWithKey' : 'pagesWithoutKey',
+      'createFetches',
+      ...(namesEmail(c.accountId, input) ? (['emailTries'] as const) : []),
+    ],
     async run(s, caller, input, limits) {
       return presentCreatedPage(s.config, await createAgentPage(s, caller, input, { limits }));
     },
@@ -73,7 +78,7 @@ export const TOOLS: Tool[] = [
     input: CreatePageRequest,
     rawInput: true,
     needsKey: false,
-    limits: () => ['validate'],
+    limits: (c, input) => ['validate', ...(namesEmail(c.accountId, input) ? (['emailTries'] as const) : [])],
     async run(s, c, input) {
       const problems = await validateCreateRequest(s, input, c.accountId);
       return problems.length === 0 ? { valid: true } : { valid: false, problems: problems.map((p) => p.toBody()) };

@@ -2,6 +2,7 @@
 
 import { claimLinkFor } from '../../core/commands/claimLinks.js';
 import { type CreatedAgentPage, createAgentPage } from '../../core/commands/createAgentPage.js';
+import { namesEmail } from '../../core/commands/people.js';
 import { AppError } from '../../core/errors.js';
 import { answerOnce, idempotencyScope } from '../../core/idempotency.js';
 import { presentCreatedPage } from '../../core/presenters/page.js';
@@ -29,6 +30,7 @@ export function agentRoutes(s: Services) {
         { name: 'pagesWithoutKey', when: (ctx) => !ctx.state.auth },
         { name: 'pagesWithKey', when: (ctx) => Boolean(ctx.state.auth) },
         { name: 'createFetches' },
+        { name: 'emailTries', when: (ctx) => namesEmail(ctx.state.auth?.accountId, ctx.request.body) },
       ],
       body: CreatePageRequest,
       headers: [
@@ -93,7 +95,10 @@ export function agentRoutes(s: Services) {
       description:
         'Reports every problem at once, including a taken username or e-mail. With a key, also the page ceiling.',
       auth: 'optional-key',
-      limits: [{ name: 'validate' }],
+      limits: [
+        { name: 'validate' },
+        { name: 'emailTries', when: (ctx) => namesEmail(ctx.state.auth?.accountId, ctx.request.body) },
+      ],
       body: CreatePageRequest,
       parseBody: false,
       responses: [{ status: 200, description: 'The verdict', schema: ValidateOut }],

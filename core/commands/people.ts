@@ -10,6 +10,15 @@ import { AppError } from '../errors.js';
 import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
 
+/**
+ * Whether a request without a key names an e-mail: a sign-up or keyless create (or its
+ * validation) that can answer email_taken, counted against the `emailTries` limit.
+ */
+export function namesEmail(accountId: string | null | undefined, body: unknown): boolean {
+  const email = typeof body === 'object' && body !== null ? (body as { email?: unknown }).email : undefined;
+  return !accountId && typeof email === 'string';
+}
+
 /** Verifying a password for an unknown e-mail costs the same, so timing does not tell which was wrong. */
 const DUMMY_HASH = hashPassword('not a password of anyone');
 

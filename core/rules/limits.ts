@@ -81,6 +81,11 @@ export const LIMITS = {
     counts: 'requests',
     code: 'rate_limited',
   },
+  /**
+   * Sign-ups, claims and keyless creates that name an e-mail, each of which can answer
+   * email_taken: every try counts, so nobody learns without limit which e-mails have an account.
+   */
+  emailTries: { windows: [{ max: 20, seconds: HOUR }], per: 'address', counts: 'requests', code: 'rate_limited' },
 } as const satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;
