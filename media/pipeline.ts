@@ -51,7 +51,7 @@ export function isImageKind(s: unknown): s is ImageKind {
 export function tooLarge(kind: ImageKind): AppError {
   return new AppError('too_large', {
     field: 'file',
-    hint: `A ${kind} image is at most ${KIND_LIMITS[kind].maxBytes / MB} MB.`,
+    hint: `${kind === 'avatar' ? 'An' : 'A'} ${kind} image is at most ${KIND_LIMITS[kind].maxBytes / MB} MB.`,
   });
 }
 

@@ -33,8 +33,15 @@ export interface CreatedAgentPage {
   claim?: { claimUrl: string; expiresAt: string };
 }
 
-/** Checks of a create request that need no database, every problem in order. */
-export function createRequestProblems(input: CreatePageInput, accountId: string | null): AppError[] {
+/**
+ * Checks of a create request that need no database, every problem in order. `input` is the
+ * parsed request, or (validate) the raw one that failed its schema: email and password count
+ * as sent when present, and the blocks are checked as far as they have the right form.
+ */
+export function createRequestProblems(
+  input: { email?: unknown; password?: unknown; page?: { blocks?: readonly unknown[] } },
+  accountId: string | null,
+): AppError[] {
   const problems: AppError[] = [];
   if (accountId !== null && (input.email !== undefined || input.password !== undefined)) {
     const field = input.email !== undefined ? 'email' : 'password';

@@ -43,7 +43,13 @@ export async function validateCreateRequest(s: Services, body: unknown, accountI
   if (accountId === null && typeof raw.email === 'string' && !problems.some((p) => p.fields.field === 'email')) {
     if (await accountsRepo(s.db).emailTaken(raw.email)) problems.push(new AppError('email_taken', { field: 'email' }));
   }
-  if (output) problems.push(...createRequestProblems(output, accountId));
+  // The rules across fields run on the raw body too when the schema refused it, so validate
+  // reports every problem at once; a field the schema named already is not named again.
+  const named = new Set(problems.map((p) => p.fields.field));
+  const page = raw.page as { blocks?: unknown } | undefined;
+  const blocks = typeof page === 'object' && page !== null && Array.isArray(page.blocks) ? page.blocks : [];
+  const loose = output ?? { email: raw.email, password: raw.password, page: { blocks } };
+  problems.push(...createRequestProblems(loose, accountId).filter((p) => !named.has(p.fields.field)));
   if (accountId !== null && programSlotsLeft(await accountsRepo(s.db).find(accountId)) === 0) {
     problems.push(new AppError('limit_reached', { field: 'page' }));
   }

@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Block } from '../model.js';
 import type { AgentBlockInput, StoredBlockInput } from '../schemas/blocks.js';
-import { EMBED_HOSTS } from '../schemas/blocks.js';
+import { EMBED_HOSTS, SHORT_PATH } from '../schemas/blocks.js';
+import { isRealHttpUrl, isUtcDateTime } from '../schemas/fields.js';
+import { MEDIA_KEY } from '../../store/layout.js';
 
 /** Short paths the page host answers itself or that read as the service's own. */
 const RESERVED_PATHS: ReadonlySet<string> = new Set([
@@ -59,62 +61,73 @@ function newBlockId(): string {
 
 /**
  * Every problem of a block list, in input order. `prefix` is the path of the list in the
- * request (`blocks` or `page.blocks`); `accountId` owns the images the blocks may use.
+ * request (`blocks` or `page.blocks`); `accountId` owns the images the blocks may use. The
+ * list may also be raw input that failed its schema (validate reports every problem at once):
+ * each rule then looks only at the fields that have the right form, and skips the others
+ * (their schema problem is reported already).
  */
 export function blockListProblems(
-  blocks: readonly (AgentBlockInput | StoredBlockInput)[],
+  blocks: readonly (AgentBlockInput | StoredBlockInput)[] | readonly unknown[],
   prefix: string,
   accountId: string | null,
 ): AppError[] {
   const problems: AppError[] = [];
   const ids = new Set<string>();
   const paths = new Set<string>();
-  blocks.forEach((b, i) => {
+  blocks.forEach((raw, i) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+    const b = raw as Record<string, unknown>;
     const at = `${prefix}[${i}]`;
-    if (b.id !== undefined) {
-      if (ids.has(b.id)) problems.push(invalid(`${at}.id`, `Block id "${b.id}" is used twice in this page.`));
+    if (typeof b.id === 'string') {
+      if (ids.has(b.id)) problems.push(invalid(`${at}.id`, 'This block id is used by another block of this page.'));
       ids.add(b.id);
     }
-    if (b.showFrom && b.showUntil && Date.parse(b.showUntil) <= Date.parse(b.showFrom)) {
+    if (isDate(b.showFrom) && isDate(b.showUntil) && Date.parse(b.showUntil) <= Date.parse(b.showFrom)) {
       problems.push(invalid(`${at}.showUntil`, 'showUntil must be later than showFrom.'));
     }
     if (b.type === 'link') {
-      if (b.path) {
+      if (typeof b.path === 'string' && SHORT_PATH.test(b.path)) {
         if (RESERVED_PATHS.has(b.path)) {
-          problems.push(
-            new AppError('bad_path', {
-              field: `${at}.path`,
-              detail: b.path,
-              hint: `"${b.path}" is reserved.`,
-            }),
-          );
+          problems.push(badPath(`${at}.path`, b.path, 'This short path is reserved for the service; choose another.'));
         } else if (paths.has(b.path)) {
-          problems.push(
-            new AppError('bad_path', {
-              field: `${at}.path`,
-              detail: b.path,
-              hint: `"${b.path}" is used twice in this page.`,
-            }),
-          );
+          problems.push(badPath(`${at}.path`, b.path, 'This short path is used by another block of this page.'));
         }
         paths.add(b.path);
       }
-      if (b.image) {
+      if (typeof b.image === 'string' && MEDIA_KEY.test(b.image)) {
         const problem = imageProblem(b.image, `${at}.image`, accountId);
         if (problem) problems.push(problem);
       }
     }
-    if (b.type === 'embed' && !hostMatches(b.url, EMBED_HOSTS[b.provider])) {
-      problems.push(
-        new AppError('bad_url', {
-          field: `${at}.url`,
-          detail: `${at}.url`,
-          hint: `A ${b.provider} embed needs a URL on ${EMBED_HOSTS[b.provider].join(' or ')}.`,
-        }),
-      );
+    const provider = b.provider;
+    if (
+      b.type === 'embed' &&
+      typeof provider === 'string' &&
+      Object.hasOwn(EMBED_HOSTS, provider) &&
+      typeof b.url === 'string' &&
+      isRealHttpUrl(b.url)
+    ) {
+      const hosts = EMBED_HOSTS[provider as keyof typeof EMBED_HOSTS];
+      if (!hostMatches(b.url, hosts)) {
+        problems.push(
+          new AppError('bad_url', {
+            field: `${at}.url`,
+            detail: `${at}.url`,
+            hint: `This provider's embeds need a URL on ${hosts.join(' or ')}.`,
+          }),
+        );
+      }
     }
   });
   return problems;
+}
+
+function isDate(value: unknown): value is string {
+  return typeof value === 'string' && isUtcDateTime(value);
+}
+
+function badPath(field: string, path: string, hint: string): AppError {
+  return new AppError('bad_path', { field, detail: path, hint });
 }
 
 /** A stored image key must name the page's own account (keys look like `<kind>/<account id>/<uuid>.avif`). */

@@ -14,7 +14,9 @@ export const SOCIAL_ROW_MAX = 20;
 
 const BlockId = text(1, 40);
 const Order = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
-const ShortPath = v.pipe(str(), v.regex(/^[a-z0-9-]{1,40}$/, 'bad_path'));
+/** A short path `/<path>` on the page host (router/pageHost.ts answers the same form). */
+export const SHORT_PATH = /^[a-z0-9-]{1,40}$/;
+const ShortPath = v.pipe(str(), v.regex(SHORT_PATH, 'bad_path'));
 const AppLink = v.pipe(str(), v.check(isAppLink, 'bad_url'));
 
 /**

@@ -135,8 +135,33 @@ describe('blockListProblems', () => {
       buildStoredBlock('link', { path: 'shop' }),
     ] as never[];
     expect(blockListProblems(blocks, 'blocks', null).map((p) => p.toBody())).to.deep.equal([
-      { code: 'bad_path', hint: '"admin" is reserved.', field: 'blocks[0].path', detail: 'admin' },
-      { code: 'bad_path', hint: '"shop" is used twice in this page.', field: 'blocks[2].path', detail: 'shop' },
+      {
+        code: 'bad_path',
+        hint: 'This short path is reserved for the service; choose another.',
+        field: 'blocks[0].path',
+        detail: 'admin',
+      },
+      {
+        code: 'bad_path',
+        hint: 'This short path is used by another block of this page.',
+        field: 'blocks[2].path',
+        detail: 'shop',
+      },
+    ]);
+  });
+
+  it('checks raw blocks that failed their schema too, on the fields that have the right form', () => {
+    const blocks = [
+      { id: 'x', type: 'link', label: '', url: 'https://example.com/', path: 'shop' },
+      { id: 'x', type: 'link', label: 'ok', url: 'nope', path: 'shop' },
+      { type: 'embed', provider: 'youtube', url: 'https://vimeo.com/1', title: 7 },
+      'not a block',
+      { type: 'link', path: 'Bad Path!' },
+    ];
+    expect(blockListProblems(blocks, 'page.blocks', null).map((p) => [p.code, p.fields.field])).to.deep.equal([
+      ['invalid_fields', 'page.blocks[1].id'],
+      ['bad_path', 'page.blocks[1].path'],
+      ['bad_url', 'page.blocks[2].url'],
     ]);
   });
 });
