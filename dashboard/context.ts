@@ -13,6 +13,7 @@ import { pageUrl, type Services } from '../core/services.js';
 import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
 import type { PageRow } from '../store/pages.js';
 import type { Form } from './forms.js';
+import { type NoticeText, noticeId, noticeText } from './notices.js';
 import { render } from './render.js';
 
 export interface DashboardContext {
@@ -35,7 +36,7 @@ export interface DashboardContext {
     act: (input: Form) => Promise<void>,
   ): Promise<void>;
   /** A 303 redirect, with a notice for the next page if one is given. */
-  back(ctx: Koa.Context, to: string, notice?: string): void;
+  back(ctx: Koa.Context, to: string, notice?: NoticeText): void;
   /** Where to go after logging in: a dashboard path, or the dashboard. */
   safeNext(next: string | undefined): string;
   /** A page of the account, or the dashboard's 404. */
@@ -74,6 +75,8 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     ctx.set('Cache-Control', 'no-store');
     ctx.body = render(view, {
       ...data,
+      // Only a known notice id shows, as its fixed text (never text from the address).
+      notice: noticeText(ctx.query.notice),
       csrf: await csrfToken(s, ctx),
       loggedIn: (await readSession(s, ctx)) !== null,
       path: ctx.path,
@@ -103,9 +106,9 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     }
   }
 
-  const back = (ctx: Koa.Context, to: string, notice?: string) => {
+  const back = (ctx: Koa.Context, to: string, notice?: NoticeText) => {
     ctx.status = 303;
-    ctx.redirect(notice ? `${to}${to.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : to);
+    ctx.redirect(notice ? `${to}${to.includes('?') ? '&' : '?'}notice=${noticeId(notice)}` : to);
   };
 
   const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');

@@ -20,6 +20,7 @@ import { renderPage } from '../renderer/render.js';
 import type { PageRow } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
 import { blockFromForm, blockTitle, type Form, focusFromForm } from './forms.js';
+import type { NoticeText } from './notices.js';
 
 /** The editor of a page of the account, with `extra` (an error, the input sent) on it. */
 export async function showEditor(
@@ -56,7 +57,6 @@ export async function showEditor(
       providers: EMBED_PROVIDERS,
       messengers: MESSENGERS,
       socialRowMax: SOCIAL_ROW_MAX,
-      notice: ctx.query.notice,
       ...extra,
     },
     status,
@@ -69,7 +69,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
   /** Applies a change to the page through PATCH's command; its error is shown on the editor. */
   function editAction(
     change: (row: PageRow, input: Form, ctx: Koa.Context) => Record<string, unknown> | Promise<Record<string, unknown>>,
-    notice: string,
+    notice: NoticeText,
   ) {
     return async (ctx: Koa.Context) =>
       withPage(ctx, async (accountId, row) => {
@@ -211,7 +211,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
             });
           }
           await deletePage(s, accountId, row.id);
-          back(ctx, '/dashboard', `${row.username} is deleted.`);
+          back(ctx, '/dashboard', 'The page is deleted.');
         },
       );
     }),

@@ -25,7 +25,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
         qr: await QRCode.toString(pageUrl(s.config, p.username), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
       })),
     );
-    await show(ctx, 'pages', { title: 'Your pages', pages, notice: ctx.query.notice, input: {}, ...extra }, status);
+    await show(ctx, 'pages', { title: 'Your pages', pages, input: {}, ...extra }, status);
   }
 
   router.get('/dashboard', async (ctx) => {
@@ -44,7 +44,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
         });
         // Made by a person: not counted against the 10 program-made pages.
         const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, { byProgram: false });
-        back(ctx, `/dashboard/pages/${row.id}`, `${row.username} is live. Make it yours.`);
+        back(ctx, `/dashboard/pages/${row.id}`, 'Your new page is live. Make it yours.');
       },
     );
   });

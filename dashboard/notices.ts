@@ -1,0 +1,35 @@
+/**
+ * The notices the dashboard shows after a redirect ("Saved and published."). The address
+ * carries a notice's id, never its text, so a link cannot make the dashboard say anything.
+ */
+const NOTICES = {
+  welcome: 'Welcome! Your account is ready. Add your first page below.',
+  'logged-out': 'You are logged out.',
+  claimed: 'The account is yours now. Its API keys keep working.',
+  'password-changed': 'Password changed. Other browsers were logged out.',
+  'language-saved': 'Language saved.',
+  'key-revoked': 'The key is revoked. Requests with it are refused from now on.',
+  'page-created': 'Your new page is live. Make it yours.',
+  'page-deleted': 'The page is deleted.',
+  saved: 'Saved and published.',
+  done: 'Done.',
+  'block-added': 'Block added.',
+  'image-saved': 'Image saved and published.',
+  'image-removed': 'Image removed.',
+} as const;
+
+/** The text of a notice; only these can be shown. */
+export type NoticeText = (typeof NOTICES)[keyof typeof NOTICES];
+
+const ID_OF = new Map<string, string>(Object.entries(NOTICES).map(([id, text]) => [text, id]));
+const TEXT_OF = new Map<string, string>(Object.entries(NOTICES));
+
+/** The id that stands for a notice in the address. */
+export function noticeId(text: NoticeText): string {
+  return ID_OF.get(text) as string;
+}
+
+/** The text of a notice id from the address; anything else shows nothing. */
+export function noticeText(id: unknown): string | undefined {
+  return typeof id === 'string' ? TEXT_OF.get(id) : undefined;
+}
