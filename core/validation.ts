@@ -118,7 +118,9 @@ function arraysForObjects(schema: unknown, input: unknown, path: string, out: st
       }
       break;
     case 'array':
-      if (Array.isArray(input)) input.forEach((x, i) => arraysForObjects(s.item, x, joinPath(path, i), out));
+      if (Array.isArray(input)) {
+        for (const [i, x] of input.entries()) arraysForObjects(s.item, x, joinPath(path, i), out);
+      }
       break;
   }
   return out;

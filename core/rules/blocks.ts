@@ -4,12 +4,12 @@
  * of agent or stored input into full stored blocks.
  */
 import { randomBytes } from 'node:crypto';
+import { MEDIA_KEY } from '../../store/layout.js';
 import { AppError } from '../errors.js';
 import type { Block } from '../model.js';
 import type { AgentBlockInput, StoredBlockInput } from '../schemas/blocks.js';
 import { EMBED_HOSTS, SHORT_PATH } from '../schemas/blocks.js';
 import { isRealHttpUrl, isUtcDateTime } from '../schemas/fields.js';
-import { MEDIA_KEY } from '../../store/layout.js';
 
 /** Short paths the page host answers itself or that read as the service's own. */
 const RESERVED_PATHS: ReadonlySet<string> = new Set([

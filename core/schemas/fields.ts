@@ -17,7 +17,8 @@ export function isStorableText(value: string): boolean {
   return !UNSTORABLE.test(value);
 }
 
-export const UNSTORABLE_HINT = 'Remove the NUL character or the unpaired surrogate: text must be valid Unicode without NUL.';
+export const UNSTORABLE_HINT =
+  'Remove the NUL character or the unpaired surrogate: text must be valid Unicode without NUL.';
 
 /**
  * Every string of every request schema: a string without NUL or lone surrogates, checked

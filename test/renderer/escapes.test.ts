@@ -34,7 +34,11 @@ describe('mdBlock (renderer/markdown.ts)', () => {
   it('renders a page titled "1. Intro" with the title as text in its Markdown', () => {
     const page = samplePage('mono');
     page.profile.displayName = '1. Intro';
-    const { md } = renderPage({ page, now: new Date(), urls: { page: 'https://a.example/', media: 'https://m.example' } });
+    const { md } = renderPage({
+      page,
+      now: new Date(),
+      urls: { page: 'https://a.example/', media: 'https://m.example' },
+    });
     expect(md).to.include('# 1\\. Intro').and.not.include('\\1.');
   });
 });
