@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { pageRequest, randomAddress, request } from '../helpers/client.js';
 import { app } from '../helpers/hooks.js';
-import { encodeSafely, oddSegment, valid, type WireBody, wireBody } from './arbitraries.js';
+import { valid, type WireBody, wireBody } from './arbitraries.js';
 import {
   type Account,
   AccountPool,
@@ -28,6 +28,7 @@ import {
   send,
   usernameStatus,
 } from './harness.js';
+import { encodeSafely, oddSegment } from './values.js';
 
 type Auth = 'own' | 'none' | 'bogus' | 'wrong';
 type Param = 'own' | 'other' | string;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { TOOLS } from '../../mcp/tools.js';
 import { pageRequest, randomAddress, request } from '../helpers/client.js';
 import { app } from '../helpers/hooks.js';
-import { almostValid, oddSegment, oddString, rawOf, valid, type WireBody, wireBody } from './arbitraries.js';
+import { almostValid, rawOf, valid, type WireBody, wireBody } from './arbitraries.js';
 import {
   type Account,
   AccountPool,
@@ -24,6 +24,7 @@ import {
   SEED,
   usernameStatus,
 } from './harness.js';
+import { oddSegment, oddString } from './values.js';
 
 /** The REST route each tool shares its command with: its documented codes are the tool's. */
 const ROUTE_OF: Record<string, [string, string]> = {
