@@ -16,7 +16,8 @@
  * re-checked under the account's lock, the lock page changes take too, so a change attaching
  * an image either commits first (and the image stays) or finds it removed (and is refused).
  * The files go inside that transaction: a storage failure leaves the images to the next night.
- * Removal marks older than 30 days are forgotten.
+ * Removal marks older than 30 days are forgotten. (Images without a row, stored before the
+ * table existed, are removed when a change leaves them unused, never by the sweep.)
  */
 
 import pMap from 'p-map';
@@ -108,6 +109,7 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
     const images = removed.reduce((sum, n) => sum + n, 0);
     // The rows last: pages, keys, claim links, parked names and stats cascade from the accounts.
     await forgotten.delete(accounts, names, accounts.map(accountScope));
+    await mediaRepo(tx).forgetAccounts(accounts);
     return { accounts: accounts.length, pages: names.length, images };
   });
 }

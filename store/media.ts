@@ -72,6 +72,11 @@ export function mediaRepo(db: Queryable) {
       );
     },
 
+    /** Forgets every image of the accounts (deleted with their folders). */
+    async forgetAccounts(accountIds: readonly string[]): Promise<void> {
+      await db.query('DELETE FROM media WHERE account_id = ANY($1::text[])', [accountIds]);
+    },
+
     /** Forgets removal marks older than `cutoff`; returns how many. */
     async forgetRemoved(cutoff: Date): Promise<number> {
       const rows = await db.query('DELETE FROM media WHERE removed_at < $1 RETURNING key', [cutoff]);

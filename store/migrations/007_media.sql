@@ -2,9 +2,11 @@
 -- more can be found and removed without listing the bucket. A row is written before its file;
 -- `removed_at` marks an image taken away (its file deleted): a later change that names the key
 -- is refused rather than showing a missing image. Old marks are cleared by housekeeping.
+-- No foreign key to accounts: a keyless create stores its avatarUrl image before the account
+-- row exists (and may then fail); rows of accounts that are gone are swept like unused ones.
 CREATE TABLE media (
   key text PRIMARY KEY,
-  account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  account_id text NOT NULL,
   created_at timestamptz NOT NULL,
   removed_at timestamptz
 );
