@@ -102,7 +102,8 @@ export function agentRoutes(s: Services) {
       body: CreatePageRequest,
       parseBody: false,
       responses: [{ status: 200, description: 'The verdict', schema: ValidateOut }],
-      errors: ['invalid_key', 'unauthorized', 'key_revoked', 'too_large'],
+      // A body that is not JSON is refused before it is read (edge/body.ts); every other problem is reported.
+      errors: ['invalid_fields', 'invalid_key', 'unauthorized', 'key_revoked', 'too_large'],
       async handler(ctx) {
         const problems = await validateCreateRequest(s, ctx.request.body, ctx.state.auth?.accountId ?? null);
         ctx.body =

@@ -38,6 +38,15 @@ describe('POST /api/agent/pages/validate: every problem at once', () => {
     ]);
   });
 
+  it('answers a body that is not JSON with 400 invalid_fields, as openapi.json declares', async () => {
+    const res = await api.post('/api/agent/pages/validate', undefined, {
+      raw: '{"username":"someone"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ code: 'invalid_fields', detail: 'body' });
+  });
+
   it('reports a page or theme sent as an array', async () => {
     const res = await api.post('/api/agent/pages/validate', buildCreateRequest({ page: [] }));
     expect(res.body.valid).to.equal(false);
