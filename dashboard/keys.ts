@@ -7,8 +7,24 @@ import { presentKey } from '../core/presenters/key.js';
 import { callerFrom } from '../edge/caller.js';
 import type { DashboardContext } from './context.js';
 
+/** The copy button beside a new key: a file, as the dashboard's policy runs no inline script. */
+const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
+  b.hidden = !navigator.clipboard;
+  b.addEventListener('click', async () => {
+    await navigator.clipboard.writeText(document.getElementById(b.dataset.copy).textContent);
+    b.textContent = 'Copied';
+  });
+}
+`;
+
 export function keysRoutes(router: Router, d: DashboardContext): void {
   const { s, form, show, personOrLogin, attempt, back } = d;
+
+  router.get('/dashboard/copy.js', (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = COPY_JS;
+  });
 
   async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const keys = (await liveKeys(s, accountId)).map(presentKey);

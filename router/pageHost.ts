@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
 import type { PageMeta } from '../renderer/publish.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
@@ -25,6 +26,8 @@ export interface PageHostDeps {
   /** X-Forwarded-For hops to trust (TRUST_PROXY): the client is that many entries from the right; false/0 none. */
   trustProxy: boolean | number;
   now: () => Date;
+  /** The security headers of every answer (edge/securityHeaders.ts). */
+  headers: SecurityHeaders;
 }
 
 /** The page name a Host header addresses, or null when it is not a page host. */
@@ -38,6 +41,21 @@ export function pageNameFromHost(host: string | undefined, pageDomain: string): 
 }
 
 export function createPageHost(d: PageHostDeps) {
+  // The hashes of a page's inline styles, once per object read or published.
+  const styles = new WeakMap<Buffer, string[]>();
+  const notFoundStyles = styleHashes(notFoundPage().toString('utf8'));
+
+  /** The security headers of a stored object: a page's policy for HTML, none for the rest. */
+  function securityOf(name: string, object: StoredObject) {
+    if (!object.contentType.startsWith('text/html')) return d.headers.nothing();
+    let hashes = styles.get(object.body);
+    if (!hashes) {
+      hashes = styleHashes(object.body.toString('utf8'));
+      styles.set(object.body, hashes);
+    }
+    return d.headers.page(name, hashes);
+  }
+
   // Objects read from storage are kept for a second (and replaced at once when this process
   // publishes), and route tables kept parsed by page name, as the redirect path reads one per hit.
   type Entry = { at: number; object: StoredObject | null };
@@ -101,12 +119,12 @@ export function createPageHost(d: PageHostDeps) {
     return client || req.socket.remoteAddress || '';
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, object: StoredObject, vary: boolean) {
+  function send(req: IncomingMessage, res: ServerResponse, name: string, object: StoredObject, vary: boolean) {
     const headers: Record<string, string> = {
+      ...securityOf(name, object),
       'content-type': object.contentType,
       'cache-control': object.cacheControl,
       etag: object.etag,
-      'x-content-type-options': 'nosniff',
     };
     if (vary) headers.vary = 'Accept';
     if (req.headers['if-none-match'] === object.etag) {
@@ -121,6 +139,7 @@ export function createPageHost(d: PageHostDeps) {
     const body = notFoundPage();
     res
       .writeHead(404, {
+        ...d.headers.notFound(notFoundStyles),
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-cache',
         'content-length': body.length,
@@ -133,7 +152,7 @@ export function createPageHost(d: PageHostDeps) {
     const location = link && inWindow(link, d.now().getTime()) ? locationOf(link.url) : null;
     if (!table || !link || location === null) return notFound(req, res);
     d.counters.tap(table.id, link.blockId);
-    res.writeHead(302, { location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+    res.writeHead(302, { ...d.headers.nothing(), location, 'cache-control': 'no-store', 'content-length': 0 }).end();
   }
 
   /**
@@ -176,7 +195,12 @@ export function createPageHost(d: PageHostDeps) {
       const m = await meta(name);
       if (m) d.counters.view(m.id, clientAddress(req), String(req.headers['user-agent'] ?? ''));
       res
-        .writeHead(200, { 'content-type': 'image/gif', 'cache-control': 'no-store', 'content-length': PIXEL.length })
+        .writeHead(200, {
+          ...d.headers.nothing(),
+          'content-type': 'image/gif',
+          'cache-control': 'no-store',
+          'content-length': PIXEL.length,
+        })
         .end(method === 'HEAD' ? undefined : PIXEL);
       return;
     }
@@ -184,12 +208,12 @@ export function createPageHost(d: PageHostDeps) {
       const m = await meta(name);
       const blockId = safeDecode(path.slice(5));
       if (m && blockId !== null && m.blockIds.includes(blockId)) d.counters.tap(m.id, blockId);
-      res.writeHead(204, { 'cache-control': 'no-store' }).end();
+      res.writeHead(204, { ...d.headers.nothing(), 'cache-control': 'no-store' }).end();
       req.resume();
       return;
     }
     if (!reading) {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 }).end();
+      res.writeHead(405, { ...d.headers.nothing(), allow: 'GET, HEAD', 'content-length': 0 }).end();
       return;
     }
     if (path === '/' || path === '/index.html') {
@@ -197,14 +221,18 @@ export function createPageHost(d: PageHostDeps) {
       const wantsMarkdown = query.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
       const keys = pageKeys(name);
       const object = await load(wantsMarkdown ? keys.md : keys.html);
-      return object ? send(req, res, object, true) : notFound(req, res);
+      return object ? send(req, res, name, object, true) : notFound(req, res);
     }
     if (path === '/page.md') {
       const object = await load(pageKeys(name).md);
-      return object ? send(req, res, object, false) : notFound(req, res);
+      return object ? send(req, res, name, object, false) : notFound(req, res);
     }
     if (path === '/robots.txt') {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+      res.writeHead(200, {
+        ...d.headers.nothing(),
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'public, max-age=3600',
+      });
       res.end('User-agent: *\nAllow: /\n');
       return;
     }

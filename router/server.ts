@@ -6,14 +6,16 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Services } from '../core/services.js';
 import { nameRoute } from '../edge/requestContext.js';
+import { type SecurityHeaders, securityHeaders } from '../edge/securityHeaders.js';
 import { isStoredMediaKey } from '../store/layout.js';
 import { type PageHost, pageNameFromHost } from './pageHost.js';
 
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
+  const security = securityHeaders(s.config);
   // Pages and media carry no request id (ops/front.ts): the line names the host and path.
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
     s.log.error({ err, host: req.headers.host, path: req.url?.slice(0, 200) }, 'router error');
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+    if (!res.headersSent) res.writeHead(500, { ...security.nothing(), 'content-type': 'text/plain; charset=utf-8' });
     res.end('Something went wrong.');
   };
 
@@ -30,15 +32,15 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
     }
     if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
       nameRoute(req, 'media');
-      serveMedia(s, req, res).catch((err) => fail(req, res, err));
+      serveMedia(s, security, req, res).catch((err) => fail(req, res, err));
       return;
     }
     if (api) return api(req, res);
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+    res.writeHead(404, { ...security.nothing(), 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
   };
 }
 
-async function serveMedia(s: Services, req: IncomingMessage, res: ServerResponse) {
+async function serveMedia(s: Services, security: SecurityHeaders, req: IncomingMessage, res: ServerResponse) {
   // A bad escape (`/media/%`, `/media/%E0%A4%A`) names no stored file: 404, like any other.
   let key: string | null;
   try {
@@ -48,10 +50,15 @@ async function serveMedia(s: Services, req: IncomingMessage, res: ServerResponse
   }
   const object = key !== null && isStoredMediaKey(key) ? await s.storage.get(key) : null;
   if (!object) {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+    res.writeHead(404, { ...security.media(), 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
     return;
   }
-  const headers = { 'content-type': object.contentType, 'cache-control': object.cacheControl, etag: object.etag };
+  const headers = {
+    ...security.media(),
+    'content-type': object.contentType,
+    'cache-control': object.cacheControl,
+    etag: object.etag,
+  };
   if (req.headers['if-none-match'] === object.etag) {
     res.writeHead(304, headers).end();
     return;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, loadSecret } from '../core/config.js';
 import { buildServices, type Services } from '../core/services.js';
+import { securityHeaders } from '../edge/securityHeaders.js';
 import { type Jobs, startJobs } from '../jobs/agenda.js';
 import { createFront } from '../ops/front.js';
 import { readinessChecks } from '../ops/health.js';
@@ -153,6 +154,7 @@ async function startOn(
         log,
         trustProxy: config.proxyHops,
         now: services.now,
+        headers: securityHeaders(services.config),
       });
       hearPublishes(services, { pages });
       inner = createHttpHandler(services, pages, web);

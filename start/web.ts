@@ -10,6 +10,7 @@ import { dashboardRouter } from '../dashboard/routes.js';
 import { jsonBodies } from '../edge/body.js';
 import { errorHandler } from '../edge/errors.js';
 import { nameRoute } from '../edge/requestContext.js';
+import { securityHeaders } from '../edge/securityHeaders.js';
 import type { RequestState } from '../edge/state.js';
 import { mcpRouter } from '../mcp/router.js';
 
@@ -24,6 +25,16 @@ export function createWebApp(s: Services): Koa<RequestState> {
       await next();
     } finally {
       nameRoute(ctx.req, typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched');
+    }
+  });
+  // Security headers on every answer (edge/securityHeaders.ts): set first, as MCP writes its own
+  // answer; an HTML answer then gets the dashboard's policy, or /docs' own.
+  const security = securityHeaders(s.config);
+  app.use(async (ctx, next) => {
+    ctx.set(security.nothing());
+    await next();
+    if (!ctx.res.headersSent && typeof ctx.body === 'string' && ctx.response.is('html')) {
+      ctx.set(security.apexHtml(ctx.path, ctx.body));
     }
   });
   app.use(errorHandler(s.log));

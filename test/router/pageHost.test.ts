@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
+import { securityHeaders } from '../../edge/securityHeaders.js';
 import type { Counters } from '../../router/counters.js';
 import { createPageHost } from '../../router/pageHost.js';
 import type { ObjectStorage, StoredObject } from '../../store/objects.js';
@@ -313,6 +314,12 @@ describe('page host cache (router/pageHost.ts)', () => {
       log: pino({ level: 'silent' }),
       trustProxy: false,
       now: () => new Date(),
+      headers: securityHeaders({
+        baseUrl: 'http://localhost',
+        mediaUrl: 'http://localhost/media',
+        pageScheme: 'http:',
+        pageDomain: 'pages.test',
+      }),
     });
     const server = http.createServer((req, res) => void host.handle(req, res, 'ada'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
