@@ -14,6 +14,8 @@ import {
 } from 'node:crypto';
 
 /** Account, page, key and token ids: 24 lowercase hex characters. */
+export const ID_PATTERN = /^[0-9a-f]{24}$/;
+
 export function newId(): string {
   return randomBytes(12).toString('hex');
 }

@@ -4,10 +4,11 @@
  * schemas; tool errors carry the SPEC error object.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type Koa from 'koa';
 import * as v from 'valibot';
+import * as z from 'zod/v4';
 import type { Caller } from '../core/caller.js';
 import { AppError } from '../core/errors.js';
 import type { CommandLimits, Limiter } from '../core/limiter.js';
@@ -19,6 +20,8 @@ import type { RequestState } from '../edge/state.js';
 import { keyRequired, TOOLS } from './tools.js';
 
 const VERSION = '1.0.0';
+
+const ANY_TOOL_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /** The tools with their JSON Schemas, made once (a server is made per request). */
 const TOOL_LIST = TOOLS.map((t) => {
@@ -48,7 +51,7 @@ function errorResult(err: AppError): CallToolResult {
 }
 
 function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Caller): Server {
-  const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema }] = sdk;
+  const [{ Server }, , { ListToolsRequestSchema }] = sdk;
   const server = new Server(
     { name: 'linkpage', version: VERSION },
     {
@@ -58,7 +61,11 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  // Registered with a schema that takes any params: the SDK then checks them itself and answers
+  // bad ones (arguments null, an array, a number) with -32602 Invalid params; registered with
+  // the strict schema, its first parse failed outside that check and answered -32603 Internal error.
+  server.setRequestHandler(ANY_TOOL_CALL, async (loose): Promise<CallToolResult> => {
+    const request = loose as CallToolRequest;
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)
       return errorResult(new AppError('not_found', { detail: request.params.name, hint: 'There is no such tool.' }));

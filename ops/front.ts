@@ -22,6 +22,8 @@ export interface FrontOptions {
   /** `/metrics` on this server needs `Authorization: Bearer <token>`; without one it is not served here. */
   metricsToken?: string;
   inner: http.RequestListener | null;
+  /** Headers of every operations answer (nosniff, a CSP that loads nothing, HSTS on https). */
+  headers: Record<string, string>;
 }
 
 /** What the front keeps on a request for when its answer is finished. */
@@ -73,6 +75,7 @@ export function createFront(o: FrontOptions): http.RequestListener {
     const path = req.url?.split('?', 1)[0] ?? '/';
     const apex = pageNameFromHost(req.headers.host, o.pageDomain) === null;
     if (apex && ops.has(path)) {
+      for (const [name, value] of Object.entries(o.headers)) res.setHeader(name, value);
       ops.get(path)!(req, res).catch((err) => {
         o.log.error({ err }, 'operations endpoint failed');
         if (!res.headersSent) res.writeHead(500);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, loadSecret } from '../core/config.js';
 import { buildServices, type Services } from '../core/services.js';
-import { securityHeaders } from '../edge/securityHeaders.js';
+import { commonHeaders, NOTHING_CSP, securityHeaders } from '../edge/securityHeaders.js';
 import { type Jobs, startJobs } from '../jobs/agenda.js';
 import { createFront } from '../ops/front.js';
 import { readinessChecks } from '../ops/health.js';
@@ -166,7 +166,13 @@ async function startOn(
   let handler: http.RequestListener | null = null;
   if (role !== 'tool') {
     metrics = createMetrics(services, role === 'api' || role === 'worker' ? null : counters);
-    const front = { log, pageDomain: config.pageDomain, metrics, ready: readinessChecks(services, role) };
+    const front = {
+      log,
+      pageDomain: config.pageDomain,
+      metrics,
+      ready: readinessChecks(services, role),
+      headers: { ...commonHeaders(config), 'content-security-policy': NOTHING_CSP },
+    };
     handler = createFront({ ...front, metricsToken: config.metrics.token, inner });
     ports[0]?.serve(handler);
     ports[1]?.serve(createFront({ ...front, metricsToken: '', inner: null }));

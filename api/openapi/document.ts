@@ -99,7 +99,10 @@ function operation(r: AnyRoute): Json {
   }
   const byStatus = new Map<number, ErrorCode[]>();
   const limitCodes = (r.limits ?? []).map((l) => LIMITS[l.name].code);
-  for (const code of new Set([...r.errors, ...limitCodes])) {
+  // Every body is read by edge/body.ts before the route sees it: one over 1 MB is too_large and
+  // one that is not JSON invalid_fields, whatever the route declares.
+  const bodyCodes: ErrorCode[] = ['post', 'put', 'patch'].includes(r.method) ? ['too_large', 'invalid_fields'] : [];
+  for (const code of new Set([...r.errors, ...limitCodes, ...bodyCodes])) {
     const status = ERROR_CODES[code][0];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -4,7 +4,7 @@ import type { Queryable } from '../../store/db.js';
 import { type ApiKeyRow, keysRepo, MAX_LIVE_KEYS } from '../../store/keys.js';
 import type { Caller } from '../caller.js';
 import { AppError } from '../errors.js';
-import { newApiKey, newId, sha256 } from '../secrets.js';
+import { ID_PATTERN, newApiKey, newId, sha256 } from '../secrets.js';
 import type { Services } from '../services.js';
 
 export interface IssuedKey {
@@ -57,5 +57,6 @@ export async function liveKeys(s: Services, accountId: string): Promise<ApiKeyRo
 
 /** Every later request with the key is refused (key_revoked); another account's key is not_found. */
 export async function revokeKey(s: Services, accountId: string, id: string): Promise<void> {
-  if (!(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new AppError('not_found');
+  // Anything but an id (a NUL, say, which the database cannot even read) names no key.
+  if (!ID_PATTERN.test(id) || !(await keysRepo(s.db).revoke(accountId, id, s.now()))) throw new AppError('not_found');
 }

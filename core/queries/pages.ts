@@ -2,11 +2,12 @@
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { AppError } from '../errors.js';
 import { presentPage } from '../presenters/page.js';
+import { ID_PATTERN } from '../secrets.js';
 import type { Services } from '../services.js';
 import { pageStats } from './stats.js';
 
-/** Page ids are 24 lowercase hex characters; anything else cannot name a page. */
-export const PAGE_ID = /^[0-9a-f]{24}$/;
+/** Page ids are ids like any other (core/secrets.ts); anything else cannot name a page. */
+export const PAGE_ID = ID_PATTERN;
 
 /** The account's page; anything else (absent, another account's, not an id at all) is not_found. */
 export async function ownedPage(s: Services, accountId: string, id: string): Promise<PageRow> {

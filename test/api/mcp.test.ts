@@ -130,6 +130,28 @@ describe('POST /mcp', () => {
     await client.close();
   });
 
+  it('answers -32602 Invalid params, not an internal error, for arguments that are not an object', async () => {
+    for (const args of [null, [], 0, 'args']) {
+      const res = await fetch(`${app().url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': randomAddress(),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_me', arguments: args },
+        }),
+      });
+      const body = await res.json();
+      expect(body.error?.code, JSON.stringify(args)).to.equal(-32602);
+      expect(body.id).to.equal(7);
+    }
+  });
+
   it("refuses key-only tools without a key, and another account's page as not_found", async () => {
     const anonymous = await connect();
     const denied = await anonymous.callTool({ name: 'list_pages', arguments: {} });

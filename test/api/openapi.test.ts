@@ -32,6 +32,14 @@ describe('GET /openapi.json', () => {
     ]);
   });
 
+  it('declares 413 too_large and 400 on every route that takes a body, as the body reader answers them', async () => {
+    for (const r of apiRoutes(app().services)) {
+      if (!['post', 'patch', 'put'].includes(r.method)) continue;
+      const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method];
+      expect(op.responses, `${r.method} ${r.path}`).to.include.keys('400', '413');
+    }
+  });
+
   it('covers the endpoints of SPEC section 4', () => {
     const expected = [
       ['get', '/api/username/check'],

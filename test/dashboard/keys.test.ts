@@ -52,6 +52,14 @@ describe('/api/keys with a browser session', () => {
     expect(res.status).to.equal(404);
     expect((await api.get('/api/profiles', { key: key.key })).status).to.equal(200);
   });
+  it('answers 404 not_found for an id that is no id at all (a NUL, an emoji), never 500', async () => {
+    const person = await signedUp();
+    for (const id of ['%00', '%F0%9F%98%80', 'x'.repeat(300)]) {
+      const res = await person.api('DELETE', `/api/keys/${id}`, undefined, { 'x-csrf-token': person.csrf });
+      expect(res.status, id).to.equal(404);
+      expect(res.body.code).to.equal('not_found');
+    }
+  });
 });
 
 describe('dashboard keys page: /dashboard/keys', () => {

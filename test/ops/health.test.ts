@@ -22,6 +22,14 @@ describe('GET /healthz', () => {
     expect(res.text).to.equal('ok\n');
   });
 
+  it('answers with nosniff and a policy that loads nothing, like every other answer', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const res = await get(app().url, path);
+      expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff');
+      expect(res.headers.get('content-security-policy'), path).to.equal("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
   it('is a short path like any other on a page host, not the health check', async () => {
     const res = await pageRequest('nobody-here', '/healthz');
     expect(res.status).to.equal(404);
