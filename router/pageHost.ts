@@ -11,6 +11,7 @@ import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';
 import { notFoundPage } from './notFound.js';
+import { acceptsMarkdown, locationOf, safeDecode } from './wire.js';
 
 const USERNAME = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -259,43 +260,11 @@ export function createPageHost(d: PageHostDeps) {
   };
 }
 
-/** `Accept: text/markdown` (with any parameters), unless the client gives it a q of 0. */
-function acceptsMarkdown(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(',').some((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    if (type.trim() !== 'text/markdown') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
-}
-
 /** Whether a short path's block shows at `t` (the window of core/model.ts's isShown). */
 function inWindow(link: { showFrom?: string; showUntil?: string }, t: number): boolean {
   if (link.showFrom && Date.parse(link.showFrom) > t) return false;
   if (link.showUntil && Date.parse(link.showUntil) <= t) return false;
   return true;
-}
-
-/**
- * A redirect target as a Location value: printable ASCII as is; otherwise its URL
- * serialisation (non-ASCII and spaces as UTF-8 percent-escapes, escapes already there kept).
- */
-function locationOf(url: string): string | null {
-  if (/^[\x21-\x7e]*$/.test(url)) return url;
-  try {
-    return new URL(url).href;
-  } catch {
-    return null;
-  }
-}
-
-function safeDecode(s: string): string | null {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return null;
-  }
 }
 
 export type PageHost = ReturnType<typeof createPageHost>;

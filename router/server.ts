@@ -9,6 +9,7 @@ import { nameRoute } from '../edge/requestContext.js';
 import { type SecurityHeaders, securityHeaders } from '../edge/securityHeaders.js';
 import { isStoredMediaKey } from '../store/layout.js';
 import { type PageHost, pageNameFromHost } from './pageHost.js';
+import { safeDecode } from './wire.js';
 
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const security = securityHeaders(s.config);
@@ -42,12 +43,7 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
 
 async function serveMedia(s: Services, security: SecurityHeaders, req: IncomingMessage, res: ServerResponse) {
   // A bad escape (`/media/%`, `/media/%E0%A4%A`) names no stored file: 404, like any other.
-  let key: string | null;
-  try {
-    key = decodeURIComponent(new URL(req.url ?? '/', 'http://apex').pathname.slice(1));
-  } catch {
-    key = null;
-  }
+  const key = safeDecode(new URL(req.url ?? '/', 'http://apex').pathname.slice(1));
   const object = key !== null && isStoredMediaKey(key) ? await s.storage.get(key) : null;
   if (!object) {
     res.writeHead(404, { ...security.media(), 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
