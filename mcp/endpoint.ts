@@ -4,11 +4,10 @@
  * schemas; tool errors carry the SPEC error object.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type Koa from 'koa';
 import * as v from 'valibot';
-import * as z from 'zod/v4';
 import type { Caller } from '../core/caller.js';
 import { AppError } from '../core/errors.js';
 import type { CommandLimits, Limiter } from '../core/limiter.js';
@@ -20,8 +19,6 @@ import type { RequestState } from '../edge/state.js';
 import { keyRequired, TOOLS } from './tools.js';
 
 const VERSION = '1.0.0';
-
-const ANY_TOOL_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /** The tools with their JSON Schemas, made once (a server is made per request). */
 const TOOL_LIST = TOOLS.map((t) => {
@@ -51,7 +48,7 @@ function errorResult(err: AppError): CallToolResult {
 }
 
 function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Caller): Server {
-  const [{ Server }, , { ListToolsRequestSchema }] = sdk;
+  const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema }] = sdk;
   const server = new Server(
     { name: 'linkpage', version: VERSION },
     {
@@ -61,11 +58,7 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
-  // Registered with a schema that takes any params: the SDK then checks them itself and answers
-  // bad ones (arguments null, an array, a number) with -32602 Invalid params; registered with
-  // the strict schema, its first parse failed outside that check and answered -32603 Internal error.
-  server.setRequestHandler(ANY_TOOL_CALL, async (loose): Promise<CallToolResult> => {
-    const request = loose as CallToolRequest;
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)
       return errorResult(new AppError('not_found', { detail: request.params.name, hint: 'There is no such tool.' }));
@@ -98,7 +91,31 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
       return errorResult(new AppError('internal'));
     }
   });
+  paramsErrorsAreInvalidParams(sdk, server);
   return server;
+}
+
+/**
+ * Params that do not match a method's schema (tools/call without params or with `arguments:
+ * null`, initialize without params…) are the client's mistake: -32602 Invalid params. The SDK
+ * parses them before any check of its own and lets the schema error through as -32603 Internal
+ * error, so each registered handler (the SDK's own included) turns that error into the right one.
+ */
+function paramsErrorsAreInvalidParams(sdk: McpSdk, server: Server): void {
+  const [, , { ErrorCode, McpError }] = sdk;
+  type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new Error('the MCP SDK keeps its request handlers elsewhere now');
+  for (const [method, handle] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handle(request, extra);
+      } catch (err) {
+        if (!Array.isArray((err as { issues?: unknown })?.issues)) throw err;
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}.`);
+      }
+    });
+  }
 }
 
 /** The Koa handler of /mcp (after authentication and the per-address MCP limit). */

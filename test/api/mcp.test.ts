@@ -130,7 +130,19 @@ describe('POST /mcp', () => {
     await client.close();
   });
 
-  it('answers -32602 Invalid params, not an internal error, for arguments that are not an object', async () => {
+  it('answers -32602 Invalid params, not an internal error, for no params or arguments that are not an object', async () => {
+    for (const method of ['tools/call', 'initialize']) {
+      const noParams = await fetch(`${app().url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': randomAddress(),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method }),
+      });
+      expect((await noParams.json()).error?.code, `${method} without params`).to.equal(-32602);
+    }
     for (const args of [null, [], 0, 'args']) {
       const res = await fetch(`${app().url}/mcp`, {
         method: 'POST',
