@@ -153,7 +153,7 @@ export function createPageHost(d: PageHostDeps) {
     const location = link && inWindow(link, d.now().getTime()) ? locationOf(link.url) : null;
     if (!table || !link || location === null) return notFound(req, res);
     d.counters.tap(table.id, link.blockId);
-    res.writeHead(302, { ...d.headers.nothing(), location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+    res.writeHead(302, { ...d.headers.redirect(), location, 'cache-control': 'no-store', 'content-length': 0 }).end();
   }
 
   /**

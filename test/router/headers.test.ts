@@ -133,12 +133,18 @@ describe('security headers', () => {
   });
 
   describe('the rest of a page host', () => {
-    it('sends nosniff and a CSP that loads nothing with Markdown, redirects, the pixel and pings', async () => {
+    it("sends a short path's redirect with no document headers: it has no body, and the page's referrer policy holds", async () => {
+      const a = await createAgentAccount({ page: { blocks: [buildLinkBlock({ id: 'go', path: 'go' })] } });
+      const res = await pageRequest(a.page.username, '/go');
+      expect(res.status).to.equal(302);
+      expect(res.headers).to.not.have.any.keys('content-security-policy', 'x-content-type-options', 'referrer-policy');
+    });
+
+    it('sends nosniff and a CSP that loads nothing with Markdown, the pixel and pings', async () => {
       const a = await createAgentAccount({ page: { blocks: [buildLinkBlock({ id: 'go', path: 'go' })] } });
       for (const [path, method, status] of [
         ['/page.md', 'GET', 200],
         ['/?format=md', 'GET', 200],
-        ['/go', 'GET', 302],
         ['/_/v', 'GET', 200],
         ['/_/t/go', 'POST', 204],
         ['/robots.txt', 'GET', 200],
@@ -243,9 +249,11 @@ describe('security headers', () => {
       };
       const h = securityHeaders(site);
       expect(h.nothing()['strict-transport-security']).to.equal('max-age=31536000');
+      expect(h.redirect()).to.deep.equal({ 'strict-transport-security': 'max-age=31536000' });
       expect(h.page('ada', [])['content-security-policy']).to.include("img-src 'self' https://cdn.example.com;");
       site.baseUrl = 'http://example.com';
       expect(h.nothing()['strict-transport-security']).to.equal(undefined);
+      expect(h.redirect()).to.deep.equal({});
     });
   });
 
