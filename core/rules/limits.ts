@@ -19,6 +19,12 @@ const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
 
+/** Wrong passwords, wherever one is asked for: 10 per 15 minutes and 50 a day. */
+const PASSWORD_GUESSES = [
+  { max: 10, seconds: 15 * MINUTE },
+  { max: 50, seconds: DAY },
+];
+
 export const LIMITS = {
   pagesWithoutKey: {
     windows: [
@@ -59,10 +65,7 @@ export const LIMITS = {
   },
   /** Dashboard log-in: failed attempts only (a successful one gives its hit back). */
   login: {
-    windows: [
-      { max: 10, seconds: 15 * MINUTE },
-      { max: 50, seconds: DAY },
-    ],
+    windows: PASSWORD_GUESSES,
     per: 'address',
     counts: 'requests',
     code: 'rate_limited',
@@ -73,10 +76,7 @@ export const LIMITS = {
    * form), per account like log-ins: a right one gives its hit back, so a leaked key cannot guess.
    */
   currentPassword: {
-    windows: [
-      { max: 10, seconds: 15 * MINUTE },
-      { max: 50, seconds: DAY },
-    ],
+    windows: PASSWORD_GUESSES,
     per: 'account',
     counts: 'requests',
     code: 'rate_limited',

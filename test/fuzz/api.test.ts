@@ -5,17 +5,17 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { pageRequest, randomAddress, request } from '../helpers/client.js';
+import { randomAddress, request } from '../helpers/client.js';
 import { app } from '../helpers/hooks.js';
 import { valid, type WireBody, wireBody } from './arbitraries.js';
 import {
   type Account,
   AccountPool,
-  asHtml,
   counts,
   declaredOperations,
   expectListedError,
   expectNoServerError,
+  expectServed,
   type Operation,
   openapi,
   operations,
@@ -225,14 +225,6 @@ function sentJson(body: WireBody): unknown {
   } catch {
     return {};
   }
-}
-
-async function expectServed(page: Record<string, any>, what: string): Promise<void> {
-  if (!page.isPublished || page.banned) return;
-  const served = await pageRequest(page.username, '/');
-  expect(served.status, `${what}: the page host serves the page`).to.equal(200);
-  if (page.displayName.trim() !== '')
-    expect(served.text, `${what}: the page shows the display name`).to.include(asHtml(page.displayName));
 }
 
 describe('fuzzing the JSON API (every operation of openapi.json) @fuzz', () => {

@@ -8,7 +8,7 @@ import { apiRoutes } from '../../api/app.js';
 import { buildOpenApi } from '../../api/openapi/document.js';
 import { isErrorCode } from '../../core/errors.js';
 import type { Services } from '../../core/services.js';
-import { type Response, randomAddress, request } from '../helpers/client.js';
+import { pageRequest, type Response, randomAddress, request } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { type Person, signedUp } from '../helpers/person.js';
@@ -222,4 +222,13 @@ export async function report(title: string): Promise<void> {
     for (const r of rows) console.log(`    ${r.target}: ${r.cases} cases ${JSON.stringify(r.outcomes)}`);
   }
   tally.clear();
+}
+
+/** A published, unbanned page is served by the page host with its display name, escaped. */
+export async function expectServed(page: Record<string, any>, what: string): Promise<void> {
+  if (!page.isPublished || page.banned) return;
+  const served = await pageRequest(page.username, '/');
+  expect(served.status, `${what}: the page host serves the page`).to.equal(200);
+  if (page.displayName.trim() !== '')
+    expect(served.text, `${what}: the page shows the display name`).to.include(asHtml(page.displayName));
 }

@@ -7,14 +7,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { TOOLS } from '../../mcp/tools.js';
-import { pageRequest, randomAddress, request } from '../helpers/client.js';
+import { randomAddress, request } from '../helpers/client.js';
 import { app } from '../helpers/hooks.js';
 import { almostValid, rawOf, valid, type WireBody, wireBody } from './arbitraries.js';
 import {
   type Account,
   AccountPool,
-  asHtml,
   counts,
+  expectServed,
   listedCodes,
   openapi,
   PAGE_SCALARS,
@@ -177,14 +177,6 @@ async function runCall(tool: Tool, c: Call, accounts: AccountPool, other: Accoun
   if (before.page) expect((await readPage()).body, `${what}: page unchanged`).to.deep.equal(before.page);
   if (before.counts) expect(await counts(), `${what}: nothing created`).to.deep.equal(before.counts);
   if (before.name !== undefined) expect(await usernameStatus(sentName), `${what}: name status`).to.equal(before.name);
-}
-
-async function expectServed(page: Record<string, any>, what: string): Promise<void> {
-  if (!page.isPublished || page.banned) return;
-  const served = await pageRequest(page.username, '/');
-  expect(served.status, `${what}: the page host serves the page`).to.equal(200);
-  if (page.displayName.trim() !== '')
-    expect(served.text, `${what}: the page shows the display name`).to.include(asHtml(page.displayName));
 }
 
 /** JSON-RPC envelopes that are wrong in every other way. */
