@@ -9,6 +9,7 @@ import type { Config } from '../core/config.js';
 import type { Services } from '../core/services.js';
 import { HEALTH_PROBE_KEY } from '../store/layout.js';
 import { listMigrations } from '../store/migrate.js';
+import { withTimeout } from './timeout.js';
 
 const CHECK_TIMEOUT_MS = 3_000;
 const REUSE_MS = 1_000;
@@ -60,19 +61,11 @@ export function readinessChecks(s: Services, role: Config['role']): () => Promis
 
 async function run(s: Services, name: string, check: () => Promise<unknown>): Promise<Check> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-      }),
-    ]);
+    await withTimeout(check(), CHECK_TIMEOUT_MS);
     return { ok: true, ms: Math.round(performance.now() - started) };
   } catch (err) {
     s.log.warn({ err, check: name }, 'not ready');
     return { ok: false, ms: Math.round(performance.now() - started) };
-  } finally {
-    clearTimeout(timer);
   }
 }

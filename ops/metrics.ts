@@ -11,6 +11,7 @@ import { imagesInFlight } from '../media/pipeline.js';
 import type { Counters } from '../router/counters.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { requestHistogram } from './requestHistogram.js';
+import { withTimeout } from './timeout.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -152,12 +153,4 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
       });
     },
   };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
