@@ -3,16 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { AppError } from '../../core/errors.js';
 import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../outbound/fetcher.js';
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (err) {
-    if (err instanceof AppError) return err.code;
-    throw err;
-  }
-}
+import { codeOf } from '../helpers/errors.js';
 
 describe('outbound fetcher', () => {
   let server: http.Server;

@@ -5,20 +5,10 @@
  * process; the target server on the corpus's port counts what it accepts: both stay at none).
  */
 import { expect } from 'chai';
-import { AppError } from '../../core/errors.js';
 import { createFetcher } from '../../outbound/fetcher.js';
+import { codeOf } from '../helpers/errors.js';
 import { startSite, type TestSite } from '../helpers/site.js';
 import { type ConnectionTarget, spyOnConnections, startConnectionTarget } from './connections.js';
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (err) {
-    if (err instanceof AppError) return err.code;
-    throw err;
-  }
-}
 
 /** Loopback in every spelling the URL parser or a resolver may hand over. */
 const LOOPBACK_HOSTS = [
