@@ -73,7 +73,7 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
       ports.push('serve' in listen ? listen : await bindPort(listen.port ?? config.port, listen.host, isApex));
       if (config.metrics.listen) ports.push(await bindPort(config.metrics.listen.port, config.metrics.listen.host));
     }
-    running = await startParts(o, role, background, log, ports);
+    running = await startParts({ o, role, background, log, ports });
   } catch (err) {
     await Promise.all(ports.map((p) => p.abandon()));
     throw err;
@@ -98,14 +98,18 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   return running;
 }
 
-async function startParts(
-  o: ProcessOptions,
-  role: ProcessRole,
-  background: boolean,
-  log: Logger,
-  ports: BoundPort[],
-): Promise<RunningProcess> {
-  const { config, overrides = {} } = o;
+/** What startProcess has settled before the database opens. */
+interface Start {
+  o: ProcessOptions;
+  role: ProcessRole;
+  background: boolean;
+  log: Logger;
+  ports: BoundPort[];
+}
+
+async function startParts(start: Start): Promise<RunningProcess> {
+  const { config, overrides = {} } = start.o;
+  const { log } = start;
   const db =
     overrides.db ??
     (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db'), seed: readSeed }));
@@ -114,7 +118,7 @@ async function startParts(
       const applied = await migrate(db);
       if (applied.length > 0) log.info({ applied }, 'database migrated');
     }
-    return await startOn(db, o, role, background, log, ports);
+    return await startOn(db, start);
   } catch (err) {
     // Whatever failed, a database opened here is closed (and its folder unlocked).
     if (!overrides.db) await db.close().catch(() => {});
@@ -122,14 +126,7 @@ async function startParts(
   }
 }
 
-async function startOn(
-  db: Database,
-  o: ProcessOptions,
-  role: ProcessRole,
-  background: boolean,
-  log: Logger,
-  ports: BoundPort[],
-): Promise<RunningProcess> {
+async function startOn(db: Database, { o, role, background, log, ports }: Start): Promise<RunningProcess> {
   const { config, overrides = {} } = o;
   const services = buildServices({
     config,
