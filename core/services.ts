@@ -1,5 +1,6 @@
 /** What every command and route is handed: configuration, database, secret, logger and clock. */
 import type { Logger } from 'pino';
+import { type Cdn, noCdn } from '../cdn/cdn.js';
 import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
 import { createPublisher, type Publisher } from '../renderer/publish.js';
 import type { Database } from '../store/db.js';
@@ -20,6 +21,8 @@ export interface Services {
   publisher: Publisher;
   /** The only way out to the network: SSRF-safe fetches for avatar URLs and imports. */
   fetcher: Fetcher;
+  /** The CDN in front of the page hosts, purged by the publisher (none by default). */
+  cdn: Cdn;
 }
 
 /** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
@@ -33,15 +36,21 @@ export function claimUrl(config: Config, token: string): string {
 
 /** Services for a process: storage from the configuration and the public fetcher unless given, and the publisher. */
 export function buildServices(
-  base: Omit<Services, 'storage' | 'publisher' | 'fetcher'> & { storage?: ObjectStorage; fetcher?: Fetcher },
+  base: Omit<Services, 'storage' | 'publisher' | 'fetcher' | 'cdn'> & {
+    storage?: ObjectStorage;
+    fetcher?: Fetcher;
+    cdn?: Cdn;
+  },
 ): Services {
   const storage = base.storage ?? storageFromConfig(base.config);
+  const cdn = base.cdn ?? noCdn;
   const publisher = createPublisher({
     config: base.config,
     db: base.db,
     storage,
+    cdn,
     log: base.log,
     now: () => base.now(),
   });
-  return { ...base, storage, publisher, fetcher: base.fetcher ?? createFetcher() };
+  return { ...base, storage, cdn, publisher, fetcher: base.fetcher ?? createFetcher() };
 }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { CdnKind } from '../cdn/cdn.js';
 import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
 import type { PageMeta } from '../renderer/publish.js';
 import { pageKeys } from '../store/layout.js';
@@ -29,6 +30,21 @@ export interface PageHostDeps {
   now: () => Date;
   /** The security headers of every answer (edge/securityHeaders.ts). */
   headers: SecurityHeaders;
+  /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
+  cdn: CdnKind;
+}
+
+/**
+ * How long a CDN keeps a page: a day, as every change purges it (browsers keep the page's own
+ * short Cache-Control). Fastly and Varnish read Surrogate-*, Cloudflare CDN-Cache-Control and
+ * Cache-Tag; each strips them before the visitor.
+ */
+const CDN_TTL = 'max-age=86400';
+
+function cdnHeaders(cdn: CdnKind, keys: string | undefined): Record<string, string> {
+  if (!keys || cdn === 'none') return {};
+  if (cdn === 'cloudflare') return { 'cdn-cache-control': CDN_TTL, 'cache-tag': keys.split(' ').join(',') };
+  return { 'surrogate-control': CDN_TTL, 'surrogate-key': keys };
 }
 
 /** The page name a Host header addresses, or null when it is not a page host. */
@@ -91,7 +107,12 @@ export function createPageHost(d: PageHostDeps) {
     return entry;
   }
 
+  /**
+   * A page's HTML or Markdown. Behind a CDN, always read from storage: the CDN is the cache,
+   * and after a purge it must get what another process has just published, not this one's copy.
+   */
   async function load(key: string): Promise<StoredObject | null> {
+    if (d.cdn !== 'none') return d.storage.get(key);
     return (fresh(key) ?? (await read(key))).object;
   }
 
@@ -126,6 +147,7 @@ export function createPageHost(d: PageHostDeps) {
       'content-type': object.contentType,
       'cache-control': object.cacheControl,
       etag: object.etag,
+      ...cdnHeaders(d.cdn, object.surrogateKeys),
     };
     if (vary) headers.vary = 'Accept';
     if (req.headers['if-none-match'] === object.etag) {

@@ -32,7 +32,7 @@ export interface ProcessOptions {
   /** What runs; the configured ROLE by default. */
   role?: ProcessRole;
   /** Parts given rather than made from the configuration (tests and benchmarks). */
-  overrides?: Partial<Pick<Services, 'db' | 'storage' | 'fetcher' | 'secret' | 'log' | 'now'>>;
+  overrides?: Partial<Pick<Services, 'db' | 'storage' | 'fetcher' | 'cdn' | 'secret' | 'log' | 'now'>>;
   /**
    * Where the HTTP server listens: the configured port on every interface by default, a port
    * main.ts bound before loading the service, or false: no server (the caller serves `handler`).
@@ -136,6 +136,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
     now: overrides.now ?? (() => new Date()),
     storage: overrides.storage,
     fetcher: overrides.fetcher,
+    cdn: overrides.cdn,
   });
   const counters = createCounters({ db, secret: services.secret, log, now: services.now });
 
@@ -152,6 +153,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
         trustProxy: config.proxyHops,
         now: services.now,
         headers: securityHeaders(services.config),
+        cdn: services.cdn.kind,
       });
       hearPublishes(services, { pages });
       inner = createHttpHandler(services, pages, web);

@@ -9,16 +9,22 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 
-export interface StoredObject {
+export interface StoredObject extends ObjectMeta {
   body: Buffer;
-  contentType: string;
-  cacheControl: string;
   etag: string;
 }
 
 export interface ObjectMeta {
   contentType: string;
   cacheControl: string;
+  /** The CDN's purge keys for the object, separated by spaces (a page's HTML and Markdown). */
+  surrogateKeys?: string;
+}
+
+/** The metadata as kept beside an object: the purge keys only when it has some. */
+function metaOf(meta: ObjectMeta): ObjectMeta {
+  const { contentType, cacheControl, surrogateKeys } = meta;
+  return surrogateKeys ? { contentType, cacheControl, surrogateKeys } : { contentType, cacheControl };
 }
 
 export interface ObjectStorage {
@@ -131,7 +137,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       const bytes = typeof body === 'string' ? Buffer.from(body) : body;
       const etag = quotedMd5(bytes);
       // Metadata first: a reader that finds the new file also finds its metadata.
-      const sidecar = JSON.stringify({ contentType: meta.contentType, cacheControl: meta.cacheControl });
+      const sidecar = JSON.stringify(metaOf(meta));
       if (written.get(key) !== sidecar) {
         // Another process (or an earlier run) may have written the same metadata already.
         const onDisk = await callsFor(0)
@@ -160,8 +166,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       assertKey(key);
       try {
         const [body, meta] = await Promise.all([readFile(file(key)), readFile(metaFile(key), 'utf8')]);
-        const parsed = JSON.parse(meta) as ObjectMeta;
-        return { body, contentType: parsed.contentType, cacheControl: parsed.cacheControl, etag: quotedMd5(body) };
+        return { body, ...metaOf(JSON.parse(meta) as ObjectMeta), etag: quotedMd5(body) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
@@ -197,6 +202,9 @@ export interface S3Options {
   credentials?: S3ClientConfig['credentials'];
 }
 
+/** The user metadata (`x-amz-meta-surrogate-keys`) that holds an object's purge keys in a bucket. */
+const SURROGATE_KEYS_HEADER = 'surrogate-keys';
+
 /** Any S3-compatible bucket through @aws-sdk/client-s3. */
 export function s3Storage(options: S3Options): ObjectStorage {
   // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
@@ -229,6 +237,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
           Body: body,
           ContentType: meta.contentType,
           CacheControl: meta.cacheControl,
+          ...(meta.surrogateKeys && { Metadata: { [SURROGATE_KEYS_HEADER]: meta.surrogateKeys } }),
         }),
       );
       return { etag: out.ETag ?? quotedMd5(typeof body === 'string' ? Buffer.from(body) : body) };
@@ -242,8 +251,11 @@ export function s3Storage(options: S3Options): ObjectStorage {
         const body = Buffer.from(await out.Body!.transformToByteArray());
         return {
           body,
-          contentType: out.ContentType ?? 'application/octet-stream',
-          cacheControl: out.CacheControl ?? '',
+          ...metaOf({
+            contentType: out.ContentType ?? 'application/octet-stream',
+            cacheControl: out.CacheControl ?? '',
+            surrogateKeys: out.Metadata?.[SURROGATE_KEYS_HEADER],
+          }),
           etag: out.ETag ?? quotedMd5(body),
         };
       } catch (err) {

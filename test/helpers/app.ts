@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Logger, pino } from 'pino';
+import type { Cdn } from '../../cdn/cdn.js';
 import { loadConfig } from '../../core/config.js';
 import type { Services } from '../../core/services.js';
 import { createFetcher } from '../../outbound/fetcher.js';
@@ -29,7 +30,7 @@ export interface TestApp {
 }
 
 export async function startApp(
-  options: { db?: Database; env?: NodeJS.ProcessEnv; storage?: ObjectStorage; log?: Logger } = {},
+  options: { db?: Database; env?: NodeJS.ProcessEnv; storage?: ObjectStorage; log?: Logger; cdn?: Cdn } = {},
 ): Promise<TestApp> {
   const owned = options.db ? null : await freshDatabase();
   const db = options.db ?? owned!.db;
@@ -53,6 +54,7 @@ export async function startApp(
       log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       now: () => (fixed === null ? new Date() : new Date(fixed)),
       storage: options.storage,
+      cdn: options.cdn,
       fetcher: testFetcher(),
     },
   });

@@ -314,6 +314,7 @@ describe('page host cache (router/pageHost.ts)', () => {
       log: pino({ level: 'silent' }),
       trustProxy: false,
       now: () => new Date(),
+      cdn: 'none',
       headers: securityHeaders({
         baseUrl: 'http://localhost',
         mediaUrl: 'http://localhost/media',
