@@ -8,6 +8,7 @@
  * A page changed while its batch was being written is published once more through the
  * outbox, so an older render never stays.
  */
+import { templateKey } from '../cdn/cdn.js';
 import type { Services } from '../core/services.js';
 import { fromSource, type RenderSource } from '../renderer/publish.js';
 import { startRenderWorker } from '../renderer/renderPool.js';
@@ -43,6 +44,12 @@ export interface RepublishOptions {
 /** Below this many pages the worker's start-up (about a tenth of a second) is not worth it. */
 const WORKER_MIN_PAGES = 500;
 
+/**
+ * A run's template keys wait this long in the purge queue before the outbox job sends them
+ * anyway: the run sends them itself when its last page is stored, as one purge per template.
+ */
+const TEMPLATE_PURGE_HOLD_MS = 30 * 60_000;
+
 const pagesCount = (n: number) => (n === 1 ? '1 page' : `${n} pages`);
 
 export async function republishStalePages(s: Services, o: RepublishOptions = {}): Promise<RepublishResult> {
@@ -60,6 +67,10 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   const db: Queryable = { query };
   const pages = republishRepo(db);
   const total = await pages.countStale(versions);
+  // The CDN keeps each page until its template's key is purged: once, after the last page.
+  if (total > 0 && s.cdn.kind !== 'none') {
+    await s.publisher.purges.hold((await pages.staleTemplates(versions)).map(templateKey), TEMPLATE_PURGE_HOLD_MS);
+  }
   if (total > 0) {
     const { pageScheme, pageDomain, mediaUrl } = s.config;
     s.log.info(
@@ -130,6 +141,7 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   } finally {
     await worker?.close();
   }
+  await s.publisher.purges.release(templateKey(''));
   const result = { republished: done, total, ms: performance.now() - started };
   s.log.info(
     result,

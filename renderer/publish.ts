@@ -5,6 +5,7 @@
  * transaction (the outbox), so a failed publish is retried until storage takes it.
  */
 import type { Logger } from 'pino';
+import { type Cdn, pageKey, templateKey } from '../cdn/cdn.js';
 import type { Config } from '../core/config.js';
 import { nextVisibilityChange } from '../core/model.js';
 import type { Database, Queryable } from '../store/db.js';
@@ -12,6 +13,7 @@ import { pageKeys } from '../store/layout.js';
 import type { ObjectMeta, ObjectStorage, StoredObject } from '../store/objects.js';
 import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { createPurger } from './purges.js';
 import { renderPage } from './render.js';
 import { withUtm } from './utm.js';
 import { renderVersions, type SiteUrls } from './versions.js';
@@ -78,9 +80,18 @@ export function pageFiles(
     now,
     urls: { page, media: site.mediaUrl },
   });
-  const files = [
-    { key: keys.html, body: html, meta: { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL } },
-    { key: keys.md, body: md, meta: { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL } },
+  const surrogateKeys = `${pageKey(row.username)} ${templateKey(row.profile.templateId)}`;
+  const files: { key: string; body: string; meta: ObjectMeta }[] = [
+    {
+      key: keys.html,
+      body: html,
+      meta: { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
+    },
+    {
+      key: keys.md,
+      body: md,
+      meta: { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
+    },
   ];
   if (options.routes !== false) {
     const meta = JSON.stringify(pageMeta(row));
@@ -93,6 +104,7 @@ export interface PublisherDeps {
   config: Config;
   db: Database;
   storage: ObjectStorage;
+  cdn: Cdn;
   log: Logger;
   now: () => Date;
 }
@@ -103,6 +115,7 @@ const RETRY_MAX_MS = 10 * 60_000;
 export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
+  const purges = createPurger(d);
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
@@ -121,6 +134,9 @@ export function createPublisher(d: PublisherDeps) {
     } else {
       await deleteFiles(username);
     }
+    // The CDN drops what it kept of the name before the outbox row goes: a purge that fails
+    // fails the publish, which the outbox retries.
+    await purges.direct([pageKey(username)]);
     if (queued !== null) await publishQueueRepo(db).complete(username, queued);
     return { username, live, nextChangeAt: live ? (row?.next_change_at ?? null) : null, objects };
   }
@@ -231,6 +247,8 @@ export function createPublisher(d: PublisherDeps) {
   return {
     publish,
     publishSoon,
+    /** CDN purges other than a page's own (template keys, removed pages) and their retries. */
+    purges,
     drain,
     publishScheduled,
     writePage,
@@ -240,6 +258,8 @@ export function createPublisher(d: PublisherDeps) {
      */
     async removePage(username: string): Promise<void> {
       await deleteFiles(username);
+      // Not awaited: the caller holds a transaction, and PGlite's one connection waits for it.
+      void purges.queued([pageKey(username)]).catch((err) => d.log.warn({ err, username }, 'CDN purge not queued'));
       const gone: Published = { username, live: false, nextChangeAt: null, objects: null };
       for (const listener of listeners) listener(gone);
       // A publish under way here may still write files from the row it read: converge once

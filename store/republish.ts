@@ -19,6 +19,15 @@ export function republishRepo(db: Queryable) {
       return count;
     },
 
+    /** The templates of the stale pages (their CDN keys are purged once the run is over). */
+    async staleTemplates(versions: string): Promise<string[]> {
+      const rows = await db.query<{ template: string }>(
+        `SELECT DISTINCT profile ->> 'templateId' AS template FROM pages WHERE ${STALE}`,
+        [versions],
+      );
+      return rows.map((r) => r.template);
+    },
+
     /**
      * The last id of the next `size` pages after `after` in key order (null: none left). With
      * staleIn it reads one index range per batch, where "the next 100 stale pages" made the

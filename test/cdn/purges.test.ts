@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { pageKey, templateKey } from '../../cdn/cdn.js';
+import { republishStalePages } from '../../jobs/republish.js';
+import { renderVersions } from '../../renderer/versions.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
+import { purgeQueueRepo } from '../../store/purgeQueue.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { api, pageRequest } from '../helpers/client.js';
+import { createAgentAccount } from '../helpers/factories.js';
+import { app, swapApp } from '../helpers/hooks.js';
+import { type RecordingCdn, recordingCdn } from '../helpers/recordingCdn.js';
+
+/** An app of its own with a CDN that records purges, for each test (the republish acts on every page). */
+function appWithCdn(): () => RecordingCdn {
+  let cdn: RecordingCdn;
+  let own: TestApp | undefined;
+  let previous: TestApp | undefined;
+  beforeEach(async function () {
+    this.timeout(60_000);
+    cdn = recordingCdn();
+    own = await startApp({ cdn });
+    previous = swapApp(own);
+  });
+  afterEach(async () => {
+    if (previous) swapApp(previous);
+    await own?.close();
+  });
+  return () => cdn;
+}
+
+const later = (ms: number) => app().clock.advance(ms);
+
+describe('CDN purges (renderer/publish.ts, renderer/purges.ts)', () => {
+  const cdn = appWithCdn();
+
+  it("purges the page's key after it is created, edited, unpublished and deleted", async () => {
+    const a = await createAgentAccount();
+    const key = pageKey(a.page.username);
+    expect(cdn().keys()).to.deep.equal([key]);
+    await api.patch(`/api/profiles/${a.page.id}`, { bio: 'New bio' }, { key: a.key });
+    await api.patch(`/api/profiles/${a.page.id}`, { isPublished: false }, { key: a.key });
+    await api.delete(`/api/profiles/${a.page.id}`, { key: a.key });
+    expect(cdn().keys()).to.deep.equal([key, key, key, key]);
+  });
+
+  it('keeps a publish whose purge failed in the outbox, and purges when it is retried', async () => {
+    const a = await createAgentAccount();
+    cdn().failing = true;
+    const res = await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Edited while the CDN is down' }, { key: a.key });
+    expect(res.status).to.equal(200);
+    const outbox = publishQueueRepo(app().services.db);
+    expect(await outbox.find(a.page.username)).to.include({ attempts: 1 });
+
+    cdn().failing = false;
+    later(5_000);
+    expect(await app().services.publisher.drain()).to.equal(1);
+    expect(await outbox.find(a.page.username)).to.equal(undefined);
+    expect(cdn().keys().at(-1)).to.equal(pageKey(a.page.username));
+    expect((await pageRequest(a.page.username, '/')).text).to.include('Edited while the CDN is down');
+  });
+
+  it("purges a template republish by each template's key, once, not page by page", async () => {
+    for (let i = 0; i < 3; i++) await createAgentAccount({ page: { templateId: 'zine' } });
+    await createAgentAccount({ page: { templateId: 'mono' } });
+    const current = renderVersions(app().services.config);
+    cdn().purges.length = 0;
+
+    const result = await republishStalePages(app().services, {
+      versions: { ...current, zine: 'edited-zine', mono: 'edited-mono' },
+      batchSize: 2,
+    });
+    expect(result.republished).to.equal(4);
+    expect(cdn().purges).to.deep.equal([[templateKey('mono'), templateKey('zine')]]);
+    expect(await purgeQueueRepo(app().services.db).count()).to.equal(0);
+  });
+
+  it('leaves nothing to purge after a republish that found nothing stale', async () => {
+    await createAgentAccount();
+    cdn().purges.length = 0;
+    await republishStalePages(app().services);
+    expect(cdn().purges).to.deep.equal([]);
+  });
+
+  it("queues a template purge the CDN refused, and the outbox job's drain sends it later", async () => {
+    await createAgentAccount({ page: { templateId: 'noir' } });
+    const current = renderVersions(app().services.config);
+    cdn().purges.length = 0;
+    cdn().failing = true;
+    await republishStalePages(app().services, { versions: { ...current, noir: 'edited-noir' } });
+    const queue = purgeQueueRepo(app().services.db);
+    expect(await queue.count()).to.equal(1);
+
+    cdn().failing = false;
+    expect(await app().services.publisher.purges.drain(), 'not due before its backoff').to.equal(0);
+    later(5_000);
+    expect(await app().services.publisher.purges.drain()).to.equal(1);
+    expect(cdn().purges).to.deep.equal([[templateKey('noir')]]);
+    expect(await queue.count()).to.equal(0);
+  });
+
+  it('sends the template keys a dead run held when the next run ends', async () => {
+    // A run that died after holding its keys (its pages were rendered by the next run, or by it).
+    await app().services.publisher.purges.hold([templateKey('y2k')], 30 * 60_000);
+    await republishStalePages(app().services);
+    expect(cdn().purges).to.deep.equal([[templateKey('y2k')]]);
+  });
+
+  it('purges a page that housekeeping removes', async () => {
+    const a = await createAgentAccount();
+    cdn().purges.length = 0;
+    await app().services.publisher.removePage(a.page.username);
+    for (let i = 0; i < 50 && cdn().purges.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cdn().keys()).to.deep.equal([pageKey(a.page.username)]);
+    expect(await purgeQueueRepo(app().services.db).count()).to.equal(0);
+  });
+});
