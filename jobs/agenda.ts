@@ -21,7 +21,7 @@ export const JOBS = {
   republish: 'republish changed templates',
   /** One per page with scheduled blocks: publish again when the next boundary passes. */
   visibility: 'page visibility change',
-  /** Publishes that failed (storage down, a crash between commit and upload) and past-due boundaries. */
+  /** Publishes that failed (storage or CDN down, a crash between commit and upload), past-due boundaries, CDN purges to retry. */
   outbox: 'publish outbox',
 } as const;
 
@@ -29,6 +29,8 @@ export const JOBS = {
 export const HOUSEKEEPING_CRON = '0 4 * * *';
 export const HOUSEKEEPING_TIMEZONE = 'Europe/Kyiv';
 const OUTBOX_EVERY = '5 seconds';
+/** How long a republish run's lock holds without being renewed. */
+const REPUBLISH_LEASE_MS = 30_000;
 
 export interface Jobs {
   agenda: Agenda;
@@ -65,7 +67,21 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
   });
 
   agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });
-  agenda.define(JOBS.republish, async () => void (await republishStalePages(s)), { concurrency: 1 });
+  // A short lease, renewed as batches are done: when the worker running it dies, another
+  // takes the job over within REPUBLISH_LEASE_MS (plus its poll) and renders what is left.
+  agenda.define(
+    JOBS.republish,
+    async (job) => {
+      let touched = Date.now();
+      const renew = () => {
+        if (Date.now() - touched < REPUBLISH_LEASE_MS / 6) return;
+        touched = Date.now();
+        job.touch().catch((err) => s.log.warn({ err }, 'republish: could not renew the lease'));
+      };
+      await republishStalePages(s, { onProgress: renew });
+    },
+    { concurrency: 1, lockLifetime: REPUBLISH_LEASE_MS },
+  );
   agenda.define<VisibilityData>(JOBS.visibility, async (job) => {
     await s.publisher.publishScheduled(1, job.attrs.data.username);
   });
@@ -74,6 +90,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     async () => {
       await s.publisher.drain();
       await s.publisher.publishScheduled();
+      await s.publisher.purges.drain();
     },
     { concurrency: 1 },
   );
