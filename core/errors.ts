@@ -41,6 +41,10 @@ export const ERROR_CODES = {
   quota: [429, 'The daily quota for this import is used up.'],
   unreachable: [502, 'The URL could not be fetched.'],
   internal: [500, 'Something went wrong on our side; try again. Quote detail when reporting it.'],
+  unavailable: [
+    503,
+    'The database or storage cannot be reached for a moment; try again after Retry-After seconds (a create with the same Idempotency-Key).',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

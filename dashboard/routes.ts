@@ -10,6 +10,7 @@ import Router from '@koa/router';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
+import { outageError } from '../edge/errors.js';
 import { readSession } from '../edge/sessions.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
@@ -42,8 +43,10 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
   wrapped.use(async (ctx, next) => {
     try {
       await next();
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
+    } catch (caught) {
+      const err = caught instanceof AppError ? caught : outageError(caught);
+      if (!err) throw caught;
+      if (err.fields.retryAfter !== undefined) ctx.set('Retry-After', String(err.fields.retryAfter));
       await d.show(ctx, 'message', { title: 'Something is not right', message: err.message }, err.status);
     }
   });

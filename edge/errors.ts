@@ -6,6 +6,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../core/errors.js';
+import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
 import { requestContext } from './requestContext.js';
 
 interface HttpishError {
@@ -24,7 +25,9 @@ export function errorHandler(log: Logger): Koa.Middleware {
       }
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.code === 'internal') {
+      if (apiError.code === 'unavailable') {
+        log.warn({ err, reqId: requestId, method: ctx.method, path: ctx.path }, 'database or storage unavailable');
+      } else if (apiError.code === 'internal') {
         apiError.fields.detail = requestId;
         log.error({ err, reqId: requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
       }
@@ -36,8 +39,15 @@ export function errorHandler(log: Logger): Koa.Middleware {
   };
 }
 
+/** The failure as the 503 a client retries, when it means the database or storage is down; else null. */
+export function outageError(err: unknown): AppError | null {
+  return isOutage(err) ? new AppError('unavailable', { retryAfter: OUTAGE_RETRY_AFTER_S }) : null;
+}
+
 function toApiError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  const outage = outageError(err);
+  if (outage) return outage;
   const e = err as HttpishError;
   if (e?.type === 'entity.too.large' || e?.status === 413) {
     return new AppError('too_large', { detail: 'body', hint: 'The request body is over 1 MB.' });

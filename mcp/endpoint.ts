@@ -15,6 +15,7 @@ import { LIMITS } from '../core/rules/limits.js';
 import type { Services } from '../core/services.js';
 import { issueToError } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
+import { outageError } from '../edge/errors.js';
 import type { RequestState } from '../edge/state.js';
 import { keyRequired, TOOLS } from './tools.js';
 
@@ -87,6 +88,11 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
       };
     } catch (err) {
       if (err instanceof AppError) return errorResult(err);
+      const outage = outageError(err);
+      if (outage) {
+        s.log.warn({ err, tool: tool.name }, 'MCP tool: database or storage unavailable');
+        return errorResult(outage);
+      }
       s.log.error({ err, tool: tool.name }, 'MCP tool failed');
       return errorResult(new AppError('internal'));
     }

@@ -8,16 +8,28 @@ import type { Services } from '../core/services.js';
 import { nameRoute } from '../edge/requestContext.js';
 import { type SecurityHeaders, securityHeaders } from '../edge/securityHeaders.js';
 import { isStoredMediaKey } from '../store/layout.js';
+import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
 import { type PageHost, pageNameFromHost } from './pageHost.js';
 import { safeDecode } from './wire.js';
 
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const security = securityHeaders(s.config);
   // Pages and media carry no request id (ops/front.ts): the line names the host and path.
+  // Storage that cannot be reached is a 503 with Retry-After (a CDN in front serves its stale copy).
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
-    s.log.error({ err, host: req.headers.host, path: req.url?.slice(0, 200) }, 'router error');
-    if (!res.headersSent) res.writeHead(500, { ...security.nothing(), 'content-type': 'text/plain; charset=utf-8' });
-    res.end('Something went wrong.');
+    const down = isOutage(err);
+    const where = { err, host: req.headers.host, path: req.url?.slice(0, 200) };
+    if (down) s.log.warn(where, 'router: storage unavailable');
+    else s.log.error(where, 'router error');
+    if (!res.headersSent) {
+      res.writeHead(down ? 503 : 500, {
+        ...security.nothing(),
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        ...(down && { 'retry-after': String(OUTAGE_RETRY_AFTER_S) }),
+      });
+    }
+    res.end(down ? 'Unavailable for a moment; try again.' : 'Something went wrong.');
   };
 
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -173,6 +173,8 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     connectionString: url,
     types,
     max: 10,
+    // A server that is restarting may take connections without answering: fail over to a 503.
+    connectionTimeoutMillis: 5_000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.

@@ -47,7 +47,7 @@ Templates: ${TEMPLATE_IDS.join(', ')}.
 
 ## Errors
 
-Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), not_found, unauthorized, …
+Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized, …
 
 ## MCP
 

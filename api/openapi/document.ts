@@ -102,7 +102,8 @@ function operation(r: AnyRoute): Json {
   // Every body is read by edge/body.ts before the route sees it: one over 1 MB is too_large and
   // one that is not JSON invalid_fields, whatever the route declares.
   const bodyCodes: ErrorCode[] = ['post', 'put', 'patch'].includes(r.method) ? ['too_large', 'invalid_fields'] : [];
-  for (const code of new Set([...r.errors, ...limitCodes, ...bodyCodes])) {
+  // Any route may find the database or storage down for a moment: 503 unavailable.
+  for (const code of new Set([...r.errors, ...limitCodes, ...bodyCodes, 'unavailable' as const])) {
     const status = ERROR_CODES[code][0];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -110,6 +111,7 @@ function operation(r: AnyRoute): Json {
     responses[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
       ...(status === 429 && { headers: { 'Retry-After': { schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS } }),
+      ...(status === 503 && { headers: { 'Retry-After': { schema: { type: 'integer' } } } }),
       content: { 'application/json': { schema: ERROR_REF } },
     };
   }
