@@ -20,6 +20,14 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect(got?.etag).to.equal(etag);
   });
 
+  it("keeps an object's CDN surrogate keys, and none for an object stored without them", async () => {
+    const storage = open();
+    await storage.put('pages/carol/index.html', '<p>hi</p>', { ...meta, surrogateKeys: 'page-carol template-zine' });
+    await storage.put('pages/carol/meta.json', '{}', meta);
+    expect((await storage.get('pages/carol/index.html'))?.surrogateKeys).to.equal('page-carol template-zine');
+    expect((await storage.get('pages/carol/meta.json'))?.surrogateKeys).to.equal(undefined);
+  });
+
   it('changes the ETag when the content changes', async () => {
     const storage = open();
     const first = await storage.put('pages/bob/page.md', '# one', meta);

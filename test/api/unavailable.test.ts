@@ -1,0 +1,155 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import S3rver from 's3rver';
+import { s3Storage } from '../../store/objects.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { api, pageRequest, randomAddress, request } from '../helpers/client.js';
+import { freshDatabase } from '../helpers/db.js';
+import { createAgentAccount } from '../helpers/factories.js';
+import { app, swapApp } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+import { signedUp } from '../helpers/person.js';
+import { recordingCdn } from '../helpers/recordingCdn.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.js';
+
+/** Makes `next` the app of the describe block. */
+function using(start: () => Promise<TestApp>) {
+  let own: TestApp | undefined;
+  let previous: TestApp | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    own = await start();
+    previous = swapApp(own);
+  });
+  after(async () => {
+    if (previous) swapApp(previous);
+    await own?.close();
+  });
+}
+
+function expectUnavailable(res: { status: number; headers: Headers; body: any }) {
+  expect(res.status).to.equal(503);
+  expect(res.headers.get('retry-after')).to.equal('5');
+  expect(res.body.code).to.equal('unavailable');
+  expect(res.body.retryAfter).to.equal(5);
+  expect(JSON.stringify(res.body)).not.to.match(/ECONNREFUSED|127\.0\.0\.1|at .*\.ts/);
+}
+
+describe('503 unavailable: storage that cannot be reached', function () {
+  this.timeout(60_000);
+  let server: S3rver;
+  let port = 0;
+  let dir: string;
+  const run = async () => {
+    server = new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'pages', configs: [] }],
+    });
+    port = (await server.run()).port;
+  };
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'linkpage-s3-down-'));
+    await run();
+  });
+  after(async () => {
+    await server.close().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  });
+  using(() =>
+    startApp({
+      cdn: recordingCdn(),
+      storage: s3Storage({
+        bucket: 'pages',
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      }),
+    }),
+  );
+
+  it('answers an upload 503 with Retry-After, a page 503, and keeps an edit to publish when storage is back', async () => {
+    const a = await createAgentAccount();
+    await server.close();
+
+    const form = new FormData();
+    form.append('kind', 'avatar');
+    form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
+    expectUnavailable(await request('POST', '/api/upload', { key: a.key, form }));
+
+    const page = await pageRequest(a.page.username, '/');
+    expect(page.status).to.equal(503);
+    expect(page.headers['retry-after']).to.equal('5');
+    expect(page.headers['cache-control']).to.equal('no-store');
+
+    const edit = await api.patch(
+      `/api/profiles/${a.page.id}`,
+      { bio: 'Written while storage was down' },
+      { key: a.key },
+    );
+    expect(edit.status, 'the change is kept; its publish waits in the outbox').to.equal(200);
+
+    await run();
+    app().clock.advance(5_000);
+    expect(await app().services.publisher.drain()).to.equal(1);
+    expect((await pageRequest(a.page.username, '/')).text).to.include('Written while storage was down');
+  });
+});
+
+// The embedded database lives in the process and cannot go away under it: PostgreSQL only.
+if (process.env.DATABASE_URL) {
+  describe('503 unavailable: a PostgreSQL server that cannot be reached', function () {
+    this.timeout(60_000);
+    let proxy: TcpProxy;
+    let drop: () => Promise<void>;
+    using(async () => {
+      const real = new URL(process.env.DATABASE_URL!);
+      proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+      const relayed = new URL(real);
+      relayed.host = `127.0.0.1:${proxy.port}`;
+      const made = await freshDatabase('postgres', undefined, relayed.toString());
+      drop = async () => {
+        await made.drop().catch(() => {});
+        await (await freshDatabase('postgres')).drop();
+      };
+      return startApp({ db: made.db });
+    });
+    after(async () => drop?.());
+
+    it('answers the API, MCP and the dashboard 503 with Retry-After, never 500', async () => {
+      const a = await createAgentAccount();
+      const person = await signedUp();
+      await proxy.cut();
+
+      expectUnavailable(await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Lost?' }, { key: a.key }));
+      expectUnavailable(await api.post('/api/agent/pages', { page: { displayName: 'Nobody' } }));
+
+      const mcp = await fetch(`${app().url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${a.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': randomAddress(),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_page', arguments: { id: a.page.id } },
+        }),
+      });
+      expectUnavailable({ status: mcp.status, headers: mcp.headers, body: await mcp.json() });
+
+      const screen = await person.get('/dashboard');
+      expect(screen.status).to.equal(503);
+      expect(screen.headers.get('retry-after')).to.equal('5');
+      expect(screen.html).to.include('cannot be reached');
+    });
+  });
+}
