@@ -6,6 +6,7 @@
  *
  * Agenda locks each job run in the database, so two workers never run the same job twice.
  */
+import { EventEmitter } from 'node:events';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
 import type { Pool } from 'pg';
@@ -65,6 +66,12 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     await agenda.ready;
     return { backend, agenda };
   });
+  // The LISTEN connection reports a lost server as an 'error' event (and reconnects by itself):
+  // without a listener, a PostgreSQL restart would end the process.
+  const channel = backend.notificationChannel;
+  if (channel instanceof EventEmitter) {
+    channel.on('error', (err: unknown) => s.log.warn({ err }, 'jobs: notification channel lost; reconnecting'));
+  }
 
   agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });
   // A short lease, renewed as batches are done: when the worker running it dies, another
