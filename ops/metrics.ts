@@ -37,7 +37,7 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
   // The outbox is read once per scrape for its three gauges (their collects start together and
   // share the read under way), with a time limit: a database that does not answer must not take
   // /metrics down with it. Then database_up is 0 and the outbox gauges keep their last values.
-  let outboxRead: Promise<{ count: number; oldest: Date | null } | null> | null = null;
+  let outboxRead: Promise<{ count: number; oldest: Date | null; purges: number } | null> | null = null;
   const outbox = () => {
     outboxRead ??= withTimeout(publishQueueRepo(s.db).depth(), 2_000)
       .catch(() => null)
@@ -70,6 +70,15 @@ export function createMetrics(s: Services, counters: Counters | null): Metrics {
     async collect() {
       const read = await outbox();
       if (read) this.set(read.oldest ? Math.max(0, (Date.now() - read.oldest.getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'cdn_purges_waiting',
+    help: 'CDN purges the CDN refused or has not yet taken, waiting for a retry (0 without a CDN).',
+    registers,
+    async collect() {
+      const read = await outbox();
+      if (read) this.set(read.purges);
     },
   });
   const published = new Counter({

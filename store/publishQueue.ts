@@ -14,12 +14,13 @@ const REQUEUE = `ON CONFLICT (username) DO UPDATE SET generation = publish_queue
 
 export function publishQueueRepo(db: Queryable) {
   return {
-    /** How many names wait to be published, and since when the oldest waits. */
-    async depth(): Promise<{ count: number; oldest: Date | null }> {
-      const [row] = await db.query<{ count: number; oldest: Date | string | null }>(
-        'SELECT count(*)::int AS count, min(enqueued_at) AS oldest FROM publish_queue',
+    /** How many names wait to be published, since when the oldest waits, and how many CDN purges wait. */
+    async depth(): Promise<{ count: number; oldest: Date | null; purges: number }> {
+      const [row] = await db.query<{ count: number; oldest: Date | string | null; purges: number }>(
+        `SELECT count(*)::int AS count, min(enqueued_at) AS oldest,
+           (SELECT count(*)::int FROM cdn_purges) AS purges FROM publish_queue`,
       );
-      return { count: row.count, oldest: row.oldest === null ? null : new Date(row.oldest) };
+      return { count: row.count, oldest: row.oldest === null ? null : new Date(row.oldest), purges: row.purges };
     },
 
     /** Records, in the caller's transaction, that a name's files must be (re)published. */

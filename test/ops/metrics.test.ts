@@ -48,6 +48,7 @@ describe('GET /metrics', () => {
       for (const name of [
         'publish_outbox_depth',
         'publish_outbox_oldest_seconds',
+        'cdn_purges_waiting',
         'publishes_total',
         'publish_failures_total',
         'counters_buffered',
