@@ -29,6 +29,7 @@ const STAMP = path.join(DIST, 'build.json');
 /** The folders whose code runs in a service process or a command-line tool; test/ and bench/ run through tsx. */
 const SOURCE_DIRS = [
   'api',
+  'cdn',
   'core',
   'dashboard',
   'edge',
