@@ -97,6 +97,28 @@ const EnvSchema = v.object({
     ),
   ),
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  CDN: v.optional(
+    v.picklist(['none', 'varnish', 'fastly', 'cloudflare'], 'must be none, varnish, fastly or cloudflare'),
+    'none',
+  ),
+  VARNISH_URLS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+      ),
+      v.array(httpBase, 'must be comma-separated http(s) URLs'),
+    ),
+  ),
+  FASTLY_SERVICE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id'))),
+  FASTLY_API_TOKEN: v.optional(v.string()),
+  FASTLY_API_URL: v.optional(httpBase, 'https://api.fastly.com'),
+  CLOUDFLARE_ZONE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Cloudflare zone id'))),
+  CLOUDFLARE_API_TOKEN: v.optional(v.string()),
+  CLOUDFLARE_API_URL: v.optional(httpBase, 'https://api.cloudflare.com/client/v4'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
@@ -131,6 +153,36 @@ export interface Config {
   metrics: { listen: { host: string; port: number } | undefined; token: string | undefined };
   /** Base URLs replacing a social network's default (profile imports). */
   importBaseUrls: Partial<Record<NetworkName, string>>;
+  /** The CDN in front of the page hosts, which publishing purges (cdn/). */
+  cdn: CdnConfig;
+}
+
+export interface CdnConfig {
+  kind: 'none' | 'varnish' | 'fastly' | 'cloudflare';
+  /** Every Varnish to purge (CDN=varnish). */
+  varnishUrls: string[];
+  fastly?: { serviceId: string; token: string; apiUrl: string };
+  cloudflare?: { zoneId: string; token: string; apiUrl: string };
+}
+
+/** The CDN settings, each CDN's required ones checked. */
+function cdnConfig(e: v.InferOutput<typeof EnvSchema>): CdnConfig {
+  const kind = e.CDN;
+  const cdn: CdnConfig = { kind, varnishUrls: e.VARNISH_URLS ?? [] };
+  if (kind === 'varnish' && cdn.varnishUrls.length === 0) {
+    throw new ConfigError('VARNISH_URLS: must list at least one Varnish when CDN=varnish');
+  }
+  if (kind === 'fastly') {
+    if (!e.FASTLY_SERVICE_ID) throw new ConfigError('FASTLY_SERVICE_ID: must be set when CDN=fastly');
+    if (!e.FASTLY_API_TOKEN) throw new ConfigError('FASTLY_API_TOKEN: must be set when CDN=fastly');
+    cdn.fastly = { serviceId: e.FASTLY_SERVICE_ID, token: e.FASTLY_API_TOKEN, apiUrl: e.FASTLY_API_URL };
+  }
+  if (kind === 'cloudflare') {
+    if (!e.CLOUDFLARE_ZONE_ID) throw new ConfigError('CLOUDFLARE_ZONE_ID: must be set when CDN=cloudflare');
+    if (!e.CLOUDFLARE_API_TOKEN) throw new ConfigError('CLOUDFLARE_API_TOKEN: must be set when CDN=cloudflare');
+    cdn.cloudflare = { zoneId: e.CLOUDFLARE_ZONE_ID, token: e.CLOUDFLARE_API_TOKEN, apiUrl: e.CLOUDFLARE_API_URL };
+  }
+  return cdn;
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metrics: { listen: e.METRICS_PORT, token: e.METRICS_TOKEN },
     importBaseUrls: e.IMPORT_BASE_URLS ?? {},
+    cdn: cdnConfig(e),
   };
 }
 

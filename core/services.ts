@@ -1,6 +1,7 @@
 /** What every command and route is handed: configuration, database, secret, logger and clock. */
 import type { Logger } from 'pino';
-import { type Cdn, noCdn } from '../cdn/cdn.js';
+import type { Cdn } from '../cdn/cdn.js';
+import { createCdn } from '../cdn/index.js';
 import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
 import { createPublisher, type Publisher } from '../renderer/publish.js';
 import type { Database } from '../store/db.js';
@@ -43,7 +44,7 @@ export function buildServices(
   },
 ): Services {
   const storage = base.storage ?? storageFromConfig(base.config);
-  const cdn = base.cdn ?? noCdn;
+  const cdn = base.cdn ?? createCdn(base.config);
   const publisher = createPublisher({
     config: base.config,
     db: base.db,

@@ -69,6 +69,38 @@ describe('loadConfig', () => {
       expect(message).to.not.include('\n');
     }
   });
+
+  it('has no CDN unless CDN names one', () => {
+    expect(loadConfig({}).cdn).to.deep.equal({ kind: 'none', varnishUrls: [] });
+    expect(
+      loadConfig({ CDN: 'varnish', VARNISH_URLS: 'http://10.0.0.5:6081/, http://10.0.0.6:6081' }).cdn,
+    ).to.deep.equal({
+      kind: 'varnish',
+      varnishUrls: ['http://10.0.0.5:6081', 'http://10.0.0.6:6081'],
+    });
+  });
+
+  it("stops on a CDN without its addresses or credentials, naming the missing variable and never a token's value", () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ CDN: 'akamai' }, 'CDN'],
+      [{ CDN: 'varnish' }, 'VARNISH_URLS'],
+      [{ CDN: 'varnish', VARNISH_URLS: 'ftp://10.0.0.5' }, 'VARNISH_URLS'],
+      [{ CDN: 'fastly', FASTLY_API_TOKEN: 'tok-secret' }, 'FASTLY_SERVICE_ID'],
+      [{ CDN: 'fastly', FASTLY_SERVICE_ID: 'abc' }, 'FASTLY_API_TOKEN'],
+      [{ CDN: 'cloudflare', CLOUDFLARE_API_TOKEN: 'tok-secret' }, 'CLOUDFLARE_ZONE_ID'],
+      [{ CDN: 'cloudflare', CLOUDFLARE_ZONE_ID: 'abc' }, 'CLOUDFLARE_API_TOKEN'],
+      [
+        { CDN: 'cloudflare', CLOUDFLARE_ZONE_ID: 'abc', CLOUDFLARE_API_TOKEN: 'x', CLOUDFLARE_API_URL: 'nope' },
+        'CLOUDFLARE_API_URL',
+      ],
+    ];
+    for (const [env, variable] of cases) {
+      expect(() => loadConfig(env), JSON.stringify(env))
+        .to.throw(ConfigError, new RegExp(`^${variable}: `))
+        .with.property('message')
+        .that.does.not.include('tok-secret');
+    }
+  });
 });
 
 describe('loadSecret', () => {
