@@ -1,0 +1,162 @@
+# Varnish 7 in front of the page hosts <name>.<PAGE_DOMAIN> of linkpage.
+#
+# Needs the xkey module from varnish-modules (Debian: apt-get install varnish varnish-modules).
+# Run the service with CDN=varnish and VARNISH_URLS listing every Varnish: each publish then
+# purges the page's key (page-<name>), and a template republish its template's key
+# (template-<id>), with `PURGE /` and an `xkey-purge: <keys>` header.
+#
+# What it does:
+#   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md, robots.txt) by
+#     host and path, and by Accept as the router's `Vary: Accept` asks, with the browser's
+#     Accept reduced to "text/markdown" or "text/html" and every query parameter but format=md
+#     dropped (utm_* links share one copy);
+#   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
+#   - passes short paths, the view pixel and tap pings to a router every time (they count);
+#   - serves the last good copy while every router is down or failing, never a purged one;
+#   - answers only page hosts: send the apex (API, dashboard) straight to the API processes.
+#
+# Edit the three parts between BEGIN and END markers: the routers, the purgers, the page domain.
+
+vcl 4.1;
+
+import directors;
+import std;
+import xkey;
+
+probe router_health {
+  # The apex's /healthz (the probe's Host is the backend's address, which is not a page host).
+  .url = "/healthz";
+  .timeout = 1s;
+  .interval = 2s;
+  .window = 3;
+  .threshold = 2;
+}
+
+# BEGIN backends: every ROLE=router process, added to the director below.
+backend router1 { .host = "127.0.0.1"; .port = "3001"; .probe = router_health; }
+backend router2 { .host = "127.0.0.1"; .port = "3002"; .probe = router_health; }
+
+sub vcl_init {
+  new routers = directors.round_robin();
+  routers.add_backend(router1);
+  routers.add_backend(router2);
+}
+# END backends
+
+# BEGIN purgers: the addresses of the API and worker processes, which send the purges.
+acl purgers {
+  "127.0.0.1";
+  "::1";
+}
+# END purgers
+
+sub vcl_recv {
+  if (req.method == "PURGE") {
+    if (client.ip !~ purgers) {
+      return (synth(403, "Forbidden"));
+    }
+    if (!req.http.xkey-purge) {
+      return (synth(400, "Name the keys in an xkey-purge header"));
+    }
+    set req.http.x-purged = xkey.purge(req.http.xkey-purge);
+    return (synth(200, "Purged " + req.http.x-purged));
+  }
+
+  # BEGIN page domain: <name>.<PAGE_DOMAIN>, as a regular expression (a port is allowed).
+  if (req.http.host !~ "(?i)^[a-z0-9-]+\.pages\.example(:[0-9]+)?$") {
+  # END page domain
+    return (synth(404, "Not a page host"));
+  }
+  set req.http.host = std.tolower(req.http.host);
+  set req.backend_hint = routers.backend();
+  # Stale copies only while the routers are down: a healthy router is asked at once.
+  if (std.healthy(req.backend_hint)) {
+    set req.grace = 10s;
+  }
+
+  if (req.method != "GET" && req.method != "HEAD") {
+    return (pass);
+  }
+  set req.http.x-path = regsub(req.url, "\?.*$", "");
+  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt)?$") {
+    # Short paths, the view pixel, anything else: the router answers (and counts) each one.
+    unset req.http.x-path;
+    return (pass);
+  }
+  if (req.url ~ "[?&]format=md(&|$)") {
+    set req.url = req.http.x-path + "?format=md";
+  } else {
+    set req.url = req.http.x-path;
+  }
+  unset req.http.x-path;
+  if (req.http.accept ~ "(?i)text/markdown" && req.http.accept !~ "(?i)text/markdown\s*;\s*q=0(\.0*)?\s*(,|$)") {
+    set req.http.accept = "text/markdown";
+  } else {
+    set req.http.accept = "text/html";
+  }
+  # Pages are the same for everyone: no cookie or credential makes a copy of its own.
+  unset req.http.cookie;
+  unset req.http.authorization;
+  return (hash);
+}
+
+sub vcl_pass {
+  set req.http.x-cache = "PASS";
+}
+
+sub vcl_backend_fetch {
+  unset bereq.http.x-cache;
+}
+
+sub vcl_backend_response {
+  # The router's keys, under the name xkey indexes.
+  if (beresp.http.surrogate-key) {
+    set beresp.http.xkey = beresp.http.surrogate-key;
+  }
+  if (beresp.status >= 500) {
+    # Keep serving the last good copy rather than caching the failure.
+    if (bereq.is_bgfetch) {
+      return (abandon);
+    }
+    set beresp.ttl = 0s;
+    set beresp.uncacheable = true;
+    return (deliver);
+  }
+  if (beresp.status != 200) {
+    # A missing page may be created at any moment: never kept.
+    set beresp.ttl = 0s;
+    set beresp.uncacheable = true;
+    return (deliver);
+  }
+  if (beresp.http.surrogate-control ~ "max-age=[0-9]+") {
+    set beresp.ttl = std.duration(regsub(beresp.http.surrogate-control, "^.*max-age=([0-9]+).*$", "\1") + "s", 0s);
+    set beresp.grace = 24h;
+    unset beresp.http.surrogate-control;
+    return (deliver);
+  }
+  # Without Surrogate-Control (robots.txt), Varnish's own rules read Cache-Control.
+}
+
+sub vcl_deliver {
+  if (!req.http.x-cache) {
+    if (obj.hits > 0) {
+      set req.http.x-cache = "HIT";
+    } else {
+      set req.http.x-cache = "MISS";
+    }
+  }
+  set resp.http.x-cache = req.http.x-cache;
+  unset resp.http.xkey;
+  unset resp.http.surrogate-key;
+  unset resp.http.surrogate-control;
+  unset resp.http.via;
+  unset resp.http.x-varnish;
+}
+
+sub vcl_synth {
+  set resp.http.content-type = "text/plain; charset=utf-8";
+  set resp.http.cache-control = "no-store";
+  set resp.body = resp.reason + {"
+"};
+  return (deliver);
+}

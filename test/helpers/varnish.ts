@@ -1,0 +1,122 @@
+/**
+ * Debian's Varnish with the shipped deploy/varnish/default.vcl, for tests and benchmarks: the
+ * VCL's three marked parts (routers, purgers, page domain) replaced for loopback, varnishd in
+ * the foreground in a folder of its own, its counters read with varnishstat.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './ports.js';
+
+const VCL = new URL('../../deploy/varnish/default.vcl', import.meta.url);
+const VARNISHD = ['/usr/sbin/varnishd', '/usr/bin/varnishd'].find((p) => existsSync(p));
+
+export interface VarnishOptions {
+  routers: { host: string; port: number }[];
+  /** PAGE_DOMAIN without a port, e.g. `pages.test`. */
+  pageDomain: string;
+  /** Addresses allowed to purge (loopback's 127.0.0.1 by default). */
+  purgers?: string[];
+  /** The port to listen on (a free one by default; given when the service must know it first). */
+  port?: number;
+}
+
+export interface Varnish {
+  port: number;
+  url: string;
+  /** Hits, misses and passes since the start. */
+  stats(): Promise<{ hits: number; misses: number; passes: number }>;
+  stop(): Promise<void>;
+}
+
+/** The shipped VCL with its marked parts made for these routers, purgers and page domain. */
+export async function vclFor(o: VarnishOptions): Promise<string> {
+  const shipped = await readFile(VCL, 'utf8');
+  const names = o.routers.map((_, i) => `router${i + 1}`);
+  const backends = [
+    ...o.routers.map(
+      (r, i) => `backend ${names[i]} { .host = "${r.host}"; .port = "${r.port}"; .probe = router_health; }`,
+    ),
+    '',
+    'sub vcl_init {',
+    '  new routers = directors.round_robin();',
+    ...names.map((n) => `  routers.add_backend(${n});`),
+    '}',
+  ].join('\n');
+  const purgers = ['acl purgers {', ...(o.purgers ?? ['127.0.0.1']).map((a) => `  "${a}";`), '}'].join('\n');
+  const domain = o.pageDomain.replace(/\./g, '\\\\.');
+  const pageHost = `  if (req.http.host !~ "(?i)^[a-z0-9-]+\\\\.${domain}(:[0-9]+)?$") {`;
+  return replaceBetween(
+    replaceBetween(replaceBetween(shipped, 'backends', backends), 'purgers', purgers),
+    'page domain',
+    pageHost,
+  );
+}
+
+function replaceBetween(text: string, marker: string, body: string): string {
+  const begin = new RegExp(`(# BEGIN ${marker}[^\\n]*\\n)[\\s\\S]*?(\\n[ ]*# END ${marker})`);
+  if (!begin.test(text)) throw new Error(`deploy/varnish/default.vcl has no "# BEGIN ${marker}" part`);
+  return text.replace(begin, (_, head: string, tail: string) => `${head}${body}${tail}`);
+}
+
+export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
+  if (!VARNISHD) {
+    throw new Error(
+      'varnishd is missing: install varnish and varnish-modules (apt-get install varnish varnish-modules)',
+    );
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-varnish-'));
+  const vcl = path.join(dir, 'default.vcl');
+  await writeFile(vcl, await vclFor(o), { mode: 0o644 });
+  const port = o.port ?? (await freePort());
+  const work = path.join(dir, 'work');
+  const child: ChildProcess = spawn(
+    VARNISHD,
+    ['-F', '-n', work, '-a', `127.0.0.1:${port}`, '-T', 'none', '-f', vcl, '-s', 'malloc,64m', '-p', 'vsl_space=1M'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const keep = (c: Buffer) => {
+    output += c.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`varnishd exited: ${output}`);
+    const up = await fetch(`${url}/`, { method: 'PURGE', headers: { 'xkey-purge': 'ready' } }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (up) break;
+    if (i > 100) {
+      await stop();
+      throw new Error(`varnishd did not answer within 10 s: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    port,
+    url,
+    async stats() {
+      const { stdout } = await promisify(execFile)('varnishstat', ['-n', work, '-1', '-j']);
+      const counters = JSON.parse(stdout);
+      const value = (name: string): number => (counters.counters ?? counters)[name]?.value ?? 0;
+      return { hits: value('MAIN.cache_hit'), misses: value('MAIN.cache_miss'), passes: value('MAIN.s_pass') };
+    },
+    stop,
+  };
+}
