@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -47,8 +47,8 @@ export async function vclFor(o: VarnishOptions): Promise<string> {
     '}',
   ].join('\n');
   const purgers = ['acl purgers {', ...(o.purgers ?? ['127.0.0.1']).map((a) => `  "${a}";`), '}'].join('\n');
-  const domain = o.pageDomain.replace(/\./g, '\\\\.');
-  const pageHost = `  if (req.http.host !~ "(?i)^[a-z0-9-]+\\\\.${domain}(:[0-9]+)?$") {`;
+  const domain = o.pageDomain.replace(/\./g, '\\.');
+  const pageHost = `  if (req.http.host !~ "(?i)^[a-z0-9-]+\\.${domain}(:[0-9]+)?$") {`;
   return replaceBetween(
     replaceBetween(replaceBetween(shipped, 'backends', backends), 'purgers', purgers),
     'page domain',
@@ -69,6 +69,8 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
     );
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-varnish-'));
+  // Run as root, varnishd reads the VCL as its own unprivileged user.
+  await chmod(dir, 0o755);
   const vcl = path.join(dir, 'default.vcl');
   await writeFile(vcl, await vclFor(o), { mode: 0o644 });
   const port = o.port ?? (await freePort());

@@ -1,0 +1,173 @@
+import http from 'node:http';
+import { expect } from 'chai';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { api } from '../helpers/client.js';
+import { createAgentAccount } from '../helpers/factories.js';
+import { app, swapApp } from '../helpers/hooks.js';
+import { freePort } from '../helpers/ports.js';
+import { startVarnish, type Varnish } from '../helpers/varnish.js';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** A request through Varnish to a page host, as a visitor sends it. */
+function through(
+  varnish: Varnish,
+  name: string,
+  path: string,
+  o: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: varnish.port,
+        path,
+        method: o.method ?? 'GET',
+        localAddress: o.localAddress,
+        headers: { host: `${name}.pages.test`, 'user-agent': 'linkpage-tests/1.0', ...o.headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
+describe('Varnish in front of the page host (deploy/varnish/default.vcl)', function () {
+  this.timeout(60_000);
+  let varnish: Varnish;
+  let own: TestApp;
+  let previous: TestApp;
+
+  before(async () => {
+    const port = await freePort();
+    own = await startApp({ env: { CDN: 'varnish', VARNISH_URLS: `http://127.0.0.1:${port}` } });
+    previous = swapApp(own);
+    varnish = await startVarnish({ routers: [{ host: '127.0.0.1', port: own.port }], pageDomain: 'pages.test', port });
+  });
+  after(async () => {
+    await varnish?.stop();
+    if (previous) swapApp(previous);
+    await own?.close();
+  });
+
+  it('keeps a page: the first request is a miss, the next a hit with the same page', async () => {
+    const a = await createAgentAccount({ page: { bio: 'Cached bio' } });
+    const first = await through(varnish, a.page.username, '/');
+    const second = await through(varnish, a.page.username, '/');
+    expect(first.status).to.equal(200);
+    expect(first.headers['x-cache']).to.equal('MISS');
+    expect(second.headers['x-cache']).to.equal('HIT');
+    expect(second.text).to.equal(first.text).and.to.include('Cached bio');
+    expect(second.headers['content-security-policy'], 'the page keeps its own policy').to.equal(
+      first.headers['content-security-policy'],
+    );
+  });
+
+  it('shows an edit on the very next request after it is answered, then keeps the new page', async () => {
+    const a = await createAgentAccount({ page: { bio: 'Before the edit' } });
+    await through(varnish, a.page.username, '/');
+    expect((await through(varnish, a.page.username, '/')).headers['x-cache']).to.equal('HIT');
+
+    const edit = await api.patch(`/api/profiles/${a.page.id}`, { bio: 'After the edit' }, { key: a.key });
+    expect(edit.status).to.equal(200);
+    const next = await through(varnish, a.page.username, '/');
+    expect(next.text).to.include('After the edit');
+    expect(next.headers['x-cache']).to.equal('MISS');
+    expect((await through(varnish, a.page.username, '/')).headers['x-cache']).to.equal('HIT');
+  });
+
+  it('keeps HTML and Markdown apart, and one copy for every browser and every utm link', async () => {
+    const a = await createAgentAccount();
+    const name = a.page.username;
+    const html = await through(varnish, name, '/', { headers: { accept: BROWSER_ACCEPT } });
+    const md = await through(varnish, name, '/', { headers: { accept: 'text/markdown' } });
+    expect(html.headers['content-type']).to.match(/^text\/html/);
+    expect(md.headers['content-type']).to.match(/^text\/markdown/);
+    expect(md.headers['x-cache']).to.equal('MISS');
+    const others = [
+      await through(varnish, name, '/', { headers: { accept: 'text/html' } }),
+      await through(varnish, name, '/', { headers: { accept: '*/*' } }),
+      await through(varnish, name, '/?utm_source=instagram&utm_medium=bio'),
+      await through(varnish, name, '/', { headers: { accept: 'text/markdown;q=0, text/html' } }),
+    ];
+    for (const res of others) {
+      expect(res.headers['x-cache']).to.equal('HIT');
+      expect(res.headers['content-type']).to.match(/^text\/html/);
+    }
+    const agent = await through(varnish, name, '/', { headers: { accept: 'text/markdown, text/plain;q=0.5' } });
+    expect(agent.headers['x-cache']).to.equal('HIT');
+    expect(agent.headers['content-type']).to.match(/^text\/markdown/);
+  });
+
+  it('passes short paths, the view pixel and tap pings to the router every time, and counts each', async () => {
+    const a = await createAgentAccount({
+      page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example/', path: 'shop' }] },
+    });
+    const name = a.page.username;
+    const blockId = a.page.blocks[0].id;
+    for (let i = 0; i < 3; i++) {
+      const hop = await through(varnish, name, '/shop');
+      expect(hop.status).to.equal(302);
+      expect(hop.headers['x-cache']).to.equal('PASS');
+      expect((await through(varnish, name, '/_/v')).headers['x-cache']).to.equal('PASS');
+      expect((await through(varnish, name, `/_/t/${blockId}`, { method: 'POST' })).status).to.equal(204);
+    }
+    await app().counters.flush();
+    const stats = await api.get(`/api/profiles/${a.page.id}/stats`, { key: a.key });
+    expect(stats.body).to.include({ views: 3, taps: 6 });
+  });
+
+  it('never shows the surrogate headers to a visitor', async () => {
+    const a = await createAgentAccount();
+    for (const res of [await through(varnish, a.page.username, '/'), await through(varnish, a.page.username, '/')]) {
+      for (const h of ['surrogate-key', 'surrogate-control', 'xkey']) expect(res.headers[h], h).to.equal(undefined);
+    }
+  });
+
+  it('does not keep the 404 of a name that is then taken', async () => {
+    const name = `later-${Date.now().toString(36)}`;
+    expect((await through(varnish, name, '/')).status).to.equal(404);
+    await createAgentAccount({ username: name });
+    expect((await through(varnish, name, '/')).status).to.equal(200);
+  });
+
+  it('refuses a purge from an address outside the purgers, and purges nothing', async () => {
+    const a = await createAgentAccount();
+    await through(varnish, a.page.username, '/');
+    const refused = await through(varnish, a.page.username, '/', {
+      method: 'PURGE',
+      headers: { 'xkey-purge': `page-${a.page.username}` },
+      localAddress: '127.0.0.2',
+    });
+    expect(refused.status).to.equal(403);
+    expect((await through(varnish, a.page.username, '/')).headers['x-cache']).to.equal('HIT');
+  });
+
+  it('answers only page hosts', async () => {
+    const res = await new Promise<number>((resolve, reject) => {
+      http
+        .get(
+          { host: '127.0.0.1', port: varnish.port, path: '/api/agent/pages', headers: { host: 'pages.test' } },
+          (r) => {
+            r.resume();
+            resolve(r.statusCode ?? 0);
+          },
+        )
+        .on('error', reject);
+    });
+    expect(res).to.equal(404);
+  });
+});
