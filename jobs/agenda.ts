@@ -68,9 +68,20 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
   });
   // The LISTEN connection reports a lost server as an 'error' event (and reconnects by itself):
   // without a listener, a PostgreSQL restart would end the process.
+  // It tries again every few tenths of a second: one line per half minute of trying.
   const channel = backend.notificationChannel;
   if (channel instanceof EventEmitter) {
-    channel.on('error', (err: unknown) => s.log.warn({ err }, 'jobs: notification channel lost; reconnecting'));
+    let warnedAt = 0;
+    let quiet = 0;
+    channel.on('error', (err: unknown) => {
+      if (Date.now() - warnedAt < 30_000) {
+        quiet++;
+        return;
+      }
+      s.log.warn({ err, failedMeanwhile: quiet }, 'jobs: notification channel lost; reconnecting');
+      warnedAt = Date.now();
+      quiet = 0;
+    });
   }
 
   agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });

@@ -180,10 +180,27 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   await pool.query('SELECT 1');
+  // A client taken from the pool has no 'error' listener of the pool's: a server that ends the
+  // connection between two of its queries (a restart, mid-transaction while files are stored)
+  // would end the process. While it is out it gets one, and it is destroyed rather than reused.
+  const checkout = async () => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    const release = client.release.bind(client);
+    client.release = (err?: Error | boolean) => {
+      client.removeListener('error', onError);
+      release(err ?? broken);
+    };
+    return client;
+  };
   // The jobs get the pool without the power to end it: the database closes it.
   const shared: PoolLike = {
     query: (text, params) => pool.query(text, params),
-    connect: () => pool.connect(),
+    connect: checkout,
     end: async () => {},
     on: (event, listener) => pool.on(event as 'error', listener),
   };
@@ -194,7 +211,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
       return (await pool.query(text, params as unknown[])).rows as R[];
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await checkout();
       try {
         await client.query('BEGIN');
         const result = await fn({

@@ -4,6 +4,7 @@ import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { idempotencyRepo } from '../../store/idempotency.js';
 import { listMigrations, migrate } from '../../store/migrate.js';
 import { namesRepo } from '../../store/names.js';
+import { isOutage } from '../../store/outage.js';
 import { engines, freshDatabase } from '../helpers/db.js';
 
 async function seedAccount(db: Database, id: string) {
@@ -92,6 +93,37 @@ for (const engine of engines) {
         body: 'sealed',
       });
       expect(await repo.reserve('scope', 'k1', 'hash-2', new Date('2026-01-02T00:00:01Z'))).to.equal(null);
+    });
+  });
+}
+
+if (process.env.DATABASE_URL) {
+  describe('a PostgreSQL connection ended in the middle of a transaction (store/db.ts)', function () {
+    this.timeout(30_000);
+
+    it('fails that transaction with an outage error, and the next one runs on a new connection', async () => {
+      const { db, drop } = await freshDatabase('postgres');
+      const { db: other, drop: dropOther } = await freshDatabase('postgres');
+      try {
+        const failure = await db
+          .transaction(async (tx) => {
+            const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            // As a server restart does: the connection ends while the transaction waits on
+            // something else (storing files), with no query of its own under way.
+            await other.query('SELECT pg_terminate_backend($1)', [pid]);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await tx.query('SELECT 1');
+          })
+          .then(
+            () => null,
+            (err: unknown) => err,
+          );
+        expect(isOutage(failure), String(failure)).to.equal(true);
+        expect(await db.transaction((tx) => tx.query<{ one: number }>('SELECT 1 AS one'))).to.deep.equal([{ one: 1 }]);
+      } finally {
+        await drop();
+        await dropOther();
+      }
     });
   });
 }
