@@ -82,5 +82,3 @@ export function createPurger(d: PurgerDeps) {
     },
   };
 }
-
-export type Purger = ReturnType<typeof createPurger>;

@@ -12,6 +12,8 @@
  *    test/browser/, which launch it through playwright-core.
  *  - Java 11 or later as `java` on PATH: the HTML validity test, which runs the Nu Html Checker
  *    (vnu-jar) with it.
+ *  - Varnish (`varnishd`, with the xkey module of varnish-modules): test/cdn/varnish.test.ts, which
+ *    runs the shipped deploy/varnish/default.vcl in front of the page host.
  *  - When DATABASE_URL is set, a PostgreSQL server there that takes a connection: every run, since
  *    hooks.ts starts the run's app on it.
  *
@@ -38,7 +40,17 @@ interface Tool {
 export const TOOLS = {
   chromium: { files: /^test\/browser\//, missing: missingChromium },
   java: { files: /^test\/renderer\/validity\.test\.ts$/, missing: missingJava },
+  varnish: { files: /^test\/cdn\/varnish\.test\.ts$/, missing: missingVarnish },
 } satisfies Record<string, Tool>;
+
+function missingVarnish(): string | null {
+  const varnishd = spawnSync('varnishd', ['-V'], { encoding: 'utf8', timeout: 10_000 });
+  const install = 'sudo apt-get install varnish varnish-modules (or run npm run test:fast, which skips it)';
+  if (varnishd.error || varnishd.status !== 0) {
+    return `npm test needs Varnish (varnishd on PATH) for the CDN test of deploy/varnish/default.vcl: ${install}`;
+  }
+  return null;
+}
 
 function missingChromium(): string | null {
   let broken: string;

@@ -1,0 +1,220 @@
+/**
+ * The service's split layout on loopback, for the topology tests: a PostgreSQL server of its
+ * own, an S3 server (s3rver) with one bucket, Varnish with the shipped VCL, and the roles as
+ * separate processes (`node main.ts` with ROLE=router, api or worker), each with its log kept.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import S3rver from 's3rver';
+import { type ObjectStorage, s3Storage } from '../../store/objects.js';
+import { freePort } from '../helpers/ports.js';
+import { type PostgresServer, startPostgresServer } from '../helpers/postgresServer.js';
+import { startVarnish, type Varnish } from '../helpers/varnish.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const PAGE_DOMAIN = 'pages.test';
+const BUCKET = 'pages';
+
+export type Role = 'router' | 'api' | 'worker';
+
+export interface ServiceProcess {
+  role: Role;
+  name: string;
+  port: number;
+  url: string;
+  child: ChildProcess;
+  /** Every line it wrote. */
+  lines: string[];
+  alive(): boolean;
+  /** Starts it again (after a stop or a kill) on the same port. */
+  restart(): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface Cluster {
+  postgres: PostgresServer;
+  db: pg.Pool;
+  varnish: Varnish;
+  storage: ObjectStorage;
+  processes: ServiceProcess[];
+  of(role: Role): ServiceProcess[];
+  /** PUTs the bucket took, by key, since the last reset. */
+  puts: Map<string, number>;
+  s3: { stop(): Promise<void>; start(): Promise<void> };
+  /** Each process's last lines, for a failing test's report. */
+  logs(tail?: number): string;
+  close(): Promise<void>;
+}
+
+export async function startCluster(counts: Record<Role, number> = { router: 2, api: 2, worker: 2 }): Promise<Cluster> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-topology-'));
+  const postgres = await startPostgresServer();
+  const db = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  db.on('error', () => {});
+
+  // The bucket: the same port and folder across a stop and a start.
+  const puts = new Map<string, number>();
+  let s3Port = 0;
+  let s3server: S3rver | null = null;
+  const s3 = {
+    async start() {
+      s3server = new S3rver({
+        address: '127.0.0.1',
+        port: s3Port,
+        silent: true,
+        directory: path.join(dir, 's3'),
+        configureBuckets: [{ name: BUCKET, configs: [] }],
+      });
+      (s3server as unknown as EventEmitter).on(
+        'event',
+        (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
+          for (const r of e.Records) {
+            if (r.eventName.includes('Put')) puts.set(r.s3.object.key, (puts.get(r.s3.object.key) ?? 0) + 1);
+          }
+        },
+      );
+      s3Port = (await s3server.run()).port;
+    },
+    async stop() {
+      await s3server?.close();
+      s3server = null;
+    },
+  };
+  await s3.start();
+  const storage = s3Storage({
+    bucket: BUCKET,
+    endpoint: `http://127.0.0.1:${s3Port}`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+
+  const varnishPort = await freePort();
+  const ports: Record<Role, number[]> = { router: [], api: [], worker: [] };
+  for (const role of ['router', 'api', 'worker'] as Role[]) {
+    for (let i = 0; i < counts[role]; i++) ports[role].push(await freePort());
+  }
+  const env = {
+    ...process.env,
+    DATABASE_URL: postgres.url,
+    STORAGE: 's3',
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_FORCE_PATH_STYLE: '1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    SECRET: 'topology-secret-0123456789-0123456789',
+    BASE_URL: 'http://apex.test',
+    PAGE_DOMAIN,
+    TRUST_PROXY: '1',
+    CDN: 'varnish',
+    VARNISH_URLS: `http://127.0.0.1:${varnishPort}`,
+    LOG_LEVEL: 'info',
+    NODE_NO_WARNINGS: '1',
+  };
+
+  const processes: ServiceProcess[] = [];
+  for (const role of ['router', 'api', 'worker'] as Role[]) {
+    ports[role].forEach((port, i) => {
+      processes.push(
+        serviceProcess(role, `${role}${i + 1}`, port, {
+          ...env,
+          ROLE: role,
+          PORT: String(port),
+          DATA_DIR: path.join(dir, `${role}${i + 1}`),
+        }),
+      );
+    });
+  }
+  const cluster: Cluster = {
+    postgres,
+    db,
+    varnish: undefined as unknown as Varnish,
+    storage,
+    processes,
+    of: (role) => processes.filter((p) => p.role === role),
+    puts,
+    s3,
+    logs: (tail = 30) =>
+      processes
+        .map((p) => `--- ${p.name} (${p.alive() ? 'alive' : 'exited'})\n${p.lines.slice(-tail).join('\n')}`)
+        .join('\n'),
+    async close() {
+      await Promise.all(processes.map((p) => p.stop()));
+      await cluster.varnish?.stop();
+      await db.end().catch(() => {});
+      await s3.stop();
+      await postgres.destroy();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await Promise.all(processes.map((p) => p.restart()));
+    cluster.varnish = await startVarnish({
+      routers: ports.router.map((port) => ({ host: '127.0.0.1', port })),
+      pageDomain: PAGE_DOMAIN,
+      port: varnishPort,
+    });
+  } catch (err) {
+    const logs = cluster.logs();
+    await cluster.close();
+    throw new Error(`${(err as Error).message}\n${logs}`);
+  }
+  return cluster;
+}
+
+function serviceProcess(role: Role, name: string, port: number, env: NodeJS.ProcessEnv): ServiceProcess {
+  const p: ServiceProcess = {
+    role,
+    name,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    child: undefined as unknown as ChildProcess,
+    lines: [],
+    alive: () => Boolean(p.child) && p.child.exitCode === null && p.child.signalCode === null,
+    async restart() {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      p.child = child;
+      let partial = '';
+      const keep = (c: Buffer) => {
+        const text = partial + c.toString();
+        const parts = text.split('\n');
+        partial = parts.pop() ?? '';
+        p.lines.push(...parts.filter(Boolean));
+      };
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
+      await untilReady(p);
+    },
+    async stop(signal = 'SIGTERM') {
+      if (!p.alive()) return;
+      const exited = new Promise((resolve) => p.child.once('exit', resolve));
+      p.child.kill(signal);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    },
+  };
+  return p;
+}
+
+async function untilReady(p: ServiceProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (!p.alive()) throw new Error(`${p.name} exited while starting`);
+    const ready = await fetch(`${p.url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${p.name} was not ready within 60 s`);
+}
