@@ -85,14 +85,28 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   const worker =
     spec && (o.worker ?? total >= WORKER_MIN_PAGES) ? startRenderWorker(spec, s.config, concurrency) : null;
 
-  /** Renders and stores a batch: on the worker, or here a few pages at a time. */
-  const write = async (rows: RenderSource[], now: Date) => {
-    if (worker) return worker.write(rows, now);
+  /** Renders and stores pages here, a few at a time. */
+  const writeHere = async (rows: RenderSource[], unlessSame: boolean) => {
     for (let i = 0; i < rows.length; i += concurrency) {
       await Promise.all(
-        rows.slice(i, i + concurrency).map((row) => s.publisher.writePage(fromSource(row), { routes: false })),
+        rows
+          .slice(i, i + concurrency)
+          .map((row) => s.publisher.writePage(fromSource(row), { routes: false, unlessSame })),
       );
     }
+  };
+
+  /**
+   * Renders and stores a batch: on the worker, or here. Pages a dead run had claimed are done
+   * here, each file compared with what is stored first, so a page the dead run had written is
+   * not written again.
+   */
+  const write = async (rows: (RenderSource & { claimed: boolean })[], now: Date) => {
+    const claimed = rows.filter((r) => r.claimed);
+    const fresh = claimed.length === 0 ? rows : rows.filter((r) => !r.claimed);
+    if (claimed.length > 0) await writeHere(claimed, true);
+    if (worker) return worker.write(fresh, now);
+    await writeHere(fresh, false);
   };
 
   /** Records the batch's new version; a page changed (edited, unpublished, banned) since it was read is converged once more. */
@@ -125,6 +139,10 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       const rows = await pages.staleIn(versions, after, last);
       after = last;
       if (rows.length === 0) continue;
+      await pages.claim(
+        rows.map((r) => r.id),
+        readAt,
+      );
       const stored = write(rows, readAt);
       // Not awaited yet: a failure is reported where the batch is finished.
       stored.catch(() => {});

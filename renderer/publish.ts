@@ -190,17 +190,17 @@ export function createPublisher(d: PublisherDeps) {
   /**
    * Renders the page and stores its files; returns the render version used (versions.ts) and
    * the objects as stored. `routes: false` leaves meta.json (short paths, block ids) alone, for re-renders
-   * that cannot change it.
+   * that cannot change it; `unlessSame` leaves alone files already stored with the same bytes.
    */
   async function writePage(
     row: RenderRow,
-    options: { routes?: boolean } = {},
+    options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const bytes = Buffer.from(body);
-        const { etag } = await d.storage.put(key, bytes, meta);
+        const { etag } = await d.storage.put(key, bytes, meta, { unlessSame: options.unlessSame });
         return [key, { body: bytes, ...meta, etag }] as const;
       }),
     );

@@ -1,34 +1,29 @@
 /**
- * Object storage for published pages and media (DESIGN 5): a folder by default, any
- * S3-compatible bucket in production. Both adapters keep Content-Type, Cache-Control and an
- * ETag with every object.
+ * Object storage for published pages and media: a folder by default (here), any S3-compatible
+ * bucket in production (s3Storage.ts). Both keep Content-Type, Cache-Control, the CDN's purge
+ * keys and an ETag with every object (objectMeta.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { assertKey, metaOf, type ObjectMeta, quotedMd5, type StoredObject } from './objectMeta.js';
+import { type S3Options, s3Storage } from './s3Storage.js';
 
-export interface StoredObject extends ObjectMeta {
-  body: Buffer;
-  etag: string;
-}
-
-export interface ObjectMeta {
-  contentType: string;
-  cacheControl: string;
-  /** The CDN's purge keys for the object, separated by spaces (a page's HTML and Markdown). */
-  surrogateKeys?: string;
-}
-
-/** The metadata as kept beside an object: the purge keys only when it has some. */
-function metaOf(meta: ObjectMeta): ObjectMeta {
-  const { contentType, cacheControl, surrogateKeys } = meta;
-  return surrogateKeys ? { contentType, cacheControl, surrogateKeys } : { contentType, cacheControl };
-}
+export { assertKey, type ObjectMeta, type StoredObject } from './objectMeta.js';
+export { type S3Options, s3Storage } from './s3Storage.js';
 
 export interface ObjectStorage {
-  put(key: string, body: Buffer | string, meta: ObjectMeta): Promise<{ etag: string }>;
+  /**
+   * Stores the object. `unlessSame`: first asks whether the stored object has these bytes
+   * already (by its ETag) and then leaves it alone; the folder storage always does so.
+   */
+  put(
+    key: string,
+    body: Buffer | string,
+    meta: ObjectMeta,
+    options?: { unlessSame?: boolean },
+  ): Promise<{ etag: string }>;
   /** The object, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Deletes the keys that exist; missing ones are not an error. */
@@ -45,17 +40,6 @@ export type StorageSpec = { kind: 'fs'; root: string } | { kind: 's3'; options: 
 /** The storage a spec describes; `blocking` as for fsStorage. */
 export function storageFromSpec(spec: StorageSpec, options: { blocking?: boolean } = {}): ObjectStorage {
   return spec.kind === 'fs' ? fsStorage(spec.root, options) : s3Storage(spec.options);
-}
-
-/** Keys are relative paths of safe segments; nothing may climb out of the storage root. */
-export function assertKey(key: string): void {
-  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) || key.split('/').some((s) => s === '.' || s === '..')) {
-    throw new Error(`bad storage key: ${key}`);
-  }
-}
-
-function quotedMd5(body: Buffer): string {
-  return `"${createHash('md5').update(body).digest('hex')}"`;
 }
 
 /** The file-system calls a put makes: through the thread pool, or blocking. */
@@ -190,105 +174,6 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       folders.clear();
       for (const key of written.keys()) if (key.startsWith(prefix)) written.delete(key);
       return count;
-    },
-  };
-}
-
-export interface S3Options {
-  bucket: string;
-  endpoint?: string;
-  region: string;
-  forcePathStyle: boolean;
-  credentials?: S3ClientConfig['credentials'];
-}
-
-/** The user metadata (`x-amz-meta-surrogate-keys`) that holds an object's purge keys in a bucket. */
-const SURROGATE_KEYS_HEADER = 'surrogate-keys';
-
-/** Any S3-compatible bucket through @aws-sdk/client-s3. */
-export function s3Storage(options: S3Options): ObjectStorage {
-  // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
-  let loading: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }> | undefined;
-  const s3 = () => {
-    loading ??= import('@aws-sdk/client-s3').then((sdk) => ({
-      sdk,
-      client: new sdk.S3Client({
-        region: options.region,
-        endpoint: options.endpoint,
-        forcePathStyle: options.forcePathStyle,
-        ...(options.credentials && { credentials: options.credentials }),
-      }),
-    }));
-    return loading;
-  };
-  const Bucket = options.bucket;
-  const { credentials, ...plain } = options;
-
-  return {
-    // Credentials given in code stay here; without them a worker finds the same ones in the environment.
-    ...(!credentials && { spec: { kind: 's3', options: plain } }),
-    async put(key, body, meta) {
-      assertKey(key);
-      const { sdk, client } = await s3();
-      const out = await client.send(
-        new sdk.PutObjectCommand({
-          Bucket,
-          Key: key,
-          Body: body,
-          ContentType: meta.contentType,
-          CacheControl: meta.cacheControl,
-          ...(meta.surrogateKeys && { Metadata: { [SURROGATE_KEYS_HEADER]: meta.surrogateKeys } }),
-        }),
-      );
-      return { etag: out.ETag ?? quotedMd5(typeof body === 'string' ? Buffer.from(body) : body) };
-    },
-
-    async get(key) {
-      assertKey(key);
-      const { sdk, client } = await s3();
-      try {
-        const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
-        const body = Buffer.from(await out.Body!.transformToByteArray());
-        return {
-          body,
-          ...metaOf({
-            contentType: out.ContentType ?? 'application/octet-stream',
-            cacheControl: out.CacheControl ?? '',
-            surrogateKeys: out.Metadata?.[SURROGATE_KEYS_HEADER],
-          }),
-          etag: out.ETag ?? quotedMd5(body),
-        };
-      } catch (err) {
-        if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
-        throw err;
-      }
-    },
-
-    async delete(keys) {
-      if (keys.length === 0) return;
-      keys.forEach(assertKey);
-      const { sdk, client } = await s3();
-      await client.send(
-        new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
-      );
-    },
-
-    async deletePrefix(prefix) {
-      assertKey(prefix.replace(/\/$/, ''));
-      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
-      const { sdk, client } = await s3();
-      let count = 0;
-      // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
-      for (;;) {
-        const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix }));
-        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
-        if (keys.length === 0) return count;
-        await client.send(
-          new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
-        );
-        count += keys.length;
-        if (!listed.IsTruncated) return count;
-      }
     },
   };
 }

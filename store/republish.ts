@@ -41,19 +41,28 @@ export function republishRepo(db: Queryable) {
       return last;
     },
 
-    /** The stale pages with ids in (after, last], in id order. */
-    async staleIn(versions: string, after: string, last: string): Promise<PageSource[]> {
-      return db.query<PageSource>(
-        `SELECT id, username, profile, blocks::text AS "blocksJson" FROM pages
-         WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
+    /**
+     * The stale pages with ids in (after, last], in id order; `claimed` when a run that died
+     * claimed it (its files may be written already).
+     */
+    async staleIn(versions: string, after: string, last: string): Promise<(PageSource & { claimed: boolean })[]> {
+      return db.query<PageSource & { claimed: boolean }>(
+        `SELECT id, username, profile, blocks::text AS "blocksJson", republish_claimed_at IS NOT NULL AS claimed
+         FROM pages WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
         [versions, after, last],
       );
     },
 
-    /** Records the current render version of each page's template as the one its files were rendered with. */
+    /** Claims a batch before its files are written. */
+    async claim(ids: readonly string[], now: Date) {
+      await db.query('UPDATE pages SET republish_claimed_at = $2 WHERE id = ANY($1::text[])', [ids, now]);
+    },
+
+    /** Records the current render version of each page's template as the one its files were rendered with, and ends the claim. */
     async markRendered(versions: string, ids: readonly string[]) {
       await db.query(
-        `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')) WHERE id = ANY($2::text[])`,
+        `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')), republish_claimed_at = NULL
+         WHERE id = ANY($2::text[])`,
         [versions, ids],
       );
     },

@@ -2,8 +2,11 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadConfig } from '../../core/config.js';
 import { republishEveryPage, republishStalePages } from '../../jobs/republish.js';
+import { createPublisher } from '../../renderer/publish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { type RunningProcess, startProcess } from '../../start/process.js';
+import type { ObjectMeta } from '../../store/objects.js';
+import { republishRepo } from '../../store/republish.js';
 import { api, pageRequest, request } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -92,6 +95,37 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
     expect((await pageRequest(zine[2].page.username, '/')).status).to.equal(404);
 
     expect((await republishStalePages(app().services, { versions: edited })).republished).to.equal(0);
+  });
+
+  it('compares before writing the pages a dead run had claimed, writes the others, and ends every claim', async () => {
+    const claimed = await createAgentAccount({ page: { templateId: 'zine' } });
+    const other = await createAgentAccount({ page: { templateId: 'zine' } });
+    const s = app().services;
+    // A run that died after claiming the first page's batch (and maybe writing its files).
+    await republishRepo(s.db).claim([claimed.page.id], s.now());
+    const puts: { key: string; unlessSame: boolean }[] = [];
+    const storage = s.storage;
+    const watched = {
+      ...s,
+      storage: {
+        ...storage,
+        put: (key: string, body: Buffer | string, meta: ObjectMeta, o?: { unlessSame?: boolean }) => {
+          puts.push({ key, unlessSame: Boolean(o?.unlessSame) });
+          return storage.put(key, body, meta, o);
+        },
+      },
+    };
+    watched.publisher = createPublisher({ ...watched, config: s.config });
+
+    const versions = { ...renderVersions(s.config), zine: 'edited-zine' };
+    expect((await republishStalePages(watched, { versions })).republished).to.equal(2);
+    const of = (name: string) => puts.filter((p) => p.key.startsWith(`pages/${name}/`));
+    expect(of(claimed.page.username).map((p) => p.unlessSame)).to.deep.equal([true, true]);
+    expect(of(other.page.username).map((p) => p.unlessSame)).to.deep.equal([false, false]);
+    const rows = await s.db.query<{ claims: number }>(
+      'SELECT count(*)::int AS claims FROM pages WHERE republish_claimed_at IS NOT NULL',
+    );
+    expect(rows[0].claims).to.equal(0);
   });
 
   it('renders on a worker thread the same files as in process, and records the new version', async () => {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -147,6 +148,29 @@ describe('object storage', () => {
         if (dir) await rm(dir, { recursive: true, force: true });
       }
     });
+    it('leaves an object stored with the same bytes alone when asked to (unlessSame), and writes other bytes', async () => {
+      const puts: string[] = [];
+      (server as unknown as EventEmitter).on(
+        'event',
+        (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
+          for (const r of e.Records) if (r.eventName.includes('Put')) puts.push(r.s3.object.key);
+        },
+      );
+      const storage = s3Storage({
+        bucket: 'pages',
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      const meta = { contentType: 'text/html; charset=utf-8', cacheControl: 'public, max-age=60' };
+      await storage.put('pages/dave/index.html', '<p>one</p>', meta, { unlessSame: true });
+      await storage.put('pages/dave/index.html', '<p>one</p>', meta, { unlessSame: true });
+      await storage.put('pages/dave/index.html', '<p>two</p>', meta, { unlessSame: true });
+      expect(puts.filter((k) => k === 'pages/dave/index.html')).to.have.length(2);
+      expect((await storage.get('pages/dave/index.html'))?.body.toString()).to.equal('<p>two</p>');
+    });
+
     behavesLikeObjectStorage(() =>
       s3Storage({
         bucket: 'pages',

@@ -1,0 +1,115 @@
+/** Any S3-compatible bucket through @aws-sdk/client-s3, as object storage. */
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { assertKey, metaOf, quotedMd5 } from './objectMeta.js';
+import type { ObjectStorage } from './objects.js';
+
+export interface S3Options {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials?: S3ClientConfig['credentials'];
+}
+
+/** The user metadata (`x-amz-meta-surrogate-keys`) that holds an object's purge keys in a bucket. */
+const SURROGATE_KEYS_HEADER = 'surrogate-keys';
+
+/** Any S3-compatible bucket through @aws-sdk/client-s3. */
+export function s3Storage(options: S3Options): ObjectStorage {
+  // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
+  let loading: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }> | undefined;
+  const s3 = () => {
+    loading ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: options.region,
+        endpoint: options.endpoint,
+        forcePathStyle: options.forcePathStyle,
+        ...(options.credentials && { credentials: options.credentials }),
+      }),
+    }));
+    return loading;
+  };
+  const Bucket = options.bucket;
+  const { credentials, ...plain } = options;
+
+  return {
+    // Credentials given in code stay here; without them a worker finds the same ones in the environment.
+    ...(!credentials && { spec: { kind: 's3', options: plain } }),
+    async put(key, body, meta, options = {}) {
+      assertKey(key);
+      const { sdk, client } = await s3();
+      if (options.unlessSame) {
+        const etag = quotedMd5(typeof body === 'string' ? Buffer.from(body) : body);
+        const stored = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key })).catch((err) => {
+          if (
+            (err as { name?: string }).name === 'NotFound' ||
+            (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+          )
+            return null;
+          throw err;
+        });
+        if (stored?.ETag === etag) return { etag };
+      }
+      const out = await client.send(
+        new sdk.PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: body,
+          ContentType: meta.contentType,
+          CacheControl: meta.cacheControl,
+          ...(meta.surrogateKeys && { Metadata: { [SURROGATE_KEYS_HEADER]: meta.surrogateKeys } }),
+        }),
+      );
+      return { etag: out.ETag ?? quotedMd5(typeof body === 'string' ? Buffer.from(body) : body) };
+    },
+
+    async get(key) {
+      assertKey(key);
+      const { sdk, client } = await s3();
+      try {
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
+        const body = Buffer.from(await out.Body!.transformToByteArray());
+        return {
+          body,
+          ...metaOf({
+            contentType: out.ContentType ?? 'application/octet-stream',
+            cacheControl: out.CacheControl ?? '',
+            surrogateKeys: out.Metadata?.[SURROGATE_KEYS_HEADER],
+          }),
+          etag: out.ETag ?? quotedMd5(body),
+        };
+      } catch (err) {
+        if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
+        throw err;
+      }
+    },
+
+    async delete(keys) {
+      if (keys.length === 0) return;
+      keys.forEach(assertKey);
+      const { sdk, client } = await s3();
+      await client.send(
+        new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+      );
+    },
+
+    async deletePrefix(prefix) {
+      assertKey(prefix.replace(/\/$/, ''));
+      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+      const { sdk, client } = await s3();
+      let count = 0;
+      // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
+      for (;;) {
+        const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix }));
+        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+        if (keys.length === 0) return count;
+        await client.send(
+          new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+        );
+        count += keys.length;
+        if (!listed.IsTruncated) return count;
+      }
+    },
+  };
+}
