@@ -24,12 +24,12 @@ export interface EmbeddedApp {
   close(): Promise<void>;
 }
 
-/** `onDisk`: the database under DATA_DIR as `npm start` keeps it (else in memory). */
-export async function embeddedApp(o: { onDisk?: boolean } = {}): Promise<EmbeddedApp> {
+/** `onDisk`: the database under DATA_DIR as `npm start` keeps it (else in memory); `env`: more settings. */
+export async function embeddedApp(o: { onDisk?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<EmbeddedApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
   const db = await openDatabase(o.onDisk ? { dataDir: path.join(dataDir, 'db') } : {});
   await migrate(db);
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent', ...o.env });
   const running = await startProcess({
     config,
     role: 'all',

@@ -4,6 +4,7 @@
  */
 import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
+import { cdnBench } from './cdn.js';
 import { coldStart } from './coldStart.js';
 import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
@@ -121,7 +122,21 @@ async function startup() {
   );
 }
 
+async function cdn() {
+  const r = await cdnBench();
+  console.log(
+    `page views through Varnish (cached page): ${Math.round(r.varnishRps)} req/s; nginx serving the same file from disk ${Math.round(r.nginxRps)} req/s; ratio ${(r.varnishRps / r.nginxRps).toFixed(2)} (rounds: ${r.ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  hit ratio, views over 200 pages while ${r.editsDuringLoad} edits purged them: ${(r.hitRatio * 100).toFixed(2)} % (${r.hits} hits, ${r.misses} misses; target >= 99 %)`,
+  );
+  console.log(
+    `  PATCH -> new HTML through Varnish: p50 ${r.throughVarnish.p50.toFixed(1)} ms, p99 ${r.throughVarnish.p99.toFixed(1)} ms over ${r.edits} edits (target p99 < 50 ms); straight from the page host: p50 ${r.direct.p50.toFixed(1)} ms, p99 ${r.direct.p99.toFixed(1)} ms; ratio of p99 ${(r.throughVarnish.p99 / r.direct.p99).toFixed(2)}`,
+  );
+}
+
 const only = process.argv[2];
+if (!only || only === 'cdn') await cdn();
 if (!only || only === 'startup') await startup();
 if (!only || only === 'render') render();
 if (!only || only === 'redirects') await redirects();
