@@ -14,22 +14,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/ports.js';
 import { startVarnish, type Varnish } from '../test/helpers/varnish.js';
+import { call, closeConnections } from './call.js';
 import { embeddedApp } from './embedded.js';
 import { percentile } from './stats.js';
-
-const agent = new http.Agent({ keepAlive: true });
-
-function call(port: number, method: string, pathname: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: pathname, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** nginx serving one folder on a free port, in the foreground. */
 async function startNginx(root: string): Promise<{ port: number; stop(): Promise<void> }> {
@@ -205,7 +192,7 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
     await nginx?.stop();
     await varnish?.stop();
     server.close();
-    agent.destroy();
+    closeConnections();
     await app.close();
     await rm(root, { recursive: true, force: true });
   }

@@ -5,22 +5,9 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { call, closeConnections } from './call.js';
 import { embeddedApp } from './embedded.js';
 import { percentile } from './stats.js';
-
-const agent = new http.Agent({ keepAlive: true });
-
-function call(port: number, method: string, pathname: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: pathname, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 export async function publishLatency(iterations = 300) {
   const app = await embeddedApp({ onDisk: true });
@@ -59,7 +46,7 @@ export async function publishLatency(iterations = 300) {
     times.push(performance.now() - t0);
   }
   server.close();
-  agent.destroy();
+  closeConnections();
   await app.close();
   return { p50: percentile(times, 50), p99: percentile(times, 99), iterations };
 }

@@ -4,30 +4,15 @@ import path from 'node:path';
 import { expect } from 'chai';
 import S3rver from 's3rver';
 import { s3Storage } from '../../store/objects.js';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { startApp } from '../helpers/app.js';
 import { api, pageRequest, randomAddress, request } from '../helpers/client.js';
 import { freshDatabase } from '../helpers/db.js';
 import { createAgentAccount } from '../helpers/factories.js';
-import { app, swapApp } from '../helpers/hooks.js';
+import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { signedUp } from '../helpers/person.js';
 import { recordingCdn } from '../helpers/recordingCdn.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.js';
-
-/** Makes `next` the app of the describe block. */
-function using(start: () => Promise<TestApp>) {
-  let own: TestApp | undefined;
-  let previous: TestApp | undefined;
-  before(async function () {
-    this.timeout(60_000);
-    own = await start();
-    previous = swapApp(own);
-  });
-  after(async () => {
-    if (previous) swapApp(previous);
-    await own?.close();
-  });
-}
 
 function expectUnavailable(res: { status: number; headers: Headers; body: any }) {
   expect(res.status).to.equal(503);
@@ -60,18 +45,19 @@ describe('503 unavailable: storage that cannot be reached', function () {
     await server.close().catch(() => {});
     await rm(dir, { recursive: true, force: true });
   });
-  using(() =>
-    startApp({
-      cdn: recordingCdn(),
-      storage: s3Storage({
-        bucket: 'pages',
-        endpoint: `http://127.0.0.1:${port}`,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  ownApp({
+    start: () =>
+      startApp({
+        cdn: recordingCdn(),
+        storage: s3Storage({
+          bucket: 'pages',
+          endpoint: `http://127.0.0.1:${port}`,
+          region: 'us-east-1',
+          forcePathStyle: true,
+          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        }),
       }),
-    }),
-  );
+  });
 
   it('answers an upload 503 with Retry-After, a page 503, and keeps an edit to publish when storage is back', async () => {
     const a = await createAgentAccount();
@@ -107,17 +93,19 @@ if (process.env.DATABASE_URL) {
     this.timeout(60_000);
     let proxy: TcpProxy;
     let drop: () => Promise<void>;
-    using(async () => {
-      const real = new URL(process.env.DATABASE_URL!);
-      proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-      const relayed = new URL(real);
-      relayed.host = `127.0.0.1:${proxy.port}`;
-      const made = await freshDatabase('postgres', undefined, relayed.toString());
-      drop = async () => {
-        await made.drop().catch(() => {});
-        await (await freshDatabase('postgres')).drop();
-      };
-      return startApp({ db: made.db });
+    ownApp({
+      start: async () => {
+        const real = new URL(process.env.DATABASE_URL!);
+        proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+        const relayed = new URL(real);
+        relayed.host = `127.0.0.1:${proxy.port}`;
+        const made = await freshDatabase('postgres', undefined, relayed.toString());
+        drop = async () => {
+          await made.drop().catch(() => {});
+          await (await freshDatabase('postgres')).drop();
+        };
+        return startApp({ db: made.db });
+      },
     });
     after(async () => drop?.());
 

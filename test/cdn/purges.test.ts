@@ -4,26 +4,21 @@ import { republishStalePages } from '../../jobs/republish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { purgeQueueRepo } from '../../store/purgeQueue.js';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { startApp } from '../helpers/app.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
-import { app, swapApp } from '../helpers/hooks.js';
+import { app, ownApp } from '../helpers/hooks.js';
 import { type RecordingCdn, recordingCdn } from '../helpers/recordingCdn.js';
 
 /** An app of its own with a CDN that records purges, for each test (the republish acts on every page). */
 function appWithCdn(): () => RecordingCdn {
   let cdn: RecordingCdn;
-  let own: TestApp | undefined;
-  let previous: TestApp | undefined;
-  beforeEach(async function () {
-    this.timeout(60_000);
-    cdn = recordingCdn();
-    own = await startApp({ cdn });
-    previous = swapApp(own);
-  });
-  afterEach(async () => {
-    if (previous) swapApp(previous);
-    await own?.close();
+  ownApp({
+    each: true,
+    start: () => {
+      cdn = recordingCdn();
+      return startApp({ cdn });
+    },
   });
   return () => cdn;
 }

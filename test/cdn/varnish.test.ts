@@ -1,17 +1,11 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { api } from '../helpers/client.js';
+import { api, type HostAnswer, hostRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, swapApp } from '../helpers/hooks.js';
 import { freePort } from '../helpers/ports.js';
 import { startVarnish, type Varnish } from '../helpers/varnish.js';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
 
 /** A request through Varnish to a page host, as a visitor sends it. */
 function through(
@@ -19,28 +13,8 @@ function through(
   name: string,
   path: string,
   o: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: varnish.port,
-        path,
-        method: o.method ?? 'GET',
-        localAddress: o.localAddress,
-        headers: { host: `${name}.pages.test`, 'user-agent': 'linkpage-tests/1.0', ...o.headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => {
-          text += c.toString();
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+): Promise<HostAnswer> {
+  return hostRequest(varnish.port, `${name}.pages.test`, path, o);
 }
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';

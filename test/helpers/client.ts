@@ -119,13 +119,20 @@ async function checkContract(method: string, path: string, res: Response): Promi
   }
 }
 
-/** A request to a page host `<name>.<PAGE_DOMAIN>` of the test app (fetch cannot set Host). */
-export function pageRequest(
-  name: string,
+export interface HostAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+}
+
+/** A request to 127.0.0.1:`port` for the host `host` (fetch cannot set Host), from `localAddress` if given. */
+export function hostRequest(
+  port: number,
+  host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; app?: TestApp } = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: string }> {
-  const { port, services } = options.app ?? app();
+  options: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<HostAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -133,11 +140,8 @@ export function pageRequest(
         port,
         path,
         method: options.method ?? 'GET',
-        headers: {
-          host: `${name}.${services.config.pageDomain}`,
-          'user-agent': 'linkpage-tests/1.0',
-          ...options.headers,
-        },
+        localAddress: options.localAddress,
+        headers: { host, 'user-agent': 'linkpage-tests/1.0', ...options.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -151,4 +155,14 @@ export function pageRequest(
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A request to a page host `<name>.<PAGE_DOMAIN>` of the test app. */
+export function pageRequest(
+  name: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; app?: TestApp } = {},
+): Promise<HostAnswer> {
+  const { port, services } = options.app ?? app();
+  return hostRequest(port, `${name}.${services.config.pageDomain}`, path, options);
 }

@@ -26,17 +26,18 @@ export function swapApp(next: TestApp): TestApp {
 }
 
 /**
- * For a describe block whose tests act on every account or page (jobs): an app of its own,
- * with a fresh database and storage, for the whole block or (`each`) for every test, made the
- * app the client and the factories talk to meanwhile. Returns how to reach it.
+ * For a describe block whose tests act on every account or page (jobs), or need an app set up
+ * otherwise (`start`: another CDN, storage or database): an app of its own, with a fresh
+ * database and storage, for the whole block or (`each`) for every test, made the app the client
+ * and the factories talk to meanwhile. Returns how to reach it.
  */
-export function ownApp(o: { each?: boolean } = {}): () => TestApp {
+export function ownApp(o: { each?: boolean; start?: () => Promise<TestApp> } = {}): () => TestApp {
   let own: TestApp | undefined;
   let previous: TestApp | undefined;
   const [setUp, tearDown] = o.each ? [beforeEach, afterEach] : [before, after];
   setUp(async function () {
     this.timeout(60_000);
-    own = await startApp();
+    own = await (o.start ?? startApp)();
     previous = swapApp(own);
   });
   tearDown(async () => {

@@ -1,25 +1,15 @@
 import { expect } from 'chai';
 import type { CdnKind } from '../../cdn/cdn.js';
 import { pageKeys } from '../../store/layout.js';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { startApp } from '../helpers/app.js';
 import { pageRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
-import { app, swapApp } from '../helpers/hooks.js';
+import { app, ownApp } from '../helpers/hooks.js';
 import { recordingCdn } from '../helpers/recordingCdn.js';
 
 /** For the describe block: an app whose page host has `kind` in front. */
 function behind(kind: Exclude<CdnKind, 'none'>) {
-  let own: TestApp | undefined;
-  let previous: TestApp | undefined;
-  before(async function () {
-    this.timeout(60_000);
-    own = await startApp({ cdn: recordingCdn(kind) });
-    previous = swapApp(own);
-  });
-  after(async () => {
-    if (previous) swapApp(previous);
-    await own?.close();
-  });
+  ownApp({ start: () => startApp({ cdn: recordingCdn(kind) }) });
 }
 
 describe('page host headers for a CDN (router/pageHost.ts)', () => {

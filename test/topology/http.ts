@@ -1,6 +1,5 @@
 /** Requests the topology tests send: to one API process, and to a page host through Varnish or a router. */
-import http from 'node:http';
-import { randomAddress } from '../helpers/client.js';
+import { type HostAnswer, hostRequest, randomAddress } from '../helpers/client.js';
 import { PAGE_DOMAIN } from './cluster.js';
 
 export interface ApiAnswer {
@@ -34,39 +33,14 @@ export async function apiCall(
   return { status: res.status, headers: res.headers, body };
 }
 
-export interface PageAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
-
 /** A request to `<name>.<PAGE_DOMAIN>` at a port (Varnish or a router). */
 export function pageCall(
   port: number,
   name: string,
   path: string,
   o: { method?: string; headers?: Record<string, string> } = {},
-): Promise<PageAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: o.method ?? 'GET',
-        headers: { host: `${name}.${PAGE_DOMAIN}`, 'user-agent': 'linkpage-topology/1.0', ...o.headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => {
-          text += c.toString();
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+): Promise<HostAnswer> {
+  return hostRequest(port, `${name}.${PAGE_DOMAIN}`, path, o);
 }
 
 /** Polls `check` until it returns true, or fails after `ms` with `what`. */
