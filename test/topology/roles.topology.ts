@@ -86,12 +86,15 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       const last = new Map<string, string>();
       const statuses: number[] = [];
       let s3Down = false;
+      let answeredWhileDown = 0;
       const stream = (async () => {
         for (let i = 0; i < 150; i++) {
           const p = pages[i % pages.length];
           const bio = `Edit ${i} of ${p.username}`;
+          const sentWhileDown = s3Down;
           const res = await edit(i % 2, p, { bio });
           statuses.push(res.status);
+          if (sentWhileDown && s3Down) answeredWhileDown++;
           if (res.status === 200) last.set(p.username, bio);
           await sleep(100);
         }
@@ -100,10 +103,10 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       await c.s3.stop();
       s3Down = true;
       await sleep(10_000);
-      await c.s3.start();
       s3Down = false;
+      await c.s3.start();
       await stream;
-      expect(s3Down).to.equal(false);
+      expect(answeredWhileDown, 'edits sent and answered while the bucket was away').to.be.above(30);
       expect(
         statuses.filter((s) => s !== 200),
         'every edit answered 200',
@@ -130,13 +133,15 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       let stop = false;
       let okAfterRestart = 0;
       let restarted = false;
+      let slowest = 0;
       const writer = async (w: number) => {
         for (let i = 0; !stop; i++) {
           const p = pages[w];
           const bio = `Write ${i} by writer ${w}`;
           const started = Date.now();
           const res = await edit(w % 2, p, { bio });
-          expect(Date.now() - started, 'no write hangs').to.be.below(15_000);
+          slowest = Math.max(slowest, Date.now() - started);
+          expect(Date.now() - started, 'no write hangs').to.be.below(10_000);
           if (res.status === 200) {
             acknowledged.set(p.id, bio);
             if (restarted) okAfterRestart++;
@@ -172,6 +177,9 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       stop = true;
       await Promise.all(writers);
 
+      console.log(
+        `      ${failures.length} writes answered 503 while it was down; the slowest answer took ${slowest} ms`,
+      );
       expect(failures.length, 'some writes met the database down').to.be.above(0);
       for (const f of failures) expect(f).to.deep.equal({ status: 503, code: 'unavailable', retryAfter: '5' });
       for (const p of pages) {
@@ -215,6 +223,8 @@ describe('the roles as separate processes (npm run test:topology)', function () 
 
       await eventually('no stale page left', 90_000, async () => (await staleCount()) === 0);
       expect(renderedBy(RUN_STARTED), 'one worker ran the republish').to.have.length(1);
+      // The other may at most have found the job done ("every published page is up to date").
+      expect(renderedBy(/republish: (?!every published page is up to date)/), 'republish lines').to.have.length(1);
       for (const name of names) expect(c.puts.get(`pages/${name}/index.html`), name).to.equal(1);
       const served = await pageCall(c.varnish.port, names[0], '/');
       expect(served.status).to.equal(200);
