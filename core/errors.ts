@@ -36,6 +36,10 @@ export const ERROR_CODES = {
   claim_used: [409, 'This account has already been claimed.'],
   claim_expired: [409, 'This claim link has expired; ask for a new one.'],
   already_claimed: [409, 'This account already has an e-mail and password.'],
+  precondition_failed: [
+    412,
+    'The page has changed since the version you sent (If-Match or expectedVersion); read it again, redo your change on it and send its new version.',
+  ],
   too_large: [413, 'The request is over the size limit.'],
   rate_limited: [429, 'Too many requests; wait retryAfter seconds.'],
   quota: [429, 'The daily quota for this import is used up.'],

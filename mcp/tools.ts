@@ -45,6 +45,19 @@ export interface Tool {
 }
 
 const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
+const ExpectedVersionInput = v.object({
+  expectedVersion: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('The version of your last read (get_page): the change is made only if the page is still at it'),
+    ),
+  ),
+});
+const EXPECTED_VERSION =
+  "With expectedVersion (the page's version when you read it) the change is refused with precondition_failed if someone changed the page since; read it again and redo the change.";
+const expecting = (version: number | undefined) => (version === undefined ? undefined : { versions: [version] });
 
 export const TOOLS: Tool[] = [
   {
@@ -107,22 +120,21 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'update_page',
-    description:
-      'Change some fields of a page (PATCH semantics): only the fields sent change; theme merges field by field; blocks, when sent, replaces the whole list (stored blocks need id, order, visible and type). Set isPublished to publish or unpublish.',
-    input: v.strictObject({ ...PageId.entries, ...ProfilePatch.entries }),
+    description: `Change some fields of a page (PATCH semantics): only the fields sent change; theme merges field by field; blocks, when sent, replaces the whole list (stored blocks need id, order, visible and type). Set isPublished to publish or unpublish. ${EXPECTED_VERSION}`,
+    input: v.strictObject({ ...PageId.entries, ...ExpectedVersionInput.entries, ...ProfilePatch.entries }),
     needsKey: true,
     async run(s, c, input) {
-      const { id, ...changes } = input;
-      return presentPage(s.config, await patchPage(s, c.accountId, id, changes));
+      const { id, expectedVersion, ...changes } = input;
+      return presentPage(s.config, await patchPage(s, c.accountId, id, changes, expecting(expectedVersion)));
     },
   },
   {
     name: 'delete_page',
-    description: 'Delete a page and its published files. Its name stays reserved for this account.',
-    input: PageId,
+    description: `Delete a page and its published files. Its name stays reserved for this account. ${EXPECTED_VERSION}`,
+    input: v.strictObject({ ...PageId.entries, ...ExpectedVersionInput.entries }),
     needsKey: true,
     async run(s, c, input) {
-      await deletePage(s, c.accountId, input.id);
+      await deletePage(s, c.accountId, input.id, expecting(input.expectedVersion));
       return { deleted: true, id: input.id };
     },
   },

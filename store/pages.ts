@@ -27,6 +27,8 @@ export interface PageRow {
    * were made with; null until first published. Named when it held the template's alone.
    */
   published_template_version: string | null;
+  /** Raised by every change of the page (migration 011). */
+  version: number;
 }
 
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
@@ -97,7 +99,8 @@ export function pagesRepo(db: Queryable) {
       change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date; nextChangeAt: Date | null },
     ): Promise<PageRow> {
       const [row] = await db.query<PageRow>(
-        `UPDATE pages SET profile = $2::jsonb, blocks = $3::json, is_published = $4, updated_at = $5, next_change_at = $6
+        `UPDATE pages SET profile = $2::jsonb, blocks = $3::json, is_published = $4, updated_at = $5, next_change_at = $6,
+           version = version + 1
          WHERE id = $1 RETURNING *`,
         [
           id,
@@ -144,7 +147,7 @@ export function pagesRepo(db: Queryable) {
 
     async setBan(username: string, ban: { at: Date; reason: string } | null): Promise<PageRow | undefined> {
       const [row] = await db.query<PageRow>(
-        'UPDATE pages SET banned_at = $2, ban_reason = $3 WHERE username = $1 RETURNING *',
+        'UPDATE pages SET banned_at = $2, ban_reason = $3, version = version + 1 WHERE username = $1 RETURNING *',
         [username, ban?.at ?? null, ban?.reason ?? null],
       );
       return row;

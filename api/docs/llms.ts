@@ -28,6 +28,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 
 - GET ${base}/api/profiles/<id> reads every field.
 - PATCH ${base}/api/profiles/<id> changes only the fields sent; "blocks", when sent, replaces the whole list, and each stored block needs id, order, visible and type (read them back first). "isPublished": false takes the page offline.
+- Several writers on one page (other agents, the person who claimed it): every page has a "version" (also its ETag). Send If-Match: "<version>" with PATCH, PUT or DELETE (MCP: expectedVersion) and the change is refused with 412 precondition_failed when someone changed the page since your read; read it again and redo your change. Without If-Match the last write wins.
 - PUT replaces every field; DELETE removes the page.
 - GET ${base}/api/profiles/<id>/stats?days=30 gives views, unique visitors and taps.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
@@ -47,7 +48,7 @@ Templates: ${TEMPLATE_IDS.join(', ')}.
 
 ## Errors
 
-Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized, …
+Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized, …
 
 ## MCP
 

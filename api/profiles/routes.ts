@@ -1,4 +1,5 @@
-/** /api/profiles: the pages of the key's account (SPEC 4.2). */
+/** /api/profiles: the pages of the key's account. */
+import type Koa from 'koa';
 import { createProfile } from '../../core/commands/createProfile.js';
 import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
 import { presentPage } from '../../core/presenters/page.js';
@@ -7,12 +8,30 @@ import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../c
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
+import { etagOf, expectedVersion } from '../../edge/preconditions.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
 const tag = 'Pages';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
+const changeErrors = [
+  'invalid_fields',
+  'bad_url',
+  'bad_path',
+  'not_found',
+  'banned',
+  'too_large',
+  'precondition_failed',
+] as const;
+const IF_MATCH =
+  'With `If-Match: "<version>"` (the ETag of your last read) the change is made only if the page is still at that version, else 412 precondition_failed; without it, the last write wins. The answer carries the new version and ETag.';
+
 export function profileRoutes(s: Services) {
+  /** A page after a change: its body, and its new version as the ETag. */
+  const answerPage = (ctx: Koa.Context, row: Parameters<typeof presentPage>[1]) => {
+    ctx.set('ETag', etagOf(row.version));
+    ctx.body = presentPage(s.config, row);
+  };
   return [
     route({
       method: 'get',
@@ -63,10 +82,14 @@ export function profileRoutes(s: Services) {
       tag,
       summary: 'One page with every editable field',
       auth: 'key',
+      description:
+        'Its `version` is also the `ETag`: send it back in `If-Match` to change the page only if nobody else has.',
       responses: [{ status: 200, description: 'The page', schema: PageOut }],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
-        ctx.body = await getPage(s, accountOf(ctx), ctx.params.id);
+        const page = await getPage(s, accountOf(ctx), ctx.params.id);
+        ctx.set('ETag', etagOf(page.version));
+        ctx.body = page;
       },
     }),
 
@@ -75,14 +98,13 @@ export function profileRoutes(s: Services) {
       path: '/api/profiles/:id',
       tag,
       summary: 'Change some fields of a page',
-      description:
-        'Only the fields sent change. theme merges field by field; blocks, when sent, replaces the whole list.',
+      description: `Only the fields sent change. theme merges field by field; blocks, when sent, replaces the whole list. ${IF_MATCH}`,
       auth: 'key',
       body: ProfilePatch,
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
-      errors: [...keyErrors, 'invalid_fields', 'bad_url', 'bad_path', 'not_found', 'banned', 'too_large'],
+      errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
-        ctx.body = presentPage(s.config, await patchPage(s, accountOf(ctx), ctx.params.id, body));
+        answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, expectedVersion(ctx)));
       },
     }),
 
@@ -91,14 +113,13 @@ export function profileRoutes(s: Services) {
       path: '/api/profiles/:id',
       tag,
       summary: 'Replace every editable field of a page',
-      description:
-        'Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out.',
+      description: `Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out. ${IF_MATCH}`,
       auth: 'key',
       body: ProfileReplace,
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
-      errors: [...keyErrors, 'invalid_fields', 'bad_url', 'bad_path', 'not_found', 'banned', 'too_large'],
+      errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
-        ctx.body = presentPage(s.config, await replacePage(s, accountOf(ctx), ctx.params.id, body));
+        answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, expectedVersion(ctx)));
       },
     }),
 
@@ -107,11 +128,12 @@ export function profileRoutes(s: Services) {
       path: '/api/profiles/:id',
       tag,
       summary: 'Delete a page and its files; the name stays parked for this account',
+      description: IF_MATCH,
       auth: 'key',
       responses: [{ status: 204, description: 'Deleted' }],
-      errors: [...keyErrors, 'not_found', 'banned'],
+      errors: [...keyErrors, 'not_found', 'banned', 'precondition_failed'],
       async handler(ctx) {
-        await deletePage(s, accountOf(ctx), ctx.params.id);
+        await deletePage(s, accountOf(ctx), ctx.params.id, expectedVersion(ctx));
         ctx.status = 204;
       },
     }),

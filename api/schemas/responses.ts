@@ -26,6 +26,7 @@ export const PageOut = v.object({
   markdownUrl: v.string(),
   isPublished: v.boolean(),
   banned: v.boolean(),
+  version: v.number(),
   banReason: v.nullable(v.string()),
   nextChangeAt: v.nullable(DateTimeOut),
   createdAt: DateTimeOut,

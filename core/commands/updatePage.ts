@@ -30,9 +30,21 @@ function maybe<T>(x: T | null): T[] {
   return x === null ? [] : [x];
 }
 
+/**
+ * The version a writer last read (If-Match, expectedVersion): the change goes ahead only while
+ * the page is still at one of them. Absent: whatever the version (last write wins).
+ */
+export type ExpectedVersion = { versions: readonly number[] } | undefined;
+
 /** PATCH /api/profiles/{id}: only the fields sent change; theme merges field by field. */
-export function patchPage(s: Services, accountId: string, id: string, input: ProfilePatchInput): Promise<PageRow> {
-  return changePage(s, accountId, id, input, (row) => {
+export function patchPage(
+  s: Services,
+  accountId: string,
+  id: string,
+  input: ProfilePatchInput,
+  expected?: ExpectedVersion,
+): Promise<PageRow> {
+  return changePage(s, accountId, id, input, expected, (row) => {
     const { theme, blocks, isPublished, ...fields } = input;
     const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
     return {
@@ -44,8 +56,14 @@ export function patchPage(s: Services, accountId: string, id: string, input: Pro
 }
 
 /** PUT /api/profiles/{id}: every editable field replaced. */
-export function replacePage(s: Services, accountId: string, id: string, input: ProfileReplaceInput): Promise<PageRow> {
-  return changePage(s, accountId, id, input, () => {
+export function replacePage(
+  s: Services,
+  accountId: string,
+  id: string,
+  input: ProfileReplaceInput,
+  expected?: ExpectedVersion,
+): Promise<PageRow> {
+  return changePage(s, accountId, id, input, expected, () => {
     const { blocks, isPublished, ...profile } = input;
     return { profile, blocks: normalizeBlocks(blocks), isPublished };
   });
@@ -56,6 +74,7 @@ async function changePage(
   accountId: string,
   id: string,
   input: ProfilePatchInput | ProfileReplaceInput,
+  expected: ExpectedVersion,
   change: (
     row: PageRow,
   ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
@@ -63,7 +82,7 @@ async function changePage(
   const { updated, unused } = await s.db.transaction(async (tx) => {
     // The account first: no other change of its pages decides meanwhile which images are unused.
     await accountsRepo(tx).lock(accountId);
-    const row = await editableRow(tx, accountId, id);
+    const row = await editableRow(tx, accountId, id, expected);
     const [problem] = profileChangeProblems(input, accountId);
     if (problem) throw problem;
     await publishQueueRepo(tx).enqueue(row.username, s.now());
@@ -83,10 +102,15 @@ async function changePage(
 }
 
 /** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
-export async function deletePage(s: Services, accountId: string, id: string): Promise<PageRow> {
+export async function deletePage(
+  s: Services,
+  accountId: string,
+  id: string,
+  expected?: ExpectedVersion,
+): Promise<PageRow> {
   const { deleted, unused } = await s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(accountId);
-    const row = await editableRow(tx, accountId, id);
+    const row = await editableRow(tx, accountId, id, expected);
     await pagesRepo(tx).delete(row.id);
     await namesRepo(tx).park(row.username, accountId, s.now());
     await publishQueueRepo(tx).enqueue(row.username, s.now());
@@ -97,12 +121,18 @@ export async function deletePage(s: Services, accountId: string, id: string): Pr
   return deleted;
 }
 
-/** The account's page, locked; absent and foreign pages are not_found, banned ones cannot change. */
-async function editableRow(tx: Queryable, accountId: string, id: string): Promise<PageRow> {
+/**
+ * The account's page, locked; absent and foreign pages are not_found, banned ones cannot change,
+ * and one that moved on from the expected version is precondition_failed.
+ */
+async function editableRow(tx: Queryable, accountId: string, id: string, expected: ExpectedVersion): Promise<PageRow> {
   const row = PAGE_ID.test(id) ? await pagesRepo(tx).lockOwned(accountId, id) : undefined;
   if (!row) throw new AppError('not_found');
   if (row.banned_at !== null) {
     throw new AppError('banned', { detail: row.ban_reason ?? undefined });
+  }
+  if (expected && !expected.versions.includes(row.version)) {
+    throw new AppError('precondition_failed', { detail: `The page is at version ${row.version}.` });
   }
   return row;
 }

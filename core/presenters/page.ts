@@ -20,6 +20,7 @@ export function presentPage(config: Services['config'], row: PageRow) {
   const p = row.profile;
   return {
     ...pageHead(config, row),
+    version: row.version,
     banReason: row.ban_reason,
     nextChangeAt: row.next_change_at ? row.next_change_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
