@@ -21,6 +21,7 @@ import type { PageRow } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
 import { blockFromForm, blockTitle, type Form, focusFromForm } from './forms.js';
 import type { NoticeText } from './notices.js';
+import { formVersion, fromForm } from './versions.js';
 
 /** The editor of a page of the account, with `extra` (an error, the input sent) on it. */
 export async function showEditor(
@@ -43,6 +44,7 @@ export async function showEditor(
         profile: row.profile,
         blocks: row.blocks,
         isPublished: row.is_published,
+        version: row.version,
         bannedReason: row.banned_at ? (row.ban_reason ?? '') : null,
       },
       images: {
@@ -80,7 +82,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
             if (row.banned_at !== null) throw new AppError('banned');
             // patchPage judges the change (images and blocks of this account) in its transaction.
             const patch = parseOrThrow(ProfilePatch, await change(row, input, ctx));
-            await patchPage(s, accountId, row.id, patch);
+            await fromForm(() => patchPage(s, accountId, row.id, patch, formVersion(input.version)));
             back(ctx, `/dashboard/pages/${row.id}`, notice);
           },
         );
@@ -210,7 +212,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
               hint: `Type ${row.username} to confirm.`,
             });
           }
-          await deletePage(s, accountId, row.id);
+          await fromForm(() => deletePage(s, accountId, row.id, formVersion(input.version)));
           back(ctx, '/dashboard', 'The page is deleted.');
         },
       );

@@ -13,6 +13,7 @@ import { isImageKind } from '../media/pipeline.js';
 import type { DashboardContext } from './context.js';
 import { showEditor } from './editor.js';
 import { imagePatch } from './forms.js';
+import { formVersion, fromForm } from './versions.js';
 
 export function imagesRoutes(router: Router, d: DashboardContext): void {
   const { s, form, requireCsrf, fields, back, withPage } = d;
@@ -23,9 +24,11 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
       try {
         let patch: Record<string, unknown>;
         let stored: string | undefined;
+        let version: string | undefined;
         if (ctx.is('multipart/form-data')) {
           const upload = await readMultipartUpload(ctx.req);
           await requireCsrf(ctx, upload.fields._csrf);
+          version = upload.fields.version;
           if (row.banned_at !== null) throw new AppError('banned');
           const blockIndex = row.blocks.findIndex((b) => b.id === upload.fields.block);
           if (upload.kind === 'card' && (blockIndex < 0 || row.blocks[blockIndex].type !== 'link')) {
@@ -37,6 +40,7 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
           // Removing an image is an ordinary form.
           await form(ctx, async () => {});
           const input = await fields(ctx);
+          version = input.version;
           if (row.banned_at !== null) throw new AppError('banned');
           const kind = input.kind;
           if (!isImageKind(kind)) {
@@ -50,7 +54,9 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
           );
         }
         try {
-          await patchPage(s, accountId, row.id, parseOrThrow(ProfilePatch, patch));
+          await fromForm(() =>
+            patchPage(s, accountId, row.id, parseOrThrow(ProfilePatch, patch), formVersion(version)),
+          );
         } catch (err) {
           if (stored) await discardImages(s, [stored]);
           throw err;

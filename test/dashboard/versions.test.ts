@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { pageRequest } from '../helpers/client.js';
+import { uniqueName } from '../helpers/factories.js';
+import { alertText, signedUp } from '../helpers/person.js';
+
+/** The `version` every form of the editor carries. */
+function formVersion(html: string): string {
+  const versions = [...html.matchAll(/name="version" value="(\d+)"/g)].map((m) => m[1]);
+  expect(versions.length, 'every form of the editor carries the version').to.be.above(5);
+  expect(new Set(versions).size).to.equal(1);
+  return versions[0];
+}
+
+const profile = (bio: string, version: string) => ({
+  displayName: 'Two Tabs',
+  bio,
+  templateId: 'noir',
+  layout: 'list',
+  headerAlign: 'center',
+  pageLocale: 'en',
+  accent: '#e11d48',
+  version,
+});
+
+describe('dashboard editor: a page changed meanwhile', () => {
+  it('refuses the change of an editor opened before another change, says so in words, and keeps the other change', async () => {
+    const person = await signedUp();
+    const username = uniqueName('tabs');
+    const created = await person.post('/dashboard/pages', { username });
+    const id = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location ?? '')![1];
+    // Two tabs open on the same editor.
+    const opened = formVersion((await person.get(`/dashboard/pages/${id}`)).html);
+
+    const first = await person.post(`/dashboard/pages/${id}/profile`, profile('From the first tab', opened));
+    expect(first.status).to.equal(303);
+    const second = await person.post(`/dashboard/pages/${id}/profile`, profile('From the second tab', opened));
+    expect(second.status).to.equal(412);
+    expect(alertText(second.html)).to.include('Someone else changed this page after you opened it');
+    expect((await pageRequest(username, '/')).text)
+      .to.include('From the first tab')
+      .and.not.include('second tab');
+
+    // The editor it shows is the page as it is now: its forms save.
+    const again = await person.post(
+      `/dashboard/pages/${id}/profile`,
+      profile('From the second tab', formVersion(second.html)),
+    );
+    expect(again.status).to.equal(303);
+    expect((await pageRequest(username, '/')).text).to.include('From the second tab');
+  });
+});
