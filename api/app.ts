@@ -13,6 +13,7 @@ import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { buildOpenApi } from './openapi/document.js';
+import { historyRoutes } from './profiles/history.js';
 import { profileRoutes } from './profiles/routes.js';
 import { type AnyRoute, routeHandler } from './route.js';
 import { uploadRoutes } from './upload/routes.js';
@@ -25,6 +26,7 @@ export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): Any
     ...agentRoutes(s),
     ...claimRoutes(s),
     ...profileRoutes(s),
+    ...historyRoutes(s),
     ...uploadRoutes(s),
     ...importRoutes(s),
     ...accountRoutes(s, limiter),

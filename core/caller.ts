@@ -5,6 +5,8 @@ export interface Caller {
   userAgent: string;
   /** The client address (behind a trusted proxy, the forwarded one); stored only hashed. */
   address: string;
+  /** Who, in words, for a page's history: `key "<label>"`, `the dashboard`, or `no key`. */
+  via: string;
 }
 
 /** The longest User-Agent kept; longer ones are cut. */

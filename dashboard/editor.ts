@@ -16,6 +16,7 @@ import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { pageUrl } from '../core/services.js';
 import { parseOrThrow } from '../core/validation.js';
+import { callerFrom } from '../edge/caller.js';
 import { renderPage } from '../renderer/render.js';
 import type { PageRow } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
@@ -82,7 +83,9 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
             if (row.banned_at !== null) throw new AppError('banned');
             // patchPage judges the change (images and blocks of this account) in its transaction.
             const patch = parseOrThrow(ProfilePatch, await change(row, input, ctx));
-            await fromForm(() => patchPage(s, accountId, row.id, patch, formVersion(input.version)));
+            await fromForm(() =>
+              patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
+            );
             back(ctx, `/dashboard/pages/${row.id}`, notice);
           },
         );
@@ -212,7 +215,9 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
               hint: `Type ${row.username} to confirm.`,
             });
           }
-          await fromForm(() => deletePage(s, accountId, row.id, formVersion(input.version)));
+          await fromForm(() =>
+            deletePage(s, accountId, row.id, { expected: formVersion(input.version), by: callerFrom(ctx) }),
+          );
           back(ctx, '/dashboard', 'The page is deleted.');
         },
       );

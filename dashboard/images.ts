@@ -8,6 +8,7 @@ import { patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { parseOrThrow } from '../core/validation.js';
+import { callerFrom } from '../edge/caller.js';
 import { readMultipartUpload } from '../media/multipart.js';
 import { isImageKind } from '../media/pipeline.js';
 import type { DashboardContext } from './context.js';
@@ -55,7 +56,10 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
         }
         try {
           await fromForm(() =>
-            patchPage(s, accountId, row.id, parseOrThrow(ProfilePatch, patch), formVersion(version)),
+            patchPage(s, accountId, row.id, parseOrThrow(ProfilePatch, patch), {
+              expected: formVersion(version),
+              by: callerFrom(ctx),
+            }),
           );
         } catch (err) {
           if (stored) await discardImages(s, [stored]);

@@ -14,6 +14,8 @@ export type AuthMode = 'none' | 'key' | 'optional-key' | 'session';
 export interface Auth {
   accountId: string;
   keyId: string;
+  /** How the key is named to its owner: its label, or its visible end. */
+  keyName: string;
 }
 
 export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
@@ -49,5 +51,5 @@ async function keyAuth(s: Services, header: string): Promise<Auth> {
   const now = s.now();
   // Last use is recorded at most once a minute, decided from the row already read: no write on the hot path.
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) await keys.touch(row.id, now);
-  return { accountId: row.account_id, keyId: row.id };
+  return { accountId: row.account_id, keyId: row.id, keyName: row.label ? `key "${row.label}"` : `key …${row.hint}` };
 }

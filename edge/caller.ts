@@ -7,5 +7,6 @@ export function callerFrom(ctx: Koa.Context): Caller {
     accountId: ctx.state.auth?.accountId ?? ctx.state.session?.accountId ?? null,
     userAgent: ctx.get('user-agent').slice(0, USER_AGENT_MAX),
     address: ctx.ip,
+    via: ctx.state.auth?.keyName ?? (ctx.state.session ? 'the dashboard' : 'no key'),
   };
 }

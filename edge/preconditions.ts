@@ -4,7 +4,8 @@
  * that names no version (a weak `W/"7"`, which If-Match never matches, or garbage) matches none.
  */
 import type Koa from 'koa';
-import type { ExpectedVersion } from '../core/commands/updatePage.js';
+import type { ChangeOptions, ExpectedVersion } from '../core/commands/updatePage.js';
+import { callerFrom } from './caller.js';
 
 export function etagOf(version: number): string {
   return `"${version}"`;
@@ -20,4 +21,9 @@ export function expectedVersion(ctx: Koa.Context): ExpectedVersion {
     if (m) versions.push(Number(m[1]));
   }
   return { versions };
+}
+
+/** A change through the API: the versions If-Match allows, made by the caller (for the history). */
+export function changeOptions(ctx: Koa.Context): ChangeOptions {
+  return { expected: expectedVersion(ctx), by: callerFrom(ctx) };
 }

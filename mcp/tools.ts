@@ -8,6 +8,7 @@ import { claimLinkFor } from '../core/commands/claimLinks.js';
 import { createAgentPage } from '../core/commands/createAgentPage.js';
 import { storeImageFromUrl } from '../core/commands/images.js';
 import { importableHandle, importProfile } from '../core/commands/importProfile.js';
+import { getVersion, listVersions, restoreVersion } from '../core/commands/pageHistory.js';
 import { namesEmail } from '../core/commands/people.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
@@ -57,6 +58,9 @@ const ExpectedVersionInput = v.object({
 });
 const EXPECTED_VERSION =
   "With expectedVersion (the page's version when you read it) the change is refused with precondition_failed if someone changed the page since; read it again and redo the change.";
+const VersionNumber = v.object({
+  version: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('A version number from list_versions')),
+});
 const expecting = (version: number | undefined) => (version === undefined ? undefined : { versions: [version] });
 
 export const TOOLS: Tool[] = [
@@ -125,7 +129,10 @@ export const TOOLS: Tool[] = [
     needsKey: true,
     async run(s, c, input) {
       const { id, expectedVersion, ...changes } = input;
-      return presentPage(s.config, await patchPage(s, c.accountId, id, changes, expecting(expectedVersion)));
+      return presentPage(
+        s.config,
+        await patchPage(s, c.accountId, id, changes, { expected: expecting(expectedVersion), by: c }),
+      );
     },
   },
   {
@@ -134,8 +141,36 @@ export const TOOLS: Tool[] = [
     input: v.strictObject({ ...PageId.entries, ...ExpectedVersionInput.entries }),
     needsKey: true,
     async run(s, c, input) {
-      await deletePage(s, c.accountId, input.id, expecting(input.expectedVersion));
+      await deletePage(s, c.accountId, input.id, { expected: expecting(input.expectedVersion), by: c });
       return { deleted: true, id: input.id };
+    },
+  },
+  {
+    name: 'list_versions',
+    description:
+      "A page's history, newest first: each version's number, time, author (the key's label, the dashboard, moderation), User-Agent and a short summary. Kept 90 days, at most the last 100.",
+    input: PageId,
+    needsKey: true,
+    run: (s, c, input) => listVersions(s, c.accountId, input.id),
+  },
+  {
+    name: 'get_version',
+    description: 'One version of a page as it was, with every editable field.',
+    input: v.strictObject({ ...PageId.entries, ...VersionNumber.entries }),
+    needsKey: true,
+    run: (s, c, input) => getVersion(s, c.accountId, input.id, input.version),
+  },
+  {
+    name: 'restore_version',
+    description: `Make a page what it was at a version, as a new version, and publish it. ${EXPECTED_VERSION}`,
+    input: v.strictObject({ ...PageId.entries, ...VersionNumber.entries, ...ExpectedVersionInput.entries }),
+    needsKey: true,
+    async run(s, c, input) {
+      const row = await restoreVersion(s, c.accountId, input.id, input.version, {
+        expected: expecting(input.expectedVersion),
+        by: c,
+      });
+      return presentPage(s.config, row);
     },
   },
   {

@@ -8,7 +8,7 @@ import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../c
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
-import { etagOf, expectedVersion } from '../../edge/preconditions.js';
+import { changeOptions, etagOf } from '../../edge/preconditions.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
@@ -104,7 +104,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
-        answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, expectedVersion(ctx)));
+        answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
       },
     }),
 
@@ -119,7 +119,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
-        answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, expectedVersion(ctx)));
+        answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
       },
     }),
 
@@ -133,7 +133,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 204, description: 'Deleted' }],
       errors: [...keyErrors, 'not_found', 'banned', 'precondition_failed'],
       async handler(ctx) {
-        await deletePage(s, accountOf(ctx), ctx.params.id, expectedVersion(ctx));
+        await deletePage(s, accountOf(ctx), ctx.params.id, changeOptions(ctx));
         ctx.status = 204;
       },
     }),

@@ -50,6 +50,36 @@ export const PageOut = v.object({
   blocks: v.array(StoredBlock),
 });
 
+const VersionEntryOut = v.object({
+  version: v.number(),
+  createdAt: DateTimeOut,
+  changedBy: v.string(),
+  userAgent: v.string(),
+  summary: v.string(),
+});
+
+export const VersionsOut = v.object({ current: v.number(), versions: v.array(VersionEntryOut) });
+
+export const VersionOut = v.object({
+  ...VersionEntryOut.entries,
+  page: v.object({
+    isPublished: v.boolean(),
+    ...v.pick(PageOut, [
+      'displayName',
+      'bio',
+      'avatar',
+      'avatarFocus',
+      'templateId',
+      'layout',
+      'headerAlign',
+      'pageLocale',
+      'utm',
+      'theme',
+      'blocks',
+    ]).entries,
+  }),
+});
+
 const PageSummaryOut = v.object({
   id: v.string(),
   username: v.string(),

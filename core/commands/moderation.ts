@@ -1,12 +1,17 @@
 /** Moderation: a banned page keeps its name and data but is taken offline and cannot be edited until a person clears it. */
 import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import type { Services } from '../services.js';
 
 async function setBan(s: Services, username: string, ban: { at: Date; reason: string } | null) {
   const row = await s.db.transaction(async (tx) => {
     const changed = await pagesRepo(tx).setBan(username, ban);
-    if (changed) await publishQueueRepo(tx).enqueue(username, s.now());
+    if (changed) {
+      await publishQueueRepo(tx).enqueue(username, s.now());
+      const summary = ban ? `Banned by moderation: ${ban.reason}` : 'Ban lifted by moderation.';
+      await pageVersionsRepo(tx).record(changed, { via: 'moderation', userAgent: '' }, summary, s.now());
+    }
     return changed;
   });
   if (row) await s.publisher.publishSoon(username);

@@ -3,6 +3,7 @@ import { type AccountRow, accountsRepo } from '../../store/accounts.js';
 import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
 import { type NewPage, type PageRow, pagesRepo } from '../../store/pages.js';
+import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { AppError } from '../errors.js';
 import { nextVisibilityChange } from '../model.js';
@@ -30,7 +31,9 @@ export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextCha
   await namesRepo(tx).unpark(p.username);
   await publishQueueRepo(tx).enqueue(p.username, p.now);
   if (p.byProgram) await accountsRepo(tx).countProgramPage(p.accountId);
-  return pagesRepo(tx).insert({ id: newId(), ...p, nextChangeAt: nextVisibilityChange(p.blocks, p.now) });
+  const row = await pagesRepo(tx).insert({ id: newId(), ...p, nextChangeAt: nextVisibilityChange(p.blocks, p.now) });
+  await pageVersionsRepo(tx).record(row, { via: 'page created', userAgent: p.createdBy }, 'Page created.', p.now);
+  return row;
 }
 
 async function usernameTaken(db: Queryable, username: string, accountId: string | null): Promise<AppError> {

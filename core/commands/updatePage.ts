@@ -6,11 +6,13 @@ import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { AppError } from '../errors.js';
 import { nextVisibilityChange, type Profile } from '../model.js';
 import { PAGE_ID } from '../queries/pages.js';
 import { blockListProblems, imageProblem, normalizeBlocks } from '../rules/blocks.js';
+import { changeSummary } from '../rules/changeSummary.js';
 import type { ProfilePatchInput, ProfileReplaceInput } from '../schemas/page.js';
 import type { Services } from '../services.js';
 import { deleteImageFiles, refuseRemovedImages, releaseImages } from './images.js';
@@ -36,15 +38,30 @@ function maybe<T>(x: T | null): T[] {
  */
 export type ExpectedVersion = { versions: readonly number[] } | undefined;
 
+/** Who makes a change, for the page's history: in words, and the User-Agent. */
+export interface ChangedBy {
+  via: string;
+  userAgent: string;
+}
+
+const UNKNOWN_AUTHOR: ChangedBy = { via: 'unknown', userAgent: '' };
+
+/** How a change is made: the version it expects, who makes it, and (for a restore) its summary. */
+export interface ChangeOptions {
+  expected?: ExpectedVersion;
+  by?: ChangedBy;
+  summary?: (before: PageRow) => string;
+}
+
 /** PATCH /api/profiles/{id}: only the fields sent change; theme merges field by field. */
 export function patchPage(
   s: Services,
   accountId: string,
   id: string,
   input: ProfilePatchInput,
-  expected?: ExpectedVersion,
+  o: ChangeOptions = {},
 ): Promise<PageRow> {
-  return changePage(s, accountId, id, input, expected, (row) => {
+  return changePage(s, accountId, id, input, o, (row) => {
     const { theme, blocks, isPublished, ...fields } = input;
     const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
     return {
@@ -61,9 +78,9 @@ export function replacePage(
   accountId: string,
   id: string,
   input: ProfileReplaceInput,
-  expected?: ExpectedVersion,
+  o: ChangeOptions = {},
 ): Promise<PageRow> {
-  return changePage(s, accountId, id, input, expected, () => {
+  return changePage(s, accountId, id, input, o, () => {
     const { blocks, isPublished, ...profile } = input;
     return { profile, blocks: normalizeBlocks(blocks), isPublished };
   });
@@ -74,7 +91,7 @@ async function changePage(
   accountId: string,
   id: string,
   input: ProfilePatchInput | ProfileReplaceInput,
-  expected: ExpectedVersion,
+  o: ChangeOptions,
   change: (
     row: PageRow,
   ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
@@ -82,7 +99,7 @@ async function changePage(
   const { updated, unused } = await s.db.transaction(async (tx) => {
     // The account first: no other change of its pages decides meanwhile which images are unused.
     await accountsRepo(tx).lock(accountId);
-    const row = await editableRow(tx, accountId, id, expected);
+    const row = await editableRow(tx, accountId, id, o.expected);
     const [problem] = profileChangeProblems(input, accountId);
     if (problem) throw problem;
     await publishQueueRepo(tx).enqueue(row.username, s.now());
@@ -94,6 +111,8 @@ async function changePage(
       now,
       nextChangeAt: nextVisibilityChange(next.blocks, now),
     });
+    const summary = o.summary?.(row) ?? changeSummary({ ...row, isPublished: row.is_published }, next);
+    await pageVersionsRepo(tx).record(updated, o.by ?? UNKNOWN_AUTHOR, summary, now);
     return { updated, unused: await releaseImages(s, tx, accountId, row, updated) };
   });
   await s.publisher.publishSoon(updated.username);
@@ -102,15 +121,10 @@ async function changePage(
 }
 
 /** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
-export async function deletePage(
-  s: Services,
-  accountId: string,
-  id: string,
-  expected?: ExpectedVersion,
-): Promise<PageRow> {
+export async function deletePage(s: Services, accountId: string, id: string, o: ChangeOptions = {}): Promise<PageRow> {
   const { deleted, unused } = await s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(accountId);
-    const row = await editableRow(tx, accountId, id, expected);
+    const row = await editableRow(tx, accountId, id, o.expected);
     await pagesRepo(tx).delete(row.id);
     await namesRepo(tx).park(row.username, accountId, s.now());
     await publishQueueRepo(tx).enqueue(row.username, s.now());

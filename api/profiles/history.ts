@@ -1,0 +1,69 @@
+/** /api/profiles/{id}/versions: a page's history, one version as it was, and restoring one. */
+import type Koa from 'koa';
+import { getVersion, listVersions, restoreVersion } from '../../core/commands/pageHistory.js';
+import { AppError } from '../../core/errors.js';
+import { presentPage } from '../../core/presenters/page.js';
+import type { Services } from '../../core/services.js';
+import { changeOptions, etagOf } from '../../edge/preconditions.js';
+import { accountOf, route } from '../route.js';
+import { PageOut, VersionOut, VersionsOut } from '../schemas/responses.js';
+
+const tag = 'History';
+const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
+
+/** The version named in the path; anything but a version number names none. */
+function versionParam(ctx: Koa.Context): number {
+  const n = String(ctx.params.n ?? '');
+  if (!/^[1-9][0-9]{0,9}$/.test(n))
+    throw new AppError('not_found', { field: 'version', hint: 'Versions are numbers from 1.' });
+  return Number(n);
+}
+
+export function historyRoutes(s: Services) {
+  return [
+    route({
+      method: 'get',
+      path: '/api/profiles/:id/versions',
+      tag,
+      summary: "The page's kept versions, newest first",
+      description:
+        'Each change makes a version: when, by whom (the key\'s label, "the dashboard", "moderation"), the User-Agent and a short summary. Kept 90 days, at most the last 100.',
+      auth: 'key',
+      responses: [{ status: 200, description: 'The versions and the current one', schema: VersionsOut }],
+      errors: [...keyErrors, 'not_found'],
+      async handler(ctx) {
+        ctx.body = await listVersions(s, accountOf(ctx), ctx.params.id);
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/api/profiles/:id/versions/:n',
+      tag,
+      summary: 'One version of the page as it was',
+      auth: 'key',
+      responses: [{ status: 200, description: 'The version with every editable field', schema: VersionOut }],
+      errors: [...keyErrors, 'not_found'],
+      async handler(ctx) {
+        ctx.body = await getVersion(s, accountOf(ctx), ctx.params.id, versionParam(ctx));
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/api/profiles/:id/versions/:n/restore',
+      tag,
+      summary: 'Make the page what it was at a version, as a new version, and publish it',
+      description:
+        'With `If-Match: "<version>"` only if the page is still at that version (else 412 precondition_failed). An image removed since cannot come back (400).',
+      auth: 'key',
+      responses: [{ status: 200, description: 'The page after the restore', schema: PageOut }],
+      errors: [...keyErrors, 'not_found', 'banned', 'invalid_fields', 'precondition_failed'],
+      async handler(ctx) {
+        const row = await restoreVersion(s, accountOf(ctx), ctx.params.id, versionParam(ctx), changeOptions(ctx));
+        ctx.set('ETag', etagOf(row.version));
+        ctx.body = presentPage(s.config, row);
+      },
+    }),
+  ];
+}
