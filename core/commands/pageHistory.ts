@@ -2,8 +2,9 @@
  * A page's history: the versions kept (store/pageVersions.ts), one version as it was, and
  * restoring one, which is a new version equal to it, published like any change.
  */
-import { pageVersionsRepo, type VersionEntry, type VersionRow } from '../../store/pageVersions.js';
+
 import type { PageRow } from '../../store/pages.js';
+import { pageVersionsRepo, type VersionEntry, type VersionRow } from '../../store/pageVersions.js';
 import { AppError } from '../errors.js';
 import { ownedPage } from '../queries/pages.js';
 import { ProfileReplace } from '../schemas/page.js';
