@@ -16,6 +16,7 @@ const NOTICES = {
   'block-added': 'Block added.',
   'image-saved': 'Image saved and published.',
   'image-removed': 'Image removed.',
+  'version-restored': 'Version restored and published.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

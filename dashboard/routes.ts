@@ -17,6 +17,7 @@ import { authRoutes } from './auth.js';
 import { claimRoutes } from './claim.js';
 import { dashboardContext } from './context.js';
 import { editorRoutes } from './editor.js';
+import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { pagesRoutes } from './pages.js';
@@ -32,6 +33,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
   editorRoutes(router, d);
   imagesRoutes(router, d);
   statsRoutes(router, d);
+  historyRoutes(router, d);
   keysRoutes(router, d);
   accountRoutes(router, d);
 

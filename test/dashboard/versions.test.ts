@@ -49,3 +49,33 @@ describe('dashboard editor: a page changed meanwhile', () => {
     expect((await pageRequest(username, '/')).text).to.include('From the second tab');
   });
 });
+
+describe('dashboard history: /dashboard/pages/<id>/history', () => {
+  it('lists the versions with who made them, and restores one, which goes live', async () => {
+    const person = await signedUp();
+    const username = uniqueName('hist');
+    const created = await person.post('/dashboard/pages', { username });
+    const id = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location ?? '')![1];
+    const opened = formVersion((await person.get(`/dashboard/pages/${id}`)).html);
+    await person.post(`/dashboard/pages/${id}/profile`, profile('The first words', opened));
+    const next = formVersion((await person.get(`/dashboard/pages/${id}`)).html);
+    await person.post(`/dashboard/pages/${id}/profile`, profile('Words to undo', next));
+
+    const history = await person.get(`/dashboard/pages/${id}/history`);
+    expect(history.status).to.equal(200);
+    expect(history.html)
+      .to.include('the dashboard')
+      .and.match(/<td>changed [^<]*\bbio\b[^<]*\.<\/td>/);
+    const restore = await person.post(`/dashboard/pages/${id}/history/2/restore`, { version: '3' });
+    expect(restore.status).to.equal(303);
+    expect((await pageRequest(username, '/')).text)
+      .to.include('The first words')
+      .and.not.include('Words to undo');
+    const after = await person.get(restore.location ?? '');
+    expect(after.html).to.include('Version restored and published.').and.include('Restored version 2.');
+
+    const stale = await person.post(`/dashboard/pages/${id}/history/1/restore`, { version: '3' });
+    expect(stale.status).to.equal(412);
+    expect(alertText(stale.html)).to.include('Someone else changed this page');
+  });
+});

@@ -1,0 +1,46 @@
+/** A page's history: its kept versions, who made each and what changed, and restoring one. */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { listVersions, restoreVersion } from '../core/commands/pageHistory.js';
+import { ownedPage } from '../core/queries/pages.js';
+import { callerFrom } from '../edge/caller.js';
+import type { DashboardContext } from './context.js';
+import { formVersion, fromForm } from './versions.js';
+
+export function historyRoutes(router: Router, d: DashboardContext): void {
+  const { s, form, show, attempt, back, withPage, summary } = d;
+
+  async function showHistory(ctx: Koa.Context, accountId: string, id: string, extra = {}, status = 200) {
+    const history = await listVersions(s, accountId, id);
+    const row = await ownedPage(s, accountId, id);
+    await show(
+      ctx,
+      'history',
+      { title: `History of ${row.username}`, page: summary(row), ...history, ...extra },
+      status,
+    );
+  }
+
+  router.get('/dashboard/pages/:id/history', async (ctx) =>
+    withPage(ctx, (accountId, row) => showHistory(ctx, accountId, row.id)),
+  );
+
+  router.post('/dashboard/pages/:id/history/:n/restore', form, async (ctx) =>
+    withPage(ctx, async (accountId, row) => {
+      await attempt(
+        ctx,
+        (error) => showHistory(ctx, accountId, row.id, { error }, error.status),
+        async (input) => {
+          const version = /^[1-9][0-9]{0,9}$/.test(ctx.params.n) ? Number(ctx.params.n) : 0;
+          await fromForm(() =>
+            restoreVersion(s, accountId, row.id, version, {
+              expected: formVersion(input.version),
+              by: callerFrom(ctx),
+            }),
+          );
+          back(ctx, `/dashboard/pages/${row.id}/history`, 'Version restored and published.');
+        },
+      );
+    }),
+  );
+}
