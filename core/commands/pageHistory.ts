@@ -24,13 +24,13 @@ function presentEntry(e: VersionEntry) {
 
 export async function listVersions(s: Services, accountId: string, id: string) {
   const page = await ownedPage(s, accountId, id);
-  const versions = await pageVersionsRepo(s.db).list(page.id);
+  const versions = await pageVersionsRepo(s.db).list(page.id, s.now());
   return { current: page.version, versions: versions.map(presentEntry) };
 }
 
 async function findVersion(s: Services, accountId: string, id: string, version: number): Promise<VersionRow> {
   const page = await ownedPage(s, accountId, id);
-  const found = await pageVersionsRepo(s.db).find(page.id, version);
+  const found = await pageVersionsRepo(s.db).find(page.id, version, s.now());
   if (!found) {
     throw new AppError('not_found', {
       field: 'version',

@@ -48,6 +48,23 @@ describe('page history', () => {
     });
   });
 
+  describe('the 90 days a version is kept', () => {
+    it('shows no version older than 90 days but the newest', async () => {
+      const a = await createAgentAccount();
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Long ago' }, { key: a.key });
+      app().clock.advance(91 * 24 * 3600_000);
+      const old = await api.get(`/api/profiles/${a.page.id}/versions`, { key: a.key });
+      expect(
+        old.body.versions.map((v: any) => v.version),
+        'the newest stays',
+      ).to.deep.equal([2]);
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Today' }, { key: a.key });
+      const res = await api.get(`/api/profiles/${a.page.id}/versions`, { key: a.key });
+      expect(res.body.versions.map((v: any) => v.version)).to.deep.equal([3]);
+      expect((await api.get(`/api/profiles/${a.page.id}/versions/1`, { key: a.key })).status).to.equal(404);
+    });
+  });
+
   describe('GET /api/profiles/{id}/versions/{n}', () => {
     it('shows a version as it was, and 404 for a version never kept', async () => {
       const a = await createAgentAccount({ page: { bio: 'Original bio' } });
