@@ -6,6 +6,7 @@
 import type { PageRow } from '../../store/pages.js';
 import { pageVersionsRepo, type VersionEntry, type VersionRow } from '../../store/pageVersions.js';
 import { AppError } from '../errors.js';
+import { presentContent } from '../presenters/page.js';
 import { ownedPage } from '../queries/pages.js';
 import { ProfileReplace } from '../schemas/page.js';
 import type { Services } from '../services.js';
@@ -43,24 +44,7 @@ async function findVersion(s: Services, accountId: string, id: string, version: 
 /** One version as it was: who made it and when, and every editable field. */
 export async function getVersion(s: Services, accountId: string, id: string, version: number) {
   const v = await findVersion(s, accountId, id, version);
-  const { profile: p } = v;
-  return {
-    ...presentEntry(v),
-    page: {
-      isPublished: v.is_published,
-      displayName: p.displayName,
-      bio: p.bio,
-      avatar: p.avatar,
-      avatarFocus: p.avatarFocus,
-      templateId: p.templateId,
-      layout: p.layout,
-      headerAlign: p.headerAlign,
-      pageLocale: p.pageLocale,
-      utm: p.utm,
-      theme: p.theme,
-      blocks: v.blocks,
-    },
-  };
+  return { ...presentEntry(v), page: { isPublished: v.is_published, ...presentContent(v.profile, v.blocks) } };
 }
 
 /**

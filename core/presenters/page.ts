@@ -1,6 +1,7 @@
 /** The Page record every client sees: each field listed explicitly. */
 import type { PageRow } from '../../store/pages.js';
 import type { CreatedAgentPage } from '../commands/createAgentPage.js';
+import type { Block, Profile } from '../model.js';
 import { pageUrl, type Services } from '../services.js';
 
 /** What every form of a page starts with: who it is, where it lives, whether it is up. */
@@ -17,7 +18,6 @@ function pageHead(config: Services['config'], row: PageRow) {
 }
 
 export function presentPage(config: Services['config'], row: PageRow) {
-  const p = row.profile;
   return {
     ...pageHead(config, row),
     version: row.version,
@@ -26,6 +26,13 @@ export function presentPage(config: Services['config'], row: PageRow) {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     createdBy: row.created_by,
+    ...presentContent(row.profile, row.blocks),
+  };
+}
+
+/** A page's editable content as clients see it: the profile's fields and the blocks (also of a past version). */
+export function presentContent(p: Profile, blocks: Block[]) {
+  return {
     displayName: p.displayName,
     bio: p.bio,
     avatar: p.avatar,
@@ -41,7 +48,7 @@ export function presentPage(config: Services['config'], row: PageRow) {
       backgroundFocus: p.theme.backgroundFocus,
       overlay: p.theme.overlay,
     },
-    blocks: row.blocks,
+    blocks,
   };
 }
 
