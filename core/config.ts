@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
+import { parseAllowEntry } from '../outbound/addresses.js';
 import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../outbound/networks.js';
 
 const flag = v.pipe(
@@ -119,6 +120,21 @@ const EnvSchema = v.object({
   CLOUDFLARE_ZONE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Cloudflare zone id'))),
   CLOUDFLARE_API_TOKEN: v.optional(v.string()),
   CLOUDFLARE_API_URL: v.optional(httpBase, 'https://api.cloudflare.com/client/v4'),
+  OUTBOUND_ALLOW: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      ),
+      v.check(
+        (entries) => entries.every((entry) => parseAllowEntry(entry) !== null),
+        'must be comma-separated host:port entries',
+      ),
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
@@ -155,6 +171,8 @@ export interface Config {
   importBaseUrls: Partial<Record<NetworkName, string>>;
   /** The CDN in front of the page hosts, which publishing purges (cdn/). */
   cdn: CdnConfig;
+  /** `host:port` receivers inside a private network that outbound fetches may reach (webhooks); none by default. */
+  outboundAllow: string[];
 }
 
 export interface CdnConfig {
@@ -217,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { listen: e.METRICS_PORT, token: e.METRICS_TOKEN },
     importBaseUrls: e.IMPORT_BASE_URLS ?? {},
     cdn: cdnConfig(e),
+    outboundAllow: e.OUTBOUND_ALLOW ?? [],
   };
 }
 

@@ -1,14 +1,12 @@
 /**
- * The one way the service fetches from the network (avatar URLs, imports). http(s) only; the
- * host is resolved and every address is classified with ipaddr.js, default-deny: only public
- * unicast IPv4 and global unicast IPv6 (2000::/3) pass. Everything else is refused as
- * `blocked`: loopback, private, link-local, unique-local, multicast, reserved, and every IPv6
- * form that maps or embeds an IPv4 address (IPv4-compatible `::/96`, IPv4-mapped, NAT64,
- * 6to4, Teredo). The check runs in the socket's own lookup, so the address connected to is
- * the address checked (no DNS-rebinding gap), and again on every redirect: a `Location` that
- * is not a URL is `unreachable`, one with another scheme or with user-info is `blocked`.
- * A byte limit and a total deadline (FETCH_DEADLINE_MS, redirects included) bound every
- * fetch; failures are `unreachable`.
+ * The one way the service reaches the network (avatar URLs, imports, webhooks, link checks).
+ * http(s) only; the host is resolved and every address is classified (outbound/addresses.ts,
+ * default-deny: public unicast only) and refused as `blocked` otherwise, unless the host and
+ * port are on the operator's OUTBOUND_ALLOW list. The check runs in the socket's own lookup,
+ * so the address connected to is the address checked (no DNS-rebinding gap), and again on
+ * every redirect: a `Location` that is not a URL is `unreachable`, one with another scheme or
+ * with user-info is `blocked`. A byte limit and a total deadline (FETCH_DEADLINE_MS, redirects
+ * included) bound every fetch; failures are `unreachable`.
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -16,6 +14,10 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../core/errors.js';
+import { blockedAddressReason, isAllowed, parseAllowEntry } from './addresses.js';
+import { asFetchError, formatBytes } from './fetchErrors.js';
+
+export { blockedAddressReason } from './addresses.js';
 
 /** The longest one fetch may take, from resolving the name to the last byte received, redirects included. */
 export const FETCH_DEADLINE_MS = 10_000;
@@ -31,6 +33,14 @@ export interface FetchOptions {
   accept?: string;
   /** Answer 4xx responses (body included) instead of throwing `unreachable`: 404 can mean "no such profile". */
   clientErrors?: boolean;
+  /** Answer whatever status comes (a 3xx too once `maxRedirects` are used up): for probes and webhooks. */
+  anyStatus?: boolean;
+  /** Keep the first `maxBytes` of a longer body rather than refusing it as `too_large`. */
+  truncate?: boolean;
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** Request headers besides the fetcher's own (User-Agent, Accept, Accept-Encoding); these win. */
+  headers?: Record<string, string>;
+  body?: string | Buffer;
 }
 
 export interface Fetched {
@@ -50,29 +60,8 @@ export interface FetcherSettings {
   resolve?: (hostname: string) => Promise<string[]>;
   /** Total time one fetch may take, redirects included (default FETCH_DEADLINE_MS); tests shorten it. */
   deadlineMs?: number;
-}
-
-const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
-/** IPv4-compatible IPv6 (deprecated, RFC 4291): ipaddr.js calls it plain unicast. */
-const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
-
-/**
- * Why an address may not be fetched, or null when it may. Default-deny: anything but what
- * ipaddr.js calls `unicast` is refused by its range name (`loopback`, `ipv4Mapped`, `rfc6052`
- * for NAT64, `6to4`, `teredo`, …), and an IPv6 address must also be global unicast (2000::/3)
- * and not IPv4-compatible. Mapped forms are refused whatever IPv4 address they carry.
- */
-export function blockedAddressReason(address: string, allowLoopback = false): string | null {
-  if (!ipaddr.isValid(address)) return 'not an IP address';
-  const ip = ipaddr.parse(address);
-  const range = ip.range();
-  if (allowLoopback && range === 'loopback') return null;
-  if (range !== 'unicast') return range;
-  if (ip.kind() === 'ipv6') {
-    if (ip.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
-    if (!ip.match(IPV6_GLOBAL_UNICAST)) return 'notGlobalUnicast';
-  }
-  return null;
+  /** OUTBOUND_ALLOW: `host:port` entries exempt from the address rule (receivers inside a private network). */
+  allow?: readonly string[];
 }
 
 const defaultResolve = async (hostname: string) =>
@@ -82,24 +71,29 @@ export function createFetcher(settings: FetcherSettings = {}) {
   const resolve = settings.resolve ?? defaultResolve;
   const allowLoopback = settings.allowLoopbackForTests === true;
   const deadlineMs = settings.deadlineMs ?? FETCH_DEADLINE_MS;
+  const allow = new Set((settings.allow ?? []).map(parseAllowEntry).filter((e): e is string => e !== null));
+  // Connections of this fetcher only: a kept-alive socket another fetcher (other rules) opened is never reused.
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
-  /** Resolves for the socket and refuses the connection unless every address is allowed. */
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const bad = addresses.find((a) => blockedAddressReason(a, allowLoopback) !== null);
-        if (addresses.length === 0)
-          return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 4);
-        if (bad) return callback(Object.assign(new Error(`blocked address ${bad}`), { code: 'EBLOCKED' }), '', 4);
-        const chosen = addresses[0];
-        const family = ipaddr.parse(chosen).kind() === 'ipv6' ? 6 : 4;
-        if ((options as { all?: boolean }).all)
-          return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, [{ address: chosen, family }]);
-        callback(null, chosen, family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, '', 4),
-    );
-  };
+  /** Resolves for the socket and refuses the connection unless every address is allowed (or the host is exempt). */
+  const lookupFor =
+    (exempt: boolean): LookupFunction =>
+    (hostname, options, callback) => {
+      resolve(hostname).then(
+        (addresses) => {
+          const bad = exempt ? undefined : addresses.find((a) => blockedAddressReason(a, allowLoopback) !== null);
+          if (addresses.length === 0)
+            return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 4);
+          if (bad) return callback(Object.assign(new Error(`blocked address ${bad}`), { code: 'EBLOCKED' }), '', 4);
+          const chosen = addresses[0];
+          const family = ipaddr.parse(chosen).kind() === 'ipv6' ? 6 : 4;
+          if ((options as { all?: boolean }).all)
+            return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, [{ address: chosen, family }]);
+          callback(null, chosen, family);
+        },
+        (err: NodeJS.ErrnoException) => callback(err, '', 4),
+      );
+    };
 
   /** The first URL: one the caller sent, so a bad one is the caller's `bad_url`. */
   function checkUrl(raw: string, field: string): URL {
@@ -142,18 +136,17 @@ export function createFetcher(settings: FetcherSettings = {}) {
   /** An IP literal is checked here, before any socket; a name is checked in the socket's lookup. */
   function checkHost(url: URL, field: string): URL {
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isAllowed(allow, url)) return url;
     if (ipaddr.isValid(host) && blockedAddressReason(host, allowLoopback) !== null) {
       throw new AppError('blocked', { field, detail: url.hostname });
     }
     return url;
   }
 
-  function once(
-    url: URL,
-    field: string,
-    options: Required<Omit<FetchOptions, 'accept' | 'clientErrors'>> & { accept?: string },
-    deadline: number,
-  ) {
+  type Settings = Required<Pick<FetchOptions, 'maxBytes' | 'timeoutMs' | 'maxRedirects'>> &
+    Pick<FetchOptions, 'accept' | 'truncate' | 'method' | 'headers' | 'body'>;
+
+  function once(url: URL, field: string, options: Settings, deadline: number) {
     const tooLarge = () =>
       new AppError('too_large', {
         field,
@@ -179,61 +172,70 @@ export function createFetcher(settings: FetcherSettings = {}) {
           clearTimeout(timer);
           rejectAnswer(err);
         };
-        const client = url.protocol === 'https:' ? https : http;
+        const [client, agent] = url.protocol === 'https:' ? [https, agents.https] : [http, agents.http];
         const req = client.request(
           url,
           {
-            method: 'GET',
-            lookup,
-            headers: { 'user-agent': FETCH_USER_AGENT, accept: options.accept ?? '*/*', 'accept-encoding': 'identity' },
+            agent,
+            method: options.method ?? 'GET',
+            lookup: lookupFor(isAllowed(allow, url)),
+            headers: {
+              'user-agent': FETCH_USER_AGENT,
+              accept: options.accept ?? '*/*',
+              'accept-encoding': 'identity',
+              ...options.headers,
+            },
           },
           (res) => {
             const status = res.statusCode ?? 0;
+            const contentType = String(res.headers['content-type'] ?? '');
             if (status >= 300 && status < 400 && res.headers.location) {
               res.resume();
-              resolveResponse({ status, location: res.headers.location, contentType: '', body: Buffer.alloc(0) });
+              resolveResponse({ status, location: res.headers.location, contentType, body: Buffer.alloc(0) });
               return;
             }
             const declared = Number(res.headers['content-length'] ?? 0);
-            if (declared > options.maxBytes) {
+            if (declared > options.maxBytes && !options.truncate) {
               req.destroy();
               reject(tooLarge());
               return;
             }
             const chunks: Buffer[] = [];
             let size = 0;
+            const cut = () => {
+              req.destroy();
+              resolveResponse({ status, contentType, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+            };
+            if (options.truncate && options.maxBytes === 0) return cut();
             res.on('data', (chunk: Buffer) => {
               size += chunk.length;
               if (size > options.maxBytes) {
+                if (options.truncate) {
+                  chunks.push(chunk);
+                  return cut();
+                }
                 req.destroy();
                 reject(tooLarge());
                 return;
               }
               chunks.push(chunk);
             });
-            res.on('end', () =>
-              resolveResponse({
-                status,
-                contentType: String(res.headers['content-type'] ?? ''),
-                body: Buffer.concat(chunks),
-              }),
-            );
+            res.on('end', () => resolveResponse({ status, contentType, body: Buffer.concat(chunks) }));
             res.on('error', reject);
           },
         );
         req.on('error', reject);
-        req.end();
+        req.end(options.body);
       },
     );
   }
 
   /** Fetches a public URL, following at most `maxRedirects` redirects, each checked again. */
   async function fetchPublic(raw: string, field: string, options: FetchOptions): Promise<Fetched> {
-    const settings = {
-      maxBytes: options.maxBytes,
+    const settings: Settings = {
+      ...options,
       timeoutMs: Math.min(options.timeoutMs ?? deadlineMs, deadlineMs),
       maxRedirects: options.maxRedirects ?? 5,
-      accept: options.accept,
     };
     const deadline = Date.now() + settings.timeoutMs;
     let url = checkUrl(raw, field);
@@ -242,25 +244,13 @@ export function createFetcher(settings: FetcherSettings = {}) {
       try {
         res = await once(url, field, settings, deadline);
       } catch (err) {
-        if (err instanceof AppError) throw err;
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EBLOCKED') throw new AppError('blocked', { field, detail: url.hostname });
-        if (code === 'EDEADLINE') {
-          throw new AppError('unreachable', {
-            field,
-            detail: url.hostname,
-            hint: `The URL was not fetched in full within ${settings.timeoutMs / 1000} s (redirects included).`,
-          });
-        }
-        throw new AppError('unreachable', {
-          field,
-          detail: url.hostname,
-          hint: `The URL could not be fetched (${(err as Error).message}).`,
-        });
+        throw asFetchError(err, url, field, settings.timeoutMs);
       }
-      if (res.location === undefined) {
+      if (res.location === undefined || (options.anyStatus && hop >= settings.maxRedirects)) {
         const clientError = res.status >= 400 && res.status < 500;
-        if ((res.status < 200 || res.status >= 300) && !(clientError && options.clientErrors)) {
+        const answered =
+          options.anyStatus || (res.status >= 200 && res.status < 300) || (clientError && options.clientErrors);
+        if (!answered) {
           throw new AppError('unreachable', {
             field,
             detail: url.hostname,
@@ -277,6 +267,11 @@ export function createFetcher(settings: FetcherSettings = {}) {
         });
       }
       url = checkRedirect(res.location, url, field);
+      // As browsers do: a redirected POST (but for 307 and 308) goes on as a GET without its body.
+      if (settings.method === 'POST' && res.status !== 307 && res.status !== 308) {
+        settings.method = 'GET';
+        settings.body = undefined;
+      }
     }
   }
 
@@ -284,7 +279,3 @@ export function createFetcher(settings: FetcherSettings = {}) {
 }
 
 export type Fetcher = ReturnType<typeof createFetcher>;
-
-function formatBytes(n: number): string {
-  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n} bytes`;
-}

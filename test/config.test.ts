@@ -70,6 +70,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads OUTBOUND_ALLOW as host:port entries, none by default, and stops on anything else', () => {
+    expect(loadConfig({}).outboundAllow).to.deep.equal([]);
+    expect(
+      loadConfig({ OUTBOUND_ALLOW: 'hooks.internal:8443, 10.0.0.7:80,[fd00::1]:9000' }).outboundAllow,
+    ).to.deep.equal(['hooks.internal:8443', '10.0.0.7:80', '[fd00::1]:9000']);
+    for (const bad of ['hooks.internal', '10.0.0.7:99999', 'http://x:80', '*:80']) {
+      expect(() => loadConfig({ OUTBOUND_ALLOW: bad }), bad).to.throw(ConfigError, /^OUTBOUND_ALLOW: /);
+    }
+  });
+
   it('has no CDN unless CDN names one', () => {
     expect(loadConfig({}).cdn).to.deep.equal({ kind: 'none', varnishUrls: [] });
     expect(

@@ -258,4 +258,39 @@ describe('outbound fetcher', () => {
       expect(await codeOf(testFetcher().fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('unreachable');
     });
   });
+
+  describe('OUTBOUND_ALLOW (settings.allow)', () => {
+    /** As in production: loopback refused, names resolved by this table. */
+    const allowing = (allow: string[]) =>
+      createFetcher({ allow, resolve: async (host) => (host === 'hooks.internal' ? ['127.0.0.1'] : ['10.9.8.7']) });
+
+    it('reaches a listed host:port on a private address, by address or by name', async () => {
+      const f = allowing([`127.0.0.1:${port}`, `hooks.internal:${port}`]);
+      expect((await f.fetchPublic(`${local()}/ok`, 'url', options)).body.toString()).to.equal('hello');
+      expect((await f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', options)).status).to.equal(200);
+    });
+
+    it('refuses the same host on another port, and a redirect from a listed host to an unlisted one', async () => {
+      const f = allowing([`127.0.0.1:${port}`]);
+      expect(await codeOf(f.fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('blocked');
+      expect(await codeOf(f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', options))).to.equal('blocked');
+      const away = `${local()}/to?u=${encodeURIComponent('http://10.9.8.7/')}`;
+      expect(await codeOf(f.fetchPublic(away, 'url', options))).to.equal('blocked');
+    });
+  });
+
+  describe('request options', () => {
+    it('answers any status with anyStatus, a 3xx too once redirects are used up', async () => {
+      const f = testFetcher();
+      expect((await f.fetchPublic(`${local()}/missing`, 'url', { ...options, anyStatus: true })).status).to.equal(404);
+      const redirect = await f.fetchPublic(`${local()}/loop`, 'url', { ...options, anyStatus: true, maxRedirects: 0 });
+      expect(redirect.status).to.equal(302);
+    });
+
+    it('keeps the first maxBytes of a longer body with truncate, rather than refusing it', async () => {
+      const cut = await testFetcher().fetchPublic(`${local()}/big`, 'url', { maxBytes: 10, truncate: true });
+      expect(cut.body.length).to.equal(10);
+      expect(await codeOf(testFetcher().fetchPublic(`${local()}/big`, 'url', { maxBytes: 10 }))).to.equal('too_large');
+    });
+  });
 });
