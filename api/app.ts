@@ -18,6 +18,7 @@ import { profileRoutes } from './profiles/routes.js';
 import { type AnyRoute, routeHandler } from './route.js';
 import { uploadRoutes } from './upload/routes.js';
 import { usernameRoutes } from './username/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every API route, in the order of the API reference (the limiter for routes that count in their command). */
 export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): AnyRoute[] {
@@ -31,6 +32,7 @@ export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): Any
     ...importRoutes(s),
     ...accountRoutes(s, limiter),
     ...keyRoutes(s),
+    ...webhookRoutes(s),
   ];
 }
 

@@ -71,6 +71,11 @@ export function sessionAccountOf(ctx: ApiContext): string {
   return session.accountId;
 }
 
+/** The caller's account on a route with auth 'key-or-session': the key's, or the session's. */
+export function keyOrSessionAccountOf(ctx: ApiContext): string {
+  return ctx.state.auth?.accountId ?? sessionAccountOf(ctx);
+}
+
 /** The key's account; routes with auth 'key' always have one. */
 export function accountOf(ctx: ApiContext): string {
   const auth = ctx.state.auth;

@@ -6,6 +6,7 @@ import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
 import { createPublisher, type Publisher } from '../renderer/publish.js';
 import type { Database } from '../store/db.js';
 import { type ObjectStorage, storageFromConfig } from '../store/objects.js';
+import { createWebhookSender, type WebhookSender } from './commands/deliverWebhooks.js';
 import type { Config } from './config.js';
 
 export interface Services {
@@ -24,6 +25,8 @@ export interface Services {
   fetcher: Fetcher;
   /** The CDN in front of the page hosts, purged by the publisher (none by default). */
   cdn: Cdn;
+  /** Sends queued webhook deliveries now, in this process (`kick` after a change that queued events). */
+  webhooks: WebhookSender;
 }
 
 /** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
@@ -37,7 +40,7 @@ export function claimUrl(config: Config, token: string): string {
 
 /** Services for a process: storage from the configuration and the public fetcher unless given, and the publisher. */
 export function buildServices(
-  base: Omit<Services, 'storage' | 'publisher' | 'fetcher' | 'cdn'> & {
+  base: Omit<Services, 'storage' | 'publisher' | 'fetcher' | 'cdn' | 'webhooks'> & {
     storage?: ObjectStorage;
     fetcher?: Fetcher;
     cdn?: Cdn;
@@ -53,5 +56,14 @@ export function buildServices(
     log: base.log,
     now: () => base.now(),
   });
-  return { ...base, storage, cdn, publisher, fetcher: base.fetcher ?? createFetcher() };
+  const fetcher = base.fetcher ?? createFetcher({ allow: base.config.outboundAllow });
+  const services: Services = {
+    ...base,
+    storage,
+    cdn,
+    publisher,
+    fetcher,
+    webhooks: createWebhookSender(() => services),
+  };
+  return services;
 }

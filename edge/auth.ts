@@ -9,7 +9,8 @@ import type { Services } from '../core/services.js';
 import { keysRepo } from '../store/keys.js';
 import { csrfValid, readSession } from './sessions.js';
 
-export type AuthMode = 'none' | 'key' | 'optional-key' | 'session';
+/** `key-or-session`: a key when an Authorization header is sent, else the browser session (CSRF token on writes). */
+export type AuthMode = 'none' | 'key' | 'optional-key' | 'session' | 'key-or-session';
 
 export interface Auth {
   accountId: string;
@@ -21,10 +22,11 @@ export interface Auth {
 export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
-    if (mode === 'session') {
+    if (mode === 'session' || (mode === 'key-or-session' && !header)) {
       // Key management needs a person at a browser: a key can never create or revoke keys.
       if (header) throw new AppError('forbidden_via_key');
       const session = await readSession(s, ctx);
+      if (!session && mode === 'key-or-session') throw new AppError('unauthorized');
       if (!session)
         throw new AppError('unauthorized', { hint: 'Log in to the dashboard; API keys are managed there.' });
       if (!['GET', 'HEAD'].includes(ctx.method) && !(await csrfValid(s, ctx, ctx.get('x-csrf-token')))) {

@@ -8,12 +8,14 @@
  */
 import { EventEmitter } from 'node:events';
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import { Agenda } from 'agenda';
+import { Agenda, type Job } from 'agenda';
 import type { Pool } from 'pg';
 import type { Services } from '../core/services.js';
 import { LOCKS, whileLocked } from '../store/locks.js';
 import { housekeeping } from './housekeeping.js';
+import { checkLinks } from './linkCheck.js';
 import { republishStalePages } from './republish.js';
+import { sendWebhooks } from './webhooks.js';
 
 export const JOBS = {
   /** Provisional accounts nobody looked at: unpublish at 30 days, delete at 60; images no page uses, after a day. */
@@ -24,13 +26,18 @@ export const JOBS = {
   visibility: 'page visibility change',
   /** Publishes that failed (storage or CDN down, a crash between commit and upload), past-due boundaries, CDN purges to retry. */
   outbox: 'publish outbox',
+  /** Webhook deliveries due (first attempts a process did not send at once, and retries with backoff). */
+  webhooks: 'webhook deliveries',
+  /** Every published link, checked after housekeeping; a link failing two nights in a row is marked broken. */
+  linkCheck: 'nightly link check',
 } as const;
 
 /** 04:00 every day, in Kyiv time (summer and winter alike). */
 export const HOUSEKEEPING_CRON = '0 4 * * *';
 export const HOUSEKEEPING_TIMEZONE = 'Europe/Kyiv';
 const OUTBOX_EVERY = '5 seconds';
-/** How long a republish run's lock holds without being renewed. */
+const WEBHOOKS_EVERY = '10 seconds';
+/** How long a republish or link-check run's lock holds without being renewed. */
 const REPUBLISH_LEASE_MS = 30_000;
 
 export interface Jobs {
@@ -84,22 +91,25 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     });
   }
 
-  agenda.define(JOBS.housekeeping, async () => void (await housekeeping(s)), { concurrency: 1 });
+  agenda.define(
+    JOBS.housekeeping,
+    async () => {
+      await housekeeping(s);
+      await agenda.now(JOBS.linkCheck);
+    },
+    { concurrency: 1 },
+  );
+  agenda.define(JOBS.linkCheck, async (job) => void (await checkLinks(s, { onProgress: renewer(s, job) })), {
+    concurrency: 1,
+    lockLifetime: REPUBLISH_LEASE_MS,
+  });
+  agenda.define(JOBS.webhooks, async () => void (await sendWebhooks(s)), { concurrency: 1 });
   // A short lease, renewed as batches are done: when the worker running it dies, another
   // takes the job over within REPUBLISH_LEASE_MS (plus its poll) and renders what is left.
-  agenda.define(
-    JOBS.republish,
-    async (job) => {
-      let touched = Date.now();
-      const renew = () => {
-        if (Date.now() - touched < REPUBLISH_LEASE_MS / 6) return;
-        touched = Date.now();
-        job.touch().catch((err) => s.log.warn({ err }, 'republish: could not renew the lease'));
-      };
-      await republishStalePages(s, { onProgress: renew });
-    },
-    { concurrency: 1, lockLifetime: REPUBLISH_LEASE_MS },
-  );
+  agenda.define(JOBS.republish, async (job) => void (await republishStalePages(s, { onProgress: renewer(s, job) })), {
+    concurrency: 1,
+    lockLifetime: REPUBLISH_LEASE_MS,
+  });
   agenda.define<VisibilityData>(JOBS.visibility, async (job) => {
     await s.publisher.publishScheduled(1, job.attrs.data.username);
   });
@@ -119,6 +129,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     await agenda.start();
     await agenda.every(HOUSEKEEPING_CRON, JOBS.housekeeping, undefined, { timezone: HOUSEKEEPING_TIMEZONE });
     await agenda.every(OUTBOX_EVERY, JOBS.outbox);
+    await agenda.every(WEBHOOKS_EVERY, JOBS.webhooks);
     // At every start: templates may have changed with the deploy, and the page or media
     // addresses with the configuration. One job row however many workers start together, so
     // the pages are rendered again once.
@@ -159,5 +170,18 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
       await agenda.stop(false);
       if (!options.work) await backend.notificationChannel?.disconnect();
     },
+  };
+}
+
+/**
+ * Renews a long job's short lease as its work goes on (at most six times a lease): when the
+ * worker running it dies, another takes the job over within the lease and does what is left.
+ */
+function renewer(s: Services, job: Job): () => void {
+  let touched = Date.now();
+  return () => {
+    if (Date.now() - touched < REPUBLISH_LEASE_MS / 6) return;
+    touched = Date.now();
+    job.touch().catch((err) => s.log.warn({ err, job: job.attrs.name }, 'jobs: could not renew the lease'));
   };
 }

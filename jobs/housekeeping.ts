@@ -21,6 +21,7 @@
  */
 
 import pMap from 'p-map';
+import { emitPageChange } from '../core/events.js';
 import { accountScope } from '../core/idempotency.js';
 import type { Services } from '../core/services.js';
 import { accountsRepo } from '../store/accounts.js';
@@ -70,12 +71,13 @@ export async function housekeeping(s: Services, now = s.now(), batchSize = 500):
   }
   const unpublishBefore = new Date(now.getTime() - UNPUBLISH_AFTER_DAYS * DAY_MS);
   for (;;) {
-    const names = await unpublishBatch(s.db, unpublishBefore, now, batchSize);
+    const names = await unpublishBatch(s, unpublishBefore, now, batchSize);
     result.unpublishedPages += names.length;
     // The outbox rows written with the change make the publisher remove the files.
     await pMap(names, (name) => s.publisher.publishSoon(name), { concurrency: PUBLISHES_AT_ONCE });
     if (names.length < batchSize) break;
   }
+  s.webhooks.kick();
   result.unusedImages = await sweepImages(s, now, batchSize);
   s.log.info(
     result,
@@ -84,11 +86,13 @@ export async function housekeeping(s: Services, now = s.now(), batchSize = 500):
   return result;
 }
 
-/** Takes up to `limit` published pages of forgotten accounts offline; returns their names. */
-async function unpublishBatch(db: Services['db'], cutoff: Date, now: Date, limit: number): Promise<string[]> {
-  return db.transaction(async (tx) => {
-    const names = await forgottenAccountsRepo(tx).unpublishPages(cutoff, now, limit);
+/** Takes up to `limit` published pages of forgotten accounts offline (telling their webhooks); returns their names. */
+async function unpublishBatch(s: Services, cutoff: Date, now: Date, limit: number): Promise<string[]> {
+  return s.db.transaction(async (tx) => {
+    const pages = await forgottenAccountsRepo(tx).unpublishPages(cutoff, now, limit);
+    const names = pages.map((p) => p.username);
     if (names.length > 0) await publishQueueRepo(tx).enqueueMany(names, now);
+    for (const page of pages) await emitPageChange(tx, s, { is_published: true, banned_at: null }, page);
     return names;
   });
 }

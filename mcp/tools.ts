@@ -13,10 +13,10 @@ import { namesEmail } from '../core/commands/people.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
 import type { CommandLimits } from '../core/limiter.js';
-import { presentCreatedPage, presentPage } from '../core/presenters/page.js';
+import { presentCreatedPage } from '../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../core/queries/agent.js';
 import { checkUsername } from '../core/queries/checkUsername.js';
-import { getPage, getStats, listPages } from '../core/queries/pages.js';
+import { getPage, getStats, listPages, presentWithLinks } from '../core/queries/pages.js';
 import type { LimitName } from '../core/rules/limits.js';
 import { CreatePageRequest } from '../core/schemas/agent.js';
 import { str } from '../core/schemas/fields.js';
@@ -129,8 +129,8 @@ export const TOOLS: Tool[] = [
     needsKey: true,
     async run(s, c, input) {
       const { id, expectedVersion, ...changes } = input;
-      return presentPage(
-        s.config,
+      return presentWithLinks(
+        s,
         await patchPage(s, c.accountId, id, changes, { expected: expecting(expectedVersion), by: c }),
       );
     },
@@ -170,7 +170,7 @@ export const TOOLS: Tool[] = [
         expected: expecting(input.expectedVersion),
         by: c,
       });
-      return presentPage(s.config, row);
+      return presentWithLinks(s, row);
     },
   },
   {

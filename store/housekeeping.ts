@@ -4,6 +4,7 @@
  * offline and deleted in batches.
  */
 import type { Queryable } from './db.js';
+import type { PageRow } from './pages.js';
 
 /** An account that housekeeping may act on: provisional, older than `cutoff` ($1), never viewed. */
 const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
@@ -11,19 +12,18 @@ const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
 
 export function forgottenAccountsRepo(db: Queryable) {
   return {
-    /** Takes up to `limit` published pages of forgotten accounts offline, in id order; returns their names. */
-    async unpublishPages(cutoff: Date, now: Date, limit: number): Promise<string[]> {
-      const rows = await db.query<{ username: string }>(
+    /** Takes up to `limit` published pages of forgotten accounts offline, in id order; returns them as they are now. */
+    async unpublishPages(cutoff: Date, now: Date, limit: number): Promise<PageRow[]> {
+      return db.query<PageRow>(
         `UPDATE pages SET is_published = false, updated_at = $2
          WHERE id IN (
            SELECT p.id FROM pages p JOIN accounts a ON a.id = p.account_id
            WHERE p.is_published AND ${FORGOTTEN}
            ORDER BY p.id LIMIT $3 FOR UPDATE OF p
          )
-         RETURNING username`,
+         RETURNING *`,
         [cutoff, now, limit],
       );
-      return rows.map((r) => r.username);
     },
 
     /** Up to `limit` forgotten accounts in id order, locked until the transaction ends. */

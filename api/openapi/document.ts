@@ -52,7 +52,13 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
         'Create and edit link-in-bio pages. POST /api/agent/pages needs no key and returns one. Every error is the Error object; clients branch on code.',
     },
     servers: [{ url: config.baseUrl }],
-    tags: [{ name: 'Create and discover' }, { name: 'Pages' }, { name: 'Images and imports' }, { name: 'Account' }],
+    tags: [
+      { name: 'Create and discover' },
+      { name: 'Pages' },
+      { name: 'Images and imports' },
+      { name: 'Account' },
+      { name: 'Webhooks' },
+    ],
     paths,
     components: {
       securitySchemes: {
@@ -149,5 +155,7 @@ function security(auth: AnyRoute['auth']): Json[] {
       return [{}, { apiKey: [] }];
     case 'session':
       return [{ session: [] }];
+    case 'key-or-session':
+      return [{ apiKey: [] }, { session: [] }];
   }
 }

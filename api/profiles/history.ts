@@ -2,7 +2,7 @@
 import type Koa from 'koa';
 import { getVersion, listVersions, restoreVersion } from '../../core/commands/pageHistory.js';
 import { AppError } from '../../core/errors.js';
-import { presentPage } from '../../core/presenters/page.js';
+import { presentWithLinks } from '../../core/queries/pages.js';
 import type { Services } from '../../core/services.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
 import { accountOf, route } from '../route.js';
@@ -62,7 +62,7 @@ export function historyRoutes(s: Services) {
       async handler(ctx) {
         const row = await restoreVersion(s, accountOf(ctx), ctx.params.id, versionParam(ctx), changeOptions(ctx));
         ctx.set('ETag', etagOf(row.version));
-        ctx.body = presentPage(s.config, row);
+        ctx.body = await presentWithLinks(s, row);
       },
     }),
   ];

@@ -3,12 +3,13 @@ import type Koa from 'koa';
 import { createProfile } from '../../core/commands/createProfile.js';
 import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
 import { presentPage } from '../../core/presenters/page.js';
-import { getPage, getStats, listPages } from '../../core/queries/pages.js';
+import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
+import type { PageRow } from '../../store/pages.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
@@ -28,9 +29,9 @@ const IF_MATCH =
 
 export function profileRoutes(s: Services) {
   /** A page after a change: its body, and its new version as the ETag. */
-  const answerPage = (ctx: Koa.Context, row: Parameters<typeof presentPage>[1]) => {
+  const answerPage = async (ctx: Koa.Context, row: PageRow) => {
     ctx.set('ETag', etagOf(row.version));
-    ctx.body = presentPage(s.config, row);
+    ctx.body = await presentWithLinks(s, row);
   };
   return [
     route({
@@ -104,7 +105,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
-        answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
+        await answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
       },
     }),
 
@@ -119,7 +120,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
-        answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
+        await answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
       },
     }),
 

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { ERROR_CODES } from '../../core/errors.js';
-import { StoredBlock } from '../../core/schemas/blocks.js';
+import { BlockOut } from '../../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 
 const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
@@ -47,7 +47,7 @@ export const PageOut = v.object({
     backgroundFocus: v.nullable(FocusOut),
     overlay: v.number(),
   }),
-  blocks: v.array(StoredBlock),
+  blocks: v.array(BlockOut),
 });
 
 const VersionEntryOut = v.object({
@@ -184,3 +184,36 @@ const ApiKeyOut = v.object({
 });
 export const ApiKeyListOut = v.object({ keys: v.array(ApiKeyOut) });
 export const ApiKeyCreatedOut = v.object({ ...ApiKeyOut.entries, key: v.string() });
+
+export const WebhookOut = v.object({
+  id: v.string(),
+  url: v.string(),
+  events: v.array(v.string()),
+  description: v.string(),
+  enabled: v.boolean(),
+  disabledAt: v.nullable(DateTimeOut),
+  disabledReason: v.nullable(v.string()),
+  failingSince: v.nullable(DateTimeOut),
+  previousSecretUntil: v.nullable(DateTimeOut),
+  createdAt: DateTimeOut,
+  createdBy: v.string(),
+});
+export const WebhookListOut = v.object({ webhooks: v.array(WebhookOut) });
+export const WebhookSecretOut = v.object({ ...WebhookOut.entries, secret: v.string() });
+export const DeliveryListOut = v.object({
+  deliveries: v.array(
+    v.object({
+      id: v.string(),
+      eventId: v.string(),
+      type: v.string(),
+      state: v.picklist(['pending', 'delivered', 'failed']),
+      attempts: v.number(),
+      createdAt: DateTimeOut,
+      lastAttemptAt: v.nullable(DateTimeOut),
+      nextAttemptAt: v.nullable(DateTimeOut),
+      lastStatus: v.nullable(v.number()),
+      lastError: v.nullable(v.string()),
+      deliveredAt: v.nullable(DateTimeOut),
+    }),
+  ),
+});

@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
+import { linkStatusesOf } from '../queries/linkStatus.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
 
@@ -83,10 +84,11 @@ export async function exportAccount(s: Services, accountId: string) {
     namesRepo(s.db).parkedBy(account.id),
   ]);
   const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+  const links = await linkStatusesOf(s, pages);
   return {
     exportedAt: s.now().toISOString(),
     account: presentAccount(account),
-    pages: pages.map((p) => presentPage(s.config, p)),
+    pages: pages.map((p) => presentPage(s.config, p, links)),
     apiKeys: keys.map((k) => ({
       id: k.id,
       label: k.label,

@@ -11,6 +11,7 @@ import type { Queryable } from '../../store/db.js';
 import type { PageRow } from '../../store/pages.js';
 import type { Caller } from '../caller.js';
 import { AppError } from '../errors.js';
+import { emitPageChange } from '../events.js';
 import type { CommandLimits } from '../limiter.js';
 import { defaultProfile } from '../model.js';
 import { blockListProblems, normalizeBlocks } from '../rules/blocks.js';
@@ -85,6 +86,7 @@ export async function createAgentPage(
     throw await uniqueViolationToError(s.db, err, input.username, caller.accountId);
   }
   await s.publisher.publishSoon(input.username);
+  s.webhooks.kick();
   return created;
 }
 
@@ -175,6 +177,7 @@ async function createInTransaction(
     blocks: normalizeBlocks([...(page.blocks ?? []), ...prepared.importedBlocks]),
     now,
   });
+  await emitPageChange(tx, s, null, row);
 
   if (!isNewAccount) {
     const account = await accountsRepo(tx).find(accountId);

@@ -2,6 +2,7 @@
 import { accountsRepo } from '../../store/accounts.js';
 import type { PageRow } from '../../store/pages.js';
 import type { Caller } from '../caller.js';
+import { emitPageChange } from '../events.js';
 import type { CreateLimit } from '../limiter.js';
 import { defaultProfile } from '../model.js';
 import type { TemplateId } from '../schemas/fields.js';
@@ -28,7 +29,7 @@ export async function createProfile(
       if (byProgram) await ensureProgramSlot(tx, caller.accountId);
       const account = await accountsRepo(tx).find(caller.accountId);
       const profile = defaultProfile(input.username, account?.locale ?? 'en');
-      return insertPage(tx, {
+      const inserted = await insertPage(tx, {
         accountId: caller.accountId,
         username: input.username,
         byProgram,
@@ -38,10 +39,13 @@ export async function createProfile(
         blocks: [],
         now,
       });
+      await emitPageChange(tx, s, null, inserted);
+      return inserted;
     });
   } catch (err) {
     throw await uniqueViolationToError(s.db, err, input.username, caller.accountId);
   }
   await s.publisher.publishSoon(row.username);
+  s.webhooks.kick();
   return row;
 }

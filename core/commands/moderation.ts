@@ -2,6 +2,7 @@
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
+import { emitEvent, emitPageChange, pageObject } from '../events.js';
 import type { Services } from '../services.js';
 
 async function setBan(s: Services, username: string, ban: { at: Date; reason: string } | null) {
@@ -11,10 +12,19 @@ async function setBan(s: Services, username: string, ban: { at: Date; reason: st
       await publishQueueRepo(tx).enqueue(username, s.now());
       const summary = ban ? `Banned by moderation: ${ban.reason}` : 'Ban lifted by moderation.';
       await pageVersionsRepo(tx).record(changed, { via: 'moderation', userAgent: '' }, summary, s.now());
+      if (ban) {
+        await emitEvent(tx, s, changed.account_id, 'page.banned', {
+          ...pageObject(s.config, changed),
+          reason: ban.reason,
+        });
+      } else await emitPageChange(tx, s, null, changed);
     }
     return changed;
   });
-  if (row) await s.publisher.publishSoon(username);
+  if (row) {
+    await s.publisher.publishSoon(username);
+    s.webhooks.kick();
+  }
   return row;
 }
 

@@ -7,6 +7,7 @@ import { claimsRepo } from '../../store/claims.js';
 import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { AppError } from '../errors.js';
+import { emitEvent } from '../events.js';
 import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
 
@@ -86,10 +87,16 @@ export async function claimAccount(
         throw new AppError('already_claimed');
       }
       await claimsRepo(tx).markUsed(tokenId, now);
+      await emitEvent(tx, s, accountId, 'account.claimed', {
+        id: accountId,
+        provisional: false,
+        claimedAt: now.toISOString(),
+      });
     });
   } catch (err) {
     if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
     throw err;
   }
+  s.webhooks.kick();
   return accountId;
 }

@@ -9,6 +9,7 @@ import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { AppError } from '../errors.js';
+import { emitEvent, emitPageChange } from '../events.js';
 import { nextVisibilityChange, type Profile } from '../model.js';
 import { PAGE_ID } from '../queries/pages.js';
 import { blockListProblems, imageProblem, normalizeBlocks } from '../rules/blocks.js';
@@ -113,9 +114,11 @@ async function changePage(
     });
     const summary = o.summary?.(row) ?? changeSummary({ ...row, isPublished: row.is_published }, next);
     await pageVersionsRepo(tx).record(updated, o.by ?? UNKNOWN_AUTHOR, summary, now);
+    await emitPageChange(tx, s, row, updated);
     return { updated, unused: await releaseImages(s, tx, accountId, row, updated) };
   });
   await s.publisher.publishSoon(updated.username);
+  s.webhooks.kick();
   await deleteImageFiles(s, unused); // after the page that showed them is replaced
   return updated;
 }
@@ -128,9 +131,11 @@ export async function deletePage(s: Services, accountId: string, id: string, o: 
     await pagesRepo(tx).delete(row.id);
     await namesRepo(tx).park(row.username, accountId, s.now());
     await publishQueueRepo(tx).enqueue(row.username, s.now());
+    await emitEvent(tx, s, accountId, 'page.deleted', { id: row.id, username: row.username });
     return { deleted: row, unused: await releaseImages(s, tx, accountId, row, null) };
   });
   await s.publisher.publishSoon(deleted.username);
+  s.webhooks.kick();
   await deleteImageFiles(s, unused);
   return deleted;
 }

@@ -2,6 +2,7 @@
 import type { PageRow } from '../../store/pages.js';
 import type { CreatedAgentPage } from '../commands/createAgentPage.js';
 import type { Block, Profile } from '../model.js';
+import type { LinkStatuses } from '../queries/linkStatus.js';
 import { pageUrl, type Services } from '../services.js';
 
 /** What every form of a page starts with: who it is, where it lives, whether it is up. */
@@ -17,7 +18,8 @@ function pageHead(config: Services['config'], row: PageRow) {
   };
 }
 
-export function presentPage(config: Services['config'], row: PageRow) {
+/** The page with every field; `links` (linkStatusesOf) gives link blocks their `linkStatus`, null when unknown. */
+export function presentPage(config: Services['config'], row: PageRow, links?: LinkStatuses) {
   return {
     ...pageHead(config, row),
     version: row.version,
@@ -27,6 +29,7 @@ export function presentPage(config: Services['config'], row: PageRow) {
     updatedAt: row.updated_at.toISOString(),
     createdBy: row.created_by,
     ...presentContent(row.profile, row.blocks),
+    blocks: row.blocks.map((b) => (b.type === 'link' ? { ...b, linkStatus: links?.get(b.url) ?? null } : b)),
   };
 }
 

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { presentPage } from '../presenters/page.js';
 import { ID_PATTERN } from '../secrets.js';
 import type { Services } from '../services.js';
+import { linkStatusesOf } from './linkStatus.js';
 import { pageStats } from './stats.js';
 
 /** Page ids are ids like any other (core/secrets.ts); anything else cannot name a page. */
@@ -18,11 +19,17 @@ export async function ownedPage(s: Services, accountId: string, id: string): Pro
 
 export async function listPages(s: Services, accountId: string) {
   const rows = await pagesRepo(s.db).listByAccount(accountId);
-  return { pages: rows.map((r) => presentPage(s.config, r)) };
+  const links = await linkStatusesOf(s, rows);
+  return { pages: rows.map((r) => presentPage(s.config, r, links)) };
+}
+
+/** A page as reads and writes answer it, its link blocks with what the link check found. */
+export async function presentWithLinks(s: Services, row: PageRow) {
+  return presentPage(s.config, row, await linkStatusesOf(s, [row]));
 }
 
 export async function getPage(s: Services, accountId: string, id: string) {
-  return presentPage(s.config, await ownedPage(s, accountId, id));
+  return presentWithLinks(s, await ownedPage(s, accountId, id));
 }
 
 export async function getStats(s: Services, accountId: string, id: string, days: number) {

@@ -58,6 +58,14 @@ const link = {
     ),
     null,
   ),
+  /** What reads add (the nightly link check's finding): sent back, it is dropped, so a read block can be sent as it is. */
+  linkStatus: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform(() => undefined),
+      v.description('Read-only (see the answers); ignored when sent.'),
+    ),
+  ),
 };
 const social = {
   type: v.literal('social'),
@@ -92,12 +100,15 @@ const textBlock = {
 
 const TYPE_HINT = `Use one of the block types: ${BLOCK_TYPES.join(', ')}.`;
 
-/** Every block type over the shared fields of `base`. */
-function blockVariant<const Base extends v.ObjectEntries>(base: Base) {
+/** Every block type over the shared fields of `base`; `linkExtra` adds to (or replaces) the link's fields. */
+function blockVariant<const Base extends v.ObjectEntries, const Extra extends v.ObjectEntries = Record<never, never>>(
+  base: Base,
+  linkExtra?: Extra,
+) {
   return v.variant(
     'type',
     [
-      v.strictObject({ ...base, ...link }),
+      v.strictObject({ ...base, ...link, ...(linkExtra as Extra) }),
       v.strictObject({ ...base, ...social }),
       v.strictObject({ ...base, ...socialRow }),
       v.strictObject({ ...base, ...embed }),
@@ -110,6 +121,20 @@ function blockVariant<const Base extends v.ObjectEntries>(base: Base) {
 
 /** A block as stored and as PATCH/PUT send it: id, order and visible required. */
 export const StoredBlock = blockVariant(storedBase);
+
+/** What the nightly link check found for a link block's URL: null until it was first checked. */
+export const LinkStatusOut = v.nullable(
+  v.object({
+    state: v.picklist(['ok', 'failing', 'broken', 'unknown']),
+    checkedAt: v.pipe(v.string(), v.isoTimestamp()),
+    since: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+    status: v.nullable(v.number()),
+    detail: v.nullable(v.string()),
+  }),
+);
+
+/** A block as reads answer it: stored, with a link's `linkStatus`. */
+export const BlockOut = blockVariant(storedBase, { linkStatus: v.optional(LinkStatusOut) });
 
 /** A block in a create-page request: id, order and visible may be left out. */
 export const AgentBlock = blockVariant(agentBase);

@@ -30,7 +30,15 @@ export interface TestApp {
 }
 
 export async function startApp(
-  options: { db?: Database; env?: NodeJS.ProcessEnv; storage?: ObjectStorage; log?: Logger; cdn?: Cdn } = {},
+  options: {
+    db?: Database;
+    env?: NodeJS.ProcessEnv;
+    storage?: ObjectStorage;
+    log?: Logger;
+    cdn?: Cdn;
+    /** The fetcher made from the configuration (OUTBOUND_ALLOW), as in production, rather than the test one. */
+    configuredFetcher?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const owned = options.db ? null : await freshDatabase();
   const db = options.db ?? owned!.db;
@@ -55,7 +63,7 @@ export async function startApp(
       now: () => (fixed === null ? new Date() : new Date(fixed)),
       storage: options.storage,
       cdn: options.cdn,
-      fetcher: testFetcher(),
+      fetcher: options.configuredFetcher ? undefined : testFetcher(),
     },
   });
   const { services, counters } = running;

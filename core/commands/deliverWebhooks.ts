@@ -1,0 +1,155 @@
+/**
+ * Sends queued webhook deliveries: each claimed for a lease (so several processes never send one
+ * twice at once), POSTed through the SSRF-safe fetcher with its signature, and on failure tried
+ * again with backoff for three days. An endpoint whose every attempt has failed for three days
+ * is disabled and its owner told. Run by the jobs every few seconds (retries) and right after a
+ * change queued an event (`kick`), in whichever process made it.
+ */
+import pMap from 'p-map';
+import { type ClaimedDelivery, webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
+import { webhooksRepo } from '../../store/webhooks.js';
+import { AppError } from '../errors.js';
+import { signatureHeader } from '../rules/webhookSignature.js';
+import { unseal } from '../secrets.js';
+import type { Services } from '../services.js';
+
+const HOUR_MS = 3_600_000;
+/** Deliveries are tried for this long after the event; an endpoint failing this long is disabled. */
+export const GIVE_UP_AFTER_MS = 72 * HOUR_MS;
+/** Waits after the 1st, 2nd, … failed attempt; the last one repeats until GIVE_UP_AFTER_MS. */
+export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, HOUR_MS, 2 * HOUR_MS, 4 * HOUR_MS, 8 * HOUR_MS];
+/** How long one attempt may take; receivers should answer at once and work afterwards. */
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const LEASE_MS = 60_000;
+const BATCH = 50;
+/** Endpoints sent to at the same time; each endpoint's deliveries go one after another, oldest first. */
+const ENDPOINTS_AT_ONCE = 8;
+const RESPONSE_BYTES_KEPT = 1024;
+
+export const WEBHOOK_USER_AGENT = 'linkpage-webhooks/1.0';
+
+export interface DeliveryRun {
+  delivered: number;
+  failed: number;
+  disabled: number;
+}
+
+/** When to try again after the `attempts`-th failed attempt, or null to give up. */
+export function nextAttemptAt(createdAt: Date, attempts: number, now: Date): Date | null {
+  const wait = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1];
+  const at = new Date(now.getTime() + wait);
+  return at.getTime() - createdAt.getTime() > GIVE_UP_AFTER_MS ? null : at;
+}
+
+/** Sends every delivery due now; returns what happened. */
+export async function deliverDueWebhooks(s: Services): Promise<DeliveryRun> {
+  const run: DeliveryRun = { delivered: 0, failed: 0, disabled: 0 };
+  for (;;) {
+    const claimed = await webhookDeliveriesRepo(s.db).claimDue(s.now(), BATCH, LEASE_MS);
+    const byEndpoint = new Map<string, ClaimedDelivery[]>();
+    for (const d of claimed) byEndpoint.set(d.webhook_id, [...(byEndpoint.get(d.webhook_id) ?? []), d]);
+    await pMap(
+      byEndpoint.values(),
+      async (deliveries) => {
+        for (const d of deliveries) {
+          const outcome = await attempt(s, d);
+          run[outcome]++;
+          // Once disabled, the endpoint's other claimed deliveries are already given up.
+          if (outcome === 'disabled') break;
+        }
+      },
+      { concurrency: ENDPOINTS_AT_ONCE },
+    );
+    if (claimed.length < BATCH) return run;
+  }
+}
+
+/** One attempt at one delivery. */
+async function attempt(s: Services, d: ClaimedDelivery): Promise<keyof DeliveryRun> {
+  const sentAt = s.now();
+  const t = Math.floor(sentAt.getTime() / 1000);
+  const secrets = [unseal(s.secret, d.secret_sealed)];
+  if (d.previous_secret_sealed && d.previous_secret_until && d.previous_secret_until > sentAt) {
+    secrets.push(unseal(s.secret, d.previous_secret_sealed));
+  }
+  let status: number | null = null;
+  let error: string;
+  try {
+    const answer = await s.fetcher.fetchPublic(d.url, 'url', {
+      method: 'POST',
+      body: d.body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': WEBHOOK_USER_AGENT,
+        'webhook-id': d.event_id,
+        'webhook-signature': signatureHeader(secrets, t, d.body),
+      },
+      accept: '*/*',
+      maxBytes: RESPONSE_BYTES_KEPT,
+      truncate: true,
+      anyStatus: true,
+      maxRedirects: 0,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+    });
+    status = answer.status;
+    if (status >= 200 && status < 300) {
+      await webhookDeliveriesRepo(s.db).delivered(d.id, status, s.now());
+      await webhooksRepo(s.db).succeeded(d.webhook_id);
+      return 'delivered';
+    }
+    error =
+      status >= 300 && status < 400 ? `Redirected (${status}); webhooks are not redirected.` : `Answered ${status}.`;
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    error = `${err.code}: ${err.message}`;
+  }
+  const now = s.now();
+  await webhookDeliveriesRepo(s.db).attemptFailed(d.id, {
+    status,
+    error,
+    now,
+    retryAt: nextAttemptAt(d.created_at, d.attempts, now),
+  });
+  const failingSince = await webhooksRepo(s.db).failed(d.webhook_id, now);
+  if (failingSince && now.getTime() - failingSince.getTime() >= GIVE_UP_AFTER_MS) {
+    const reason = `Every delivery failed for 3 days; the last one: ${error}`;
+    const disabled = await webhooksRepo(s.db).disable(d.webhook_id, reason, now);
+    if (disabled) {
+      s.log.warn({ webhookId: d.webhook_id, accountId: d.account_id }, 'webhook disabled after 3 days of failures');
+      return 'disabled';
+    }
+  }
+  return 'failed';
+}
+
+/**
+ * Prompt delivery in this process: `kick()` after a change queued events starts a run (or one
+ * more after the run under way); `settle()` waits for the runs asked for so far.
+ */
+export function createWebhookSender(services: () => Services) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return {
+    kick(): void {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await deliverDueWebhooks(services()).catch((err) =>
+            services().log.warn({ err }, 'webhooks: delivery run failed; the jobs try again'),
+          );
+        } while (again);
+      })().finally(() => {
+        running = null;
+      });
+    },
+    settle(): Promise<void> {
+      return running ?? Promise.resolve();
+    },
+  };
+}
+
+export type WebhookSender = ReturnType<typeof createWebhookSender>;

@@ -1,0 +1,70 @@
+/**
+ * Events an account's webhooks hear. Each is queued in the transaction of the change it tells
+ * of (store/webhookDeliveries.ts), so it is sent if and only if the change committed; callers
+ * ask for prompt delivery after the commit with `s.webhooks.kick()`.
+ *
+ * The body is `{id, type, time, object}`: `id` is the same for every endpoint and attempt (for
+ * receivers to drop repeats), `time` when the event happened, `object` what it is about.
+ */
+import type { Queryable } from '../store/db.js';
+import type { PageRow } from '../store/pages.js';
+import { webhookDeliveriesRepo } from '../store/webhookDeliveries.js';
+import { newId } from './secrets.js';
+import { pageUrl, type Services } from './services.js';
+
+export const EVENT_TYPES = [
+  'account.claimed',
+  'page.published',
+  'page.unpublished',
+  'page.deleted',
+  'page.banned',
+  'links.broken',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Queues the event for the account's endpoints that want it; returns how many deliveries were queued. */
+export async function emitEvent(
+  tx: Queryable,
+  s: Pick<Services, 'now'>,
+  accountId: string,
+  type: EventType,
+  object: Record<string, unknown>,
+): Promise<number> {
+  const now = s.now();
+  const id = `evt_${newId()}`;
+  const body = JSON.stringify({ id, type, time: now.toISOString(), object });
+  return webhookDeliveriesRepo(tx).queue({ accountId, eventId: id, type, body, now, newId });
+}
+
+/** What an event says of a page: enough to find it and fetch the rest (GET /api/profiles/{id}). */
+export function pageObject(config: Services['config'], row: PageRow) {
+  return {
+    id: row.id,
+    username: row.username,
+    url: pageUrl(config, row.username),
+    version: row.version,
+    isPublished: row.is_published,
+    banned: row.banned_at !== null,
+  };
+}
+
+function isLive(row: Pick<PageRow, 'is_published' | 'banned_at'>): boolean {
+  return row.is_published && row.banned_at === null;
+}
+
+/**
+ * The event of a change to a page: `page.published` when the page is live after it (a new
+ * version went up), `page.unpublished` when it was live and no longer is; none otherwise.
+ */
+export async function emitPageChange(
+  tx: Queryable,
+  s: Pick<Services, 'now' | 'config'>,
+  before: Pick<PageRow, 'is_published' | 'banned_at'> | null,
+  after: PageRow,
+): Promise<void> {
+  if (isLive(after)) await emitEvent(tx, s, after.account_id, 'page.published', pageObject(s.config, after));
+  else if (before && isLive(before)) {
+    await emitEvent(tx, s, after.account_id, 'page.unpublished', pageObject(s.config, after));
+  }
+}

@@ -1,0 +1,45 @@
+/** What the nightly link check found for the links of pages, as reads show it on each link block. */
+import { type LinkCheckRow, linkChecksRepo } from '../../store/linkChecks.js';
+import type { PageRow } from '../../store/pages.js';
+import type { Services } from '../services.js';
+
+export interface LinkStatus {
+  /**
+   * ok; failing: failed on the last night (broken if it fails the next one too); broken: failed
+   * two nights in a row; unknown: the site refused the checker (401, 403, 429) or its address may not be reached.
+   */
+  state: 'ok' | 'failing' | 'broken' | 'unknown';
+  checkedAt: string;
+  /** Since when it is broken. */
+  since: string | null;
+  /** The HTTP status of the last check (null when nothing answered). */
+  status: number | null;
+  detail: string | null;
+}
+
+export type LinkStatuses = ReadonlyMap<string, LinkStatus>;
+
+function statusOf(row: LinkCheckRow): LinkStatus {
+  const state = row.broken_since
+    ? 'broken'
+    : row.failed_nights > 0
+      ? 'failing'
+      : row.outcome === 'unknown'
+        ? 'unknown'
+        : 'ok';
+  return {
+    state,
+    checkedAt: new Date(row.checked_at as Date).toISOString(),
+    since: row.broken_since ? new Date(row.broken_since).toISOString() : null,
+    status: row.status,
+    detail: state === 'ok' ? null : row.error,
+  };
+}
+
+/** The link statuses of every link block of the pages, by URL (one query for them all). */
+export async function linkStatusesOf(s: Services, pages: readonly Pick<PageRow, 'blocks'>[]): Promise<LinkStatuses> {
+  const urls = new Set<string>();
+  for (const page of pages) for (const b of page.blocks) if (b.type === 'link') urls.add(b.url);
+  const rows = await linkChecksRepo(s.db).find([...urls]);
+  return new Map(rows.map((row) => [row.url, statusOf(row)]));
+}

@@ -1,0 +1,120 @@
+/**
+ * Webhook deliveries: one row per event and endpoint, written in the transaction of the change
+ * the event tells of, then sent (and retried) by whichever process claims it first.
+ */
+import type { Queryable } from './db.js';
+
+export interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  created_at: Date;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
+/** A claimed delivery with what sending it needs from its endpoint. */
+export interface ClaimedDelivery extends DeliveryRow {
+  account_id: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
+}
+
+export function webhookDeliveriesRepo(db: Queryable) {
+  return {
+    /**
+     * Queues the event for every enabled endpoint of the account that asked for its type;
+     * returns how many deliveries were queued. `newId` names each delivery.
+     */
+    async queue(e: {
+      accountId: string;
+      eventId: string;
+      type: string;
+      body: string;
+      now: Date;
+      newId: () => string;
+    }): Promise<number> {
+      const endpoints = await db.query<{ id: string }>(
+        `SELECT id FROM webhooks WHERE account_id = $1 AND disabled_at IS NULL AND $2 = ANY (events) ORDER BY id`,
+        [e.accountId, e.type],
+      );
+      if (endpoints.length === 0) return 0;
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, created_at, next_attempt_at)
+         SELECT unnest($1::text[]), unnest($2::text[]), $3, $4, $5, $6, $6`,
+        [endpoints.map(() => e.newId()), endpoints.map((w) => w.id), e.eventId, e.type, e.body, e.now],
+      );
+      return endpoints.length;
+    },
+
+    /**
+     * Takes up to `limit` due deliveries for `leaseMs`: no other sender takes them meanwhile,
+     * and a sender that dies leaves them to the next one after the lease.
+     */
+    async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+      return db.query<ClaimedDelivery>(
+        `WITH due AS (
+           SELECT d.id FROM webhook_deliveries d
+           WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+           ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE SKIP LOCKED),
+         taken AS (
+           UPDATE webhook_deliveries d SET locked_until = $3, attempts = d.attempts + 1
+           FROM due WHERE d.id = due.id RETURNING d.*)
+         SELECT taken.*, w.account_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until
+         FROM taken JOIN webhooks w ON w.id = taken.webhook_id
+         ORDER BY taken.next_attempt_at, taken.id`,
+        [now, limit, new Date(now.getTime() + leaseMs)],
+      );
+    },
+
+    async delivered(id: string, status: number, now: Date): Promise<void> {
+      await db.query(
+        `UPDATE webhook_deliveries SET state = 'delivered', delivered_at = $3, last_attempt_at = $3,
+           last_status = $2, last_error = NULL, locked_until = NULL WHERE id = $1`,
+        [id, status, now],
+      );
+    },
+
+    /** A failed attempt: tried again at `retryAt`, or given up (`failed`) when that is null. */
+    async attemptFailed(
+      id: string,
+      outcome: { status: number | null; error: string; now: Date; retryAt: Date | null },
+    ): Promise<void> {
+      await db.query(
+        `UPDATE webhook_deliveries SET last_attempt_at = $4, last_status = $2, last_error = $3, locked_until = NULL,
+           state = CASE WHEN $5::timestamptz IS NULL THEN 'failed' ELSE state END,
+           next_attempt_at = coalesce($5, next_attempt_at)
+         WHERE id = $1 AND state = 'pending'`,
+        [id, outcome.status, outcome.error, outcome.now, outcome.retryAt],
+      );
+    },
+
+    /** The endpoint's latest deliveries, newest first. */
+    async recent(webhookId: string, limit = 50): Promise<DeliveryRow[]> {
+      return db.query<DeliveryRow>(
+        `SELECT id, webhook_id, event_id, event_type, body, created_at, state, attempts, next_attempt_at,
+           last_attempt_at, last_status, last_error, delivered_at
+         FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [webhookId, limit],
+      );
+    },
+
+    /** Deliveries that are over (delivered or given up) and older than `before` are forgotten. */
+    async forgetFinished(before: Date): Promise<number> {
+      const rows = await db.query(
+        `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < $1 RETURNING id`,
+        [before],
+      );
+      return rows.length;
+    },
+  };
+}

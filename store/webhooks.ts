@@ -1,0 +1,131 @@
+/** Webhook endpoints: where an account wants its events sent, and with which (sealed) secret. */
+import type { Queryable } from './db.js';
+
+export interface WebhookRow {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  description: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
+  created_at: Date;
+  created_by: string;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+}
+
+/** Endpoints an account may have at once. */
+export const MAX_WEBHOOKS = 10;
+
+export function webhooksRepo(db: Queryable) {
+  return {
+    async insert(w: {
+      id: string;
+      accountId: string;
+      url: string;
+      events: readonly string[];
+      description: string;
+      secretSealed: string;
+      createdBy: string;
+      now: Date;
+    }): Promise<WebhookRow> {
+      const [row] = await db.query<WebhookRow>(
+        `INSERT INTO webhooks (id, account_id, url, events, description, secret_sealed, created_at, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [w.id, w.accountId, w.url, w.events, w.description, w.secretSealed, w.now, w.createdBy],
+      );
+      return row;
+    },
+
+    async listByAccount(accountId: string): Promise<WebhookRow[]> {
+      return db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    },
+
+    async count(accountId: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1', [
+        accountId,
+      ]);
+      return row.n;
+    },
+
+    /** The account's endpoint, or undefined for another account's or an unknown id. */
+    async findOwned(accountId: string, id: string): Promise<WebhookRow | undefined> {
+      const [row] = await db.query<WebhookRow>('SELECT * FROM webhooks WHERE id = $1 AND account_id = $2', [
+        id,
+        accountId,
+      ]);
+      return row;
+    },
+
+    /** Changes what is given; `enabled: true` clears a disabling and the failure streak. */
+    async update(
+      accountId: string,
+      id: string,
+      c: { url?: string; events?: readonly string[]; description?: string; enabled?: boolean },
+      now: Date,
+    ): Promise<WebhookRow | undefined> {
+      const [row] = await db.query<WebhookRow>(
+        `UPDATE webhooks SET url = coalesce($3, url), events = coalesce($4, events),
+           description = coalesce($5, description),
+           disabled_at = CASE WHEN $6::boolean IS NULL THEN disabled_at WHEN $6 THEN NULL ELSE coalesce(disabled_at, $7) END,
+           disabled_reason = CASE WHEN $6::boolean IS NULL THEN disabled_reason WHEN $6 THEN NULL
+             ELSE coalesce(disabled_reason, 'Disabled by its owner.') END,
+           failing_since = CASE WHEN $6::boolean THEN NULL ELSE failing_since END
+         WHERE id = $1 AND account_id = $2 RETURNING *`,
+        [id, accountId, c.url ?? null, c.events ?? null, c.description ?? null, c.enabled ?? null, now],
+      );
+      return row;
+    },
+
+    /** A new secret; the current one keeps signing until `graceUntil`. */
+    async rollSecret(accountId: string, id: string, secretSealed: string, graceUntil: Date) {
+      const [row] = await db.query<WebhookRow>(
+        `UPDATE webhooks SET previous_secret_sealed = secret_sealed, previous_secret_until = $4, secret_sealed = $3
+         WHERE id = $1 AND account_id = $2 RETURNING *`,
+        [id, accountId, secretSealed, graceUntil],
+      );
+      return row;
+    },
+
+    async delete(accountId: string, id: string): Promise<boolean> {
+      const rows = await db.query('DELETE FROM webhooks WHERE id = $1 AND account_id = $2 RETURNING id', [
+        id,
+        accountId,
+      ]);
+      return rows.length > 0;
+    },
+
+    /** After a delivered attempt: the endpoint is healthy again. */
+    async succeeded(id: string): Promise<void> {
+      await db.query('UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
+    },
+
+    /** After a failed attempt: starts the failure streak if none runs; returns when it began. */
+    async failed(id: string, now: Date): Promise<Date | null> {
+      const [row] = await db.query<{ failing_since: Date }>(
+        'UPDATE webhooks SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING failing_since',
+        [id, now],
+      );
+      return row ? new Date(row.failing_since) : null;
+    },
+
+    /** Stops sending to the endpoint; its waiting deliveries are given up. Returns the row if it was enabled. */
+    async disable(id: string, reason: string, now: Date): Promise<WebhookRow | undefined> {
+      const [row] = await db.query<WebhookRow>(
+        `UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 AND disabled_at IS NULL RETURNING *`,
+        [id, now, reason],
+      );
+      if (row) {
+        await db.query(
+          `UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, $2), locked_until = NULL
+           WHERE webhook_id = $1 AND state = 'pending'`,
+          [id, reason],
+        );
+      }
+      return row;
+    },
+  };
+}
