@@ -101,6 +101,13 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
     await person.post(`${editor}/blocks`, { type: 'text', content: 'Elsewhere', variant: 'heading' });
     await person.get('/dashboard/keys');
     await person.post('/dashboard/keys', { label: 'my assistant' });
+    await person.get('/dashboard/webhooks');
+    await person.post('/dashboard/webhooks', {
+      url: 'https://hooks.example.com/linkpage',
+      'event-page-published': 'on',
+      'event-links-broken': 'on',
+      description: 'my assistant',
+    });
 
     const screens: [string, string, boolean][] = [
       ['log-in', '/login', false],
@@ -110,6 +117,8 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
       ['editor', editor, true],
       ['statistics', `${editor}/stats`, true],
       ['keys', '/dashboard/keys', true],
+      ['webhooks', '/dashboard/webhooks', true],
+      ['history', `${editor}/history`, true],
       ['account', '/dashboard/account', true],
     ];
     // The session cookie goes into the browser's own cookie store (a Cookie request header

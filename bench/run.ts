@@ -8,6 +8,7 @@ import { cdnBench } from './cdn.js';
 import { coldStart } from './coldStart.js';
 import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
+import { linkCheckBench } from './linkCheck.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
@@ -98,6 +99,14 @@ async function nightly() {
   );
 }
 
+async function linkCheck() {
+  const r = await linkCheckBench();
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(
+    `nightly link check, ${r.links} links on ${r.hosts} hosts (local server, 64 hosts at once, one request per host at a time): ${s(r.checkerMs)} (${Math.round(r.links / (r.checkerMs / 1000))} links/s); bare node:http client, same requests and politeness: ${s(r.bareMs)}; ratio ${(r.checkerMs / r.bareMs).toFixed(2)}; JS heap ${r.heapBeforeMB.toFixed(0)} MB before, peak ${r.heapPeakMB.toFixed(0)} MB; RSS ${r.rssBeforeMB.toFixed(0)} MB before (PGlite with the pages loaded), peak ${r.rssPeakMB.toFixed(0)} MB; ${r.result.failed} failing (1 %)`,
+  );
+}
+
 async function startup() {
   const r = await coldStart();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -144,6 +153,7 @@ if (!only || only === 'publish') await latency();
 if (!only || only === 'images') await images();
 if (!only || only === 'republish') await republish();
 if (!only || only === 'housekeeping') await nightly();
+if (!only || only === 'linkcheck') await linkCheck();
 if (!only || only === 'a11y') {
   const scores = await accessibilityScores();
   console.log(

@@ -157,11 +157,24 @@ async function republishApp(): Promise<http.Server> {
 
 export const REPUBLISH_PAGES = 10_000;
 
+/**
+ * Every site of the link-check bench on one port (the Host names which): /p/<n> answers 200,
+ * but 404 for one in a hundred and 405 to HEAD (200 to GET) for one in twenty.
+ */
+async function linkSites(): Promise<http.Server> {
+  return http.createServer((req, res) => {
+    const n = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+    const status = n < 0 || n % 100 === 0 ? 404 : n % 20 === 1 && req.method === 'HEAD' ? 405 : 200;
+    res.writeHead(status, { 'content-type': 'text/html', 'content-length': 0 }).end();
+  });
+}
+
 const servers: Record<string, () => Promise<http.Server>> = {
   'bare-redirect': bareRedirect,
   router,
   app,
   republish: republishApp,
+  'link-sites': linkSites,
 };
 const server = await servers[kind]();
 if (process.listenerCount('SIGTERM') === 0) process.on('SIGTERM', () => process.exit(0));

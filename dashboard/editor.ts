@@ -10,6 +10,7 @@ import { mediaUrl } from '../core/commands/images.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import { AppError } from '../core/errors.js';
 import type { Block } from '../core/model.js';
+import { linkStatusesOf } from '../core/queries/linkStatus.js';
 import { ownedPage } from '../core/queries/pages.js';
 import { EMBED_PROVIDERS, MESSENGERS, SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
@@ -35,6 +36,7 @@ export async function showEditor(
 ): Promise<void> {
   const { s } = d;
   const row = await ownedPage(s, accountId, id);
+  const links = await linkStatusesOf(s, [row]);
   await d.show(
     ctx,
     'editor',
@@ -56,6 +58,13 @@ export async function showEditor(
         ),
       },
       blockTitle,
+      /** What the nightly link check found for each link block, by block id (broken and failing only). */
+      linkTrouble: Object.fromEntries(
+        row.blocks.flatMap((b) => {
+          const found = b.type === 'link' ? links.get(b.url) : undefined;
+          return found && (found.state === 'broken' || found.state === 'failing') ? [[b.id, found]] : [];
+        }),
+      ),
       templates: TEMPLATE_IDS,
       providers: EMBED_PROVIDERS,
       messengers: MESSENGERS,

@@ -17,6 +17,7 @@ const NOTICES = {
   'image-saved': 'Image saved and published.',
   'image-removed': 'Image removed.',
   'version-restored': 'Version restored and published.',
+  'webhook-deleted': 'The webhook is deleted.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

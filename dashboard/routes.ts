@@ -1,6 +1,6 @@
 /**
  * The dashboard for people (DESIGN section 6): sign-up, log-in, claim, pages, the editor,
- * statistics, API keys and the account. Server-rendered with Eta; every form posts to the same
+ * statistics, API keys, webhooks and the account. Server-rendered with Eta; every form posts to the same
  * origin with a CSRF token and works without JavaScript. The same commands as the JSON API do
  * the work, so a rule holds the same here and there; their errors are shown on the form.
  *
@@ -22,6 +22,7 @@ import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { pagesRoutes } from './pages.js';
 import { statsRoutes } from './stats.js';
+import { webhooksRoutes } from './webhooks.js';
 
 export function dashboardRouter(s: Services, limiter: Limiter): Router {
   const d = dashboardContext(s, limiter);
@@ -35,6 +36,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
   statsRoutes(router, d);
   historyRoutes(router, d);
   keysRoutes(router, d);
+  webhooksRoutes(router, d);
   accountRoutes(router, d);
 
   router.get('/', async (ctx) => d.back(ctx, (await readSession(s, ctx)) ? '/dashboard' : '/login'));

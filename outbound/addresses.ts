@@ -8,6 +8,7 @@
  * entries): a connection to exactly that host and port skips the address rule, and nothing else
  * does (a redirect from there to elsewhere is checked as usual).
  */
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
@@ -21,7 +22,22 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
  * IPv4-compatible. Mapped forms are refused whatever IPv4 address they carry.
  */
 export function blockedAddressReason(address: string, allowLoopback = false): string | null {
-  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const key = `${allowLoopback ? 'l' : 'p'}${address}`;
+  let reason = judged.get(key);
+  if (reason === undefined) {
+    reason = classify(address, allowLoopback);
+    // Few addresses recur (a link check meets the same ones thousands of times): ipaddr.js's parse is not cheap.
+    if (judged.size >= JUDGED_MAX) judged.clear();
+    judged.set(key, reason);
+  }
+  return reason;
+}
+
+const judged = new Map<string, string | null>();
+const JUDGED_MAX = 10_000;
+
+function classify(address: string, allowLoopback: boolean): string | null {
+  if (isIP(address) === 0) return 'not an IP address';
   const ip = ipaddr.parse(address);
   const range = ip.range();
   if (allowLoopback && range === 'loopback') return null;

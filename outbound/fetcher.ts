@@ -11,8 +11,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isIP, type LookupFunction } from 'node:net';
 import { AppError } from '../core/errors.js';
 import { blockedAddressReason, isAllowed, parseAllowEntry } from './addresses.js';
 import { asFetchError, formatBytes } from './fetchErrors.js';
@@ -72,8 +71,10 @@ export function createFetcher(settings: FetcherSettings = {}) {
   const allowLoopback = settings.allowLoopbackForTests === true;
   const deadlineMs = settings.deadlineMs ?? FETCH_DEADLINE_MS;
   const allow = new Set((settings.allow ?? []).map(parseAllowEntry).filter((e): e is string => e !== null));
-  // Connections of this fetcher only: a kept-alive socket another fetcher (other rules) opened is never reused.
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  // Connections of this fetcher only: a kept-alive socket another fetcher (other rules) opened is
+  // never reused. An idle one closes after 2 s: a link check touches thousands of hosts once each.
+  const pool = { keepAlive: true, timeout: 2_000 };
+  const agents = { http: new http.Agent(pool), https: new https.Agent(pool) };
 
   /** Resolves for the socket and refuses the connection unless every address is allowed (or the host is exempt). */
   const lookupFor =
@@ -86,7 +87,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
             return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 4);
           if (bad) return callback(Object.assign(new Error(`blocked address ${bad}`), { code: 'EBLOCKED' }), '', 4);
           const chosen = addresses[0];
-          const family = ipaddr.parse(chosen).kind() === 'ipv6' ? 6 : 4;
+          const family = isIP(chosen) === 6 ? 6 : 4;
           if ((options as { all?: boolean }).all)
             return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, [{ address: chosen, family }]);
           callback(null, chosen, family);
@@ -137,7 +138,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
   function checkHost(url: URL, field: string): URL {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isAllowed(allow, url)) return url;
-    if (ipaddr.isValid(host) && blockedAddressReason(host, allowLoopback) !== null) {
+    if (isIP(host) !== 0 && blockedAddressReason(host, allowLoopback) !== null) {
       throw new AppError('blocked', { field, detail: url.hostname });
     }
     return url;
@@ -206,7 +207,8 @@ export function createFetcher(settings: FetcherSettings = {}) {
               req.destroy();
               resolveResponse({ status, contentType, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
             };
-            if (options.truncate && options.maxBytes === 0) return cut();
+            // HEAD has no body: the connection goes back to the pool; a GET's body is cut off unread.
+            if (options.truncate && options.maxBytes === 0 && options.method !== 'HEAD') return cut();
             res.on('data', (chunk: Buffer) => {
               size += chunk.length;
               if (size > options.maxBytes) {

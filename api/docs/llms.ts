@@ -33,6 +33,11 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - PUT replaces every field; DELETE removes the page.
 - GET ${base}/api/profiles/<id>/stats?days=30 gives views, unique visitors and taps.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
+- Link blocks in reads carry linkStatus, what the nightly link check found: null (not checked yet), {state: "ok"}, "failing" (failed last night), "broken" (failed two nights in a row; since, status, detail) or "unknown" (the site refuses robots). Sending it back is harmless: it is dropped.
+
+## Hear of changes (webhooks)
+
+POST ${base}/api/webhooks with {"url": "https://your.host/hook", "events": ["account.claimed", "page.published", "page.unpublished", "page.deleted", "page.banned", "links.broken"]} (any of them). The answer holds secret (shown once). Each event is POSTed to url as {id, type, time, object}, with Webhook-Id and Webhook-Signature: t=<unix seconds>,v1=<hex>; the hex is HMAC-SHA256 of "<t>.<raw body>" with the secret. Verify it, drop ids you have seen, answer 2xx at once. Failures are retried with backoff for 3 days; an endpoint failing for 3 days is turned off (PATCH ${base}/api/webhooks/<id> {"enabled": true} turns it on). GET ${base}/api/webhooks/<id>/deliveries shows the last 50 deliveries; POST ${base}/api/webhooks/<id>/secret rolls the secret (both sign for 24 hours). account.claimed tells you when the person you gave the claim link to has claimed the account.
 
 ## Pictures and links from elsewhere
 

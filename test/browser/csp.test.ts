@@ -120,7 +120,7 @@ describe('security headers in Chromium', function () {
     });
   }
 
-  it('shows the dashboard (pages, editor, statistics, keys with the copy button) with no violation', async () => {
+  it('shows the dashboard (pages, editor, statistics, keys with the copy button, webhooks) with no violation', async () => {
     const page = await open(`${own().url}/signup`);
     await page.getByLabel('E-mail').fill(`${uniqueName('person')}@example.com`);
     await page.getByLabel('Password').fill('correct horse battery');
@@ -136,6 +136,11 @@ describe('security headers in Chromium', function () {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.waitForLoadState('networkidle');
     // The copy script ran from its file: the button shows where the clipboard is available.
+    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).to.equal(true);
+    await page.goto(`${own().url}/dashboard/webhooks`);
+    await page.getByLabel(/^Address/).fill('https://hooks.example.com/linkpage');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.waitForLoadState('networkidle');
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).to.equal(true);
     await page.goto(`${own().url}/dashboard`, { waitUntil: 'networkidle' });
     expect(violations).to.deep.equal([]);
