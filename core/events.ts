@@ -1,7 +1,7 @@
 /**
  * Events an account's webhooks hear. Each is queued in the transaction of the change it tells
  * of (store/webhookDeliveries.ts), so it is sent if and only if the change committed; callers
- * ask for prompt delivery after the commit with `s.webhooks.kick()`.
+ * that queued any ask for prompt delivery after the commit with `s.webhooks.kick()`.
  *
  * The body is `{id, type, time, object}`: `id` is the same for every endpoint and attempt (for
  * receivers to drop repeats), `time` when the event happened, `object` what it is about.
@@ -56,15 +56,17 @@ function isLive(row: Pick<PageRow, 'is_published' | 'banned_at'>): boolean {
 /**
  * The event of a change to a page: `page.published` when the page is live after it (a new
  * version went up), `page.unpublished` when it was live and no longer is; none otherwise.
+ * Returns how many deliveries were queued.
  */
 export async function emitPageChange(
   tx: Queryable,
   s: Pick<Services, 'now' | 'config'>,
   before: Pick<PageRow, 'is_published' | 'banned_at'> | null,
   after: PageRow,
-): Promise<void> {
-  if (isLive(after)) await emitEvent(tx, s, after.account_id, 'page.published', pageObject(s.config, after));
-  else if (before && isLive(before)) {
-    await emitEvent(tx, s, after.account_id, 'page.unpublished', pageObject(s.config, after));
+): Promise<number> {
+  if (isLive(after)) return emitEvent(tx, s, after.account_id, 'page.published', pageObject(s.config, after));
+  if (before && isLive(before)) {
+    return emitEvent(tx, s, after.account_id, 'page.unpublished', pageObject(s.config, after));
   }
+  return 0;
 }

@@ -86,7 +86,8 @@ export async function createAgentPage(
     throw await uniqueViolationToError(s.db, err, input.username, caller.accountId);
   }
   await s.publisher.publishSoon(input.username);
-  s.webhooks.kick();
+  // Only an existing account (a key) can have webhooks to tell.
+  if (caller.accountId) s.webhooks.kick();
   return created;
 }
 

@@ -97,7 +97,7 @@ async function changePage(
     row: PageRow,
   ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
 ): Promise<PageRow> {
-  const { updated, unused } = await s.db.transaction(async (tx) => {
+  const { updated, queued, unused } = await s.db.transaction(async (tx) => {
     // The account first: no other change of its pages decides meanwhile which images are unused.
     await accountsRepo(tx).lock(accountId);
     const row = await editableRow(tx, accountId, id, o.expected);
@@ -114,28 +114,28 @@ async function changePage(
     });
     const summary = o.summary?.(row) ?? changeSummary({ ...row, isPublished: row.is_published }, next);
     await pageVersionsRepo(tx).record(updated, o.by ?? UNKNOWN_AUTHOR, summary, now);
-    await emitPageChange(tx, s, row, updated);
-    return { updated, unused: await releaseImages(s, tx, accountId, row, updated) };
+    const queued = await emitPageChange(tx, s, row, updated);
+    return { updated, queued, unused: await releaseImages(s, tx, accountId, row, updated) };
   });
   await s.publisher.publishSoon(updated.username);
-  s.webhooks.kick();
+  if (queued > 0) s.webhooks.kick();
   await deleteImageFiles(s, unused); // after the page that showed them is replaced
   return updated;
 }
 
 /** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
 export async function deletePage(s: Services, accountId: string, id: string, o: ChangeOptions = {}): Promise<PageRow> {
-  const { deleted, unused } = await s.db.transaction(async (tx) => {
+  const { deleted, queued, unused } = await s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(accountId);
     const row = await editableRow(tx, accountId, id, o.expected);
     await pagesRepo(tx).delete(row.id);
     await namesRepo(tx).park(row.username, accountId, s.now());
     await publishQueueRepo(tx).enqueue(row.username, s.now());
-    await emitEvent(tx, s, accountId, 'page.deleted', { id: row.id, username: row.username });
-    return { deleted: row, unused: await releaseImages(s, tx, accountId, row, null) };
+    const queued = await emitEvent(tx, s, accountId, 'page.deleted', { id: row.id, username: row.username });
+    return { deleted: row, queued, unused: await releaseImages(s, tx, accountId, row, null) };
   });
   await s.publisher.publishSoon(deleted.username);
-  s.webhooks.kick();
+  if (queued > 0) s.webhooks.kick();
   await deleteImageFiles(s, unused);
   return deleted;
 }
