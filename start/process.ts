@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { type Counters, createCounters } from '../router/counters.js';
 import { createPageHost, type PageHost, pageNameFromHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
+import { createVisits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { readSeed } from '../store/seed.js';
@@ -149,6 +150,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
         pageDomain: config.pageDomain,
         storage: services.storage,
         counters,
+        visits: createVisits(),
         log,
         trustProxy: config.proxyHops,
         now: services.now,

@@ -4,8 +4,13 @@ import type { Queryable } from './db.js';
 export interface DayCounts {
   views: number;
   taps: number;
+  /** Markdown answers, by anyone; `personReads` those a person's browser asked for. */
+  markdownReads: number;
+  personReads: number;
   visitors: string[];
   blockTaps: Map<string, number>;
+  /** Counts by `dimension + "\0" + value` (page_breakdowns_daily). */
+  breakdown: Map<string, number>;
 }
 
 /** `day` is a UTC date, YYYY-MM-DD. Pages deleted meanwhile are skipped. */
@@ -23,11 +28,28 @@ export function statsRepo(db: Queryable) {
               [pageId, day, c.visitors],
             );
       await db.query(
-        `INSERT INTO page_stats_daily (page_id, day, views, uniques, taps) VALUES ($1, $2::date, $3, $4, $5)
+        `INSERT INTO page_stats_daily (page_id, day, views, uniques, taps, markdown_reads)
+         VALUES ($1, $2::date, $3, $4, $5, $6)
          ON CONFLICT (page_id, day) DO UPDATE SET views = page_stats_daily.views + EXCLUDED.views,
-           uniques = page_stats_daily.uniques + EXCLUDED.uniques, taps = page_stats_daily.taps + EXCLUDED.taps`,
-        [pageId, day, c.views, fresh.length, c.taps],
+           uniques = page_stats_daily.uniques + EXCLUDED.uniques, taps = page_stats_daily.taps + EXCLUDED.taps,
+           markdown_reads = page_stats_daily.markdown_reads + EXCLUDED.markdown_reads`,
+        [pageId, day, c.views, fresh.length, c.taps, c.markdownReads],
       );
+      if (c.breakdown.size > 0) {
+        const keys = [...c.breakdown.keys()];
+        await db.query(
+          `INSERT INTO page_breakdowns_daily (page_id, day, dimension, value, count)
+           SELECT $1, $2::date, d, v, n FROM unnest($3::text[], $4::text[], $5::int[]) AS t (d, v, n)
+           ON CONFLICT (page_id, day, dimension, value) DO UPDATE SET count = page_breakdowns_daily.count + EXCLUDED.count`,
+          [
+            pageId,
+            day,
+            keys.map((k) => k.slice(0, k.indexOf('\0'))),
+            keys.map((k) => k.slice(k.indexOf('\0') + 1)),
+            keys.map((k) => c.breakdown.get(k)),
+          ],
+        );
+      }
       for (const [blockId, taps] of c.blockTaps) {
         await db.query(
           `INSERT INTO block_taps_daily (page_id, day, block_id, taps) VALUES ($1, $2::date, $3, $4)
@@ -35,7 +57,7 @@ export function statsRepo(db: Queryable) {
           [pageId, day, blockId, taps],
         );
       }
-      if (c.views > 0) {
+      if (c.views > 0 || c.personReads > 0) {
         await db.query('UPDATE pages SET first_viewed_at = $2::date WHERE id = $1 AND first_viewed_at IS NULL', [
           pageId,
           day,
@@ -44,8 +66,8 @@ export function statsRepo(db: Queryable) {
     },
 
     async daily(pageId: string, from: string, to: string) {
-      return db.query<{ day: string; views: number; uniques: number; taps: number }>(
-        `SELECT day::text AS day, views, uniques, taps FROM page_stats_daily
+      return db.query<{ day: string; views: number; uniques: number; taps: number; markdown_reads: number }>(
+        `SELECT day::text AS day, views, uniques, taps, markdown_reads FROM page_stats_daily
          WHERE page_id = $1 AND day BETWEEN $2::date AND $3::date ORDER BY day`,
         [pageId, from, to],
       );
@@ -55,6 +77,15 @@ export function statsRepo(db: Queryable) {
       return db.query<{ id: string; taps: number }>(
         `SELECT block_id AS id, sum(taps)::int AS taps FROM block_taps_daily
          WHERE page_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY block_id ORDER BY taps DESC, block_id`,
+        [pageId, from, to],
+      );
+    },
+
+    /** Every breakdown's counts over the days, summed per dimension and value. */
+    async breakdowns(pageId: string, from: string, to: string) {
+      return db.query<{ dimension: string; value: string; count: number }>(
+        `SELECT dimension, value, sum(count)::int AS count FROM page_breakdowns_daily
+         WHERE page_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY dimension, value`,
         [pageId, from, to],
       );
     },
