@@ -12,6 +12,7 @@ import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
 import { API_RATE, republishBench } from './republish.js';
+import { statsQueryBench } from './statsQuery.js';
 
 async function load(port: number, host: string, path: string, seconds: number): Promise<number> {
   const result = await autocannon({
@@ -135,6 +136,14 @@ async function cdn() {
   );
 }
 
+async function statsQuery() {
+  for (const r of await statsQueryBench()) {
+    console.log(
+      `stats query, a page with 365 days x 10,000 views a day (${r.rows} breakdown rows), ${r.engine}: p50 ${r.full.p50.toFixed(1)} ms, p99 ${r.full.p99.toFixed(1)} ms (target p99 < 50 ms); the daily series alone p50 ${r.daily.p50.toFixed(1)} ms, p99 ${r.daily.p99.toFixed(1)} ms; ratio of p99 ${(r.full.p99 / r.daily.p99).toFixed(1)}`,
+    );
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'cdn') await cdn();
 if (!only || only === 'startup') await startup();
@@ -144,6 +153,7 @@ if (!only || only === 'publish') await latency();
 if (!only || only === 'images') await images();
 if (!only || only === 'republish') await republish();
 if (!only || only === 'housekeeping') await nightly();
+if (!only || only === 'stats-query') await statsQuery();
 if (!only || only === 'a11y') {
   const scores = await accessibilityScores();
   console.log(

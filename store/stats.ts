@@ -37,18 +37,22 @@ export function statsRepo(db: Queryable) {
       );
       if (c.breakdown.size > 0) {
         const keys = [...c.breakdown.keys()];
-        await db.query(
-          `INSERT INTO page_breakdowns_daily (page_id, day, dimension, value, count)
-           SELECT $1, $2::date, d, v, n FROM unnest($3::text[], $4::text[], $5::int[]) AS t (d, v, n)
-           ON CONFLICT (page_id, day, dimension, value) DO UPDATE SET count = page_breakdowns_daily.count + EXCLUDED.count`,
-          [
-            pageId,
-            day,
-            keys.map((k) => k.slice(0, k.indexOf('\0'))),
-            keys.map((k) => k.slice(k.indexOf('\0') + 1)),
-            keys.map((k) => c.breakdown.get(k)),
-          ],
-        );
+        const rows = [
+          keys.map((k) => k.slice(0, k.indexOf('\0'))),
+          keys.map((k) => k.slice(k.indexOf('\0') + 1)),
+          keys.map((k) => c.breakdown.get(k)),
+        ];
+        for (const [table, key, bucket] of [
+          ['page_breakdowns_daily', 'day', '$2::date'],
+          ['page_breakdowns_monthly', 'month', "date_trunc('month', $2::date)::date"],
+        ]) {
+          await db.query(
+            `INSERT INTO ${table} (page_id, ${key}, dimension, value, count)
+             SELECT $1, ${bucket}, d, v, n FROM unnest($3::text[], $4::text[], $5::int[]) AS t (d, v, n)
+             ON CONFLICT (page_id, ${key}, dimension, value) DO UPDATE SET count = ${table}.count + EXCLUDED.count`,
+            [pageId, day, ...rows],
+          );
+        }
       }
       for (const [blockId, taps] of c.blockTaps) {
         await db.query(
@@ -81,12 +85,23 @@ export function statsRepo(db: Queryable) {
       );
     },
 
-    /** Every breakdown's counts over the days, summed per dimension and value. */
+    /**
+     * Every breakdown's counts over the days, summed per dimension and value: whole calendar
+     * months from the monthly rollups, the days before and after them from the daily ones.
+     */
     async breakdowns(pageId: string, from: string, to: string) {
+      const m = wholeMonths(from, to);
       return db.query<{ dimension: string; value: string; count: number }>(
-        `SELECT dimension, value, sum(count)::int AS count FROM page_breakdowns_daily
-         WHERE page_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY dimension, value`,
-        [pageId, from, to],
+        `SELECT dimension, value, sum(count)::int AS count FROM (
+           SELECT dimension, value, count FROM page_breakdowns_monthly
+           WHERE page_id = $1 AND month BETWEEN $4::date AND $5::date
+           UNION ALL
+           SELECT dimension, value, count FROM page_breakdowns_daily
+           WHERE page_id = $1 AND (day BETWEEN $2::date AND $3::date OR day BETWEEN $6::date AND $7::date)
+         ) AS t GROUP BY dimension, value`,
+        m
+          ? [pageId, from, m.before, m.first, m.last, m.after, to]
+          : [pageId, from, to, '9999-01-01', '0001-01-01', '9999-01-01', '0001-01-01'],
       );
     },
 
@@ -96,4 +111,19 @@ export function statsRepo(db: Queryable) {
       return rows.length;
     },
   };
+}
+
+const DAY_MS = 86_400_000;
+const shift = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The calendar months wholly inside from-to (`first`, `last`: their first days) and the days
+ * left on either side (`from`-`before`, `after`-`to`, empty when backwards), or null if none.
+ */
+function wholeMonths(from: string, to: string) {
+  const first = from.endsWith('-01') ? from : `${shift(`${from.slice(0, 8)}01`, 32).slice(0, 8)}01`;
+  const end = shift(to, 1).endsWith('-01') ? to : shift(`${to.slice(0, 8)}01`, -1);
+  if (first > end) return null;
+  return { first, last: `${end.slice(0, 8)}01`, before: shift(first, -1), after: shift(end, 1) };
 }

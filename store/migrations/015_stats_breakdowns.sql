@@ -13,3 +13,14 @@ CREATE TABLE page_breakdowns_daily (
 
 -- Markdown answers per day, by anyone (agents, programs, people); not counted in views.
 ALTER TABLE page_stats_daily ADD COLUMN markdown_reads integer NOT NULL DEFAULT 0;
+
+-- The same counts summed per calendar month (of UTC days), written in the same flush: a year's
+-- statistics read whole months here and only the days at either end from the daily table.
+CREATE TABLE page_breakdowns_monthly (
+  page_id text NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
+  month date NOT NULL,
+  dimension text NOT NULL,
+  value text NOT NULL,
+  count integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (page_id, month, dimension, value)
+);

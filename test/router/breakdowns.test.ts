@@ -119,6 +119,23 @@ describe('page host: where views come from', () => {
     expect(s.blocks).to.deep.equal([{ id: 'shop', taps: 1, ctr: 0.25 }]);
   });
 
+  it('sums whole months and the days around them alike, whatever the range', async () => {
+    const a = await createAgentAccount();
+    for (const at of ['2026-01-31T10:00:00Z', '2026-02-10T10:00:00Z', '2026-03-01T10:00:00Z', '2026-03-31T10:00:00Z']) {
+      app().clock.set(at);
+      await pixel(a, { referer: 'https://news.example/' });
+    }
+    const views = async (from: string, to: string) =>
+      (await stats(a, `from=${from}&to=${to}`)).referrers.find((r: { name: string }) => r.name === 'news.example')
+        ?.views ?? 0;
+    expect(await views('2026-01-31', '2026-03-31')).to.equal(4);
+    expect(await views('2026-02-01', '2026-02-28')).to.equal(1);
+    expect(await views('2026-01-15', '2026-02-09')).to.equal(1);
+    expect(await views('2026-02-11', '2026-03-30')).to.equal(1);
+    expect(await views('2026-01-01', '2026-03-31')).to.equal(4);
+    expect(await views('2026-03-02', '2026-03-30')).to.equal(0);
+  });
+
   it('lists the top 20 of a breakdown and sums the rest as other', async () => {
     const a = await createAgentAccount();
     for (let i = 0; i < 23; i++) await pixel(a, { referer: `https://site${String(i).padStart(2, '0')}.example/` });
