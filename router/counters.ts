@@ -62,22 +62,30 @@ export function createCounters(d: CountersDeps) {
 
   // The values each page has had today per breakdown, so that visitors cannot make rows without end.
   let valuesDay = '';
-  let values = new Map<string, Set<string>>();
-  function count(pageId: string, c: DayCounts, dimension: string, value: string) {
+  let values = new Map<string, Map<string, Set<string>>>();
+  function seenOf(pageId: string): Map<string, Set<string>> {
     const day = today();
     if (day !== valuesDay) {
       valuesDay = day;
       values = new Map();
     }
-    const key = `${pageId}|${dimension}`;
-    let seen = values.get(key);
+    let seen = values.get(pageId);
     if (!seen) {
-      seen = new Set();
-      values.set(key, seen);
+      seen = new Map();
+      values.set(pageId, seen);
     }
-    if (!seen.has(value)) {
-      if (seen.size >= VALUES_PER_DAY) value = 'other';
-      else seen.add(value);
+    return seen;
+  }
+
+  function count(seen: Map<string, Set<string>>, c: DayCounts, dimension: string, value: string) {
+    let known = seen.get(dimension);
+    if (!known) {
+      known = new Set();
+      seen.set(dimension, known);
+    }
+    if (!known.has(value)) {
+      if (known.size >= VALUES_PER_DAY) value = 'other';
+      else known.add(value);
     }
     const k = `${dimension}\u0000${value}`;
     c.breakdown.set(k, (c.breakdown.get(k) ?? 0) + 1);
@@ -141,9 +149,10 @@ export function createCounters(d: CountersDeps) {
       c.views++;
       c.visitors.push(visitorHash(address, userAgent));
       if (!facts) return;
+      const seen = seenOf(pageId);
       for (const dim of DIMENSIONS) {
         const value = facts[dim];
-        if (value !== null) count(pageId, c, dim, value);
+        if (value !== null) count(seen, c, dim, value);
       }
     },
     /** A Markdown answer, by reader; a person's read marks the page as viewed for housekeeping. */
@@ -151,7 +160,7 @@ export function createCounters(d: CountersDeps) {
       const c = entry(pageId);
       c.markdownReads++;
       if (byPerson) c.personReads++;
-      count(pageId, c, 'reader', reader);
+      count(seenOf(pageId), c, 'reader', reader);
     },
     tap(pageId: string, blockId: string) {
       const c = entry(pageId);

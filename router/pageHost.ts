@@ -136,9 +136,8 @@ export function createPageHost(d: PageHostDeps) {
   function countView(req: IncomingMessage, pageId: string, search: string) {
     const ua = String(req.headers['user-agent'] ?? '');
     const address = clientAddress(req);
-    const query = new URLSearchParams(search);
-    const facts = d.visits.view(address, ua, String(req.headers.referer ?? ''), String(req.headers.host ?? ''), query);
-    if (facts) d.counters.view(pageId, address, ua, facts);
+    const facts = d.visits.view(address, ua, String(req.headers.referer ?? ''), String(req.headers.host ?? ''), search);
+    if (facts !== null) d.counters.view(pageId, address, ua, facts);
   }
 
   /** A Markdown answer (GET, not HEAD), by reader. */
