@@ -73,7 +73,7 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
           { id: 'devices', title: 'Devices', bars: bars(views(stats.devices)) },
           { id: 'browsers', title: 'Browsers', bars: bars(views(stats.browsers)) },
           { id: 'os', title: 'Operating systems', bars: bars(views(stats.os)) },
-          { id: 'campaigns', title: 'Campaigns (UTM source / medium / campaign)', bars: bars(views(stats.campaigns)) },
+          { id: 'campaigns', title: 'Campaigns (UTM)', bars: bars(views(stats.campaigns)) },
         ],
         readers: bars(stats.markdownReads.readers.map((r) => ({ name: r.name, count: r.reads }))),
         blocks: stats.blocks
