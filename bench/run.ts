@@ -13,6 +13,7 @@ import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
 import { API_RATE, republishBench } from './republish.js';
+import { statsQueryBench } from './statsQuery.js';
 
 async function load(port: number, host: string, path: string, seconds: number): Promise<number> {
   const result = await autocannon({
@@ -47,7 +48,76 @@ async function redirects(rounds = 3, seconds = 5) {
   await stop(bare);
   const counted = (await stop(router)).find((l) => l.startsWith('counted'));
   console.log(
-    `short-path redirects: router ${routerRps.toFixed(0)} req/s, bare node:http 302 ${bareRps.toFixed(0)} req/s, ratio ${(routerRps / bareRps).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.70; ${counted} taps)`,
+    `short-path redirects: router ${routerRps.toFixed(0)} req/s, bare node:http 302 ${bareRps.toFixed(0)} req/s, ratio ${(routerRps / bareRps).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.70; ${counted})`,
+  );
+}
+
+/** Varied visitors for the view pixel: addresses of several countries, browsers, referrers, campaigns. */
+function pixelRequests() {
+  const addresses = [
+    '133.11.0.1',
+    '81.2.69.142',
+    '8.8.8.8',
+    '193.0.6.139',
+    '200.160.2.3',
+    '1.1.1.1',
+    '41.0.0.1',
+    '2001:67c:2e8::1',
+  ];
+  const agents = [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36',
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:131.0) Gecko/20100101 Firefox/131.0',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 340.0.0.22.109',
+  ];
+  const referers = [
+    'https://l.instagram.com/',
+    'https://t.co/abc',
+    'http://bench.pages.test/?utm_source=mail&utm_campaign=launch',
+    '',
+  ];
+  return Array.from({ length: 64 }, (_, i) => ({
+    method: 'GET' as const,
+    path: i % 5 === 0 ? '/_/v?utm_source=qr' : '/_/v',
+    headers: {
+      host: 'bench.pages.test',
+      'x-forwarded-for': addresses[i % addresses.length],
+      'user-agent': agents[i % agents.length],
+      ...(referers[i % referers.length] ? { referer: referers[i % referers.length] } : {}),
+    },
+  }));
+}
+
+async function pixelLoad(port: number, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 50,
+    duration: seconds,
+    requests: pixelRequests(),
+  });
+  if (result['2xx'] !== result.requests.total) throw new Error(`unexpected answers: ${result.non2xx} not 2xx`);
+  return result.requests.average;
+}
+
+/** Views with breakdowns through the page host, next to the view pixel of before (views and uniques only). */
+async function pixel(rounds = 3, seconds = 5) {
+  const plain = await start('router-plain-pixel');
+  const full = await start('router');
+  const ratios: number[] = [];
+  let plainRps = 0;
+  let fullRps = 0;
+  for (let i = 0; i < rounds; i++) {
+    const p = await pixelLoad(plain.port, seconds);
+    const f = await pixelLoad(full.port, seconds);
+    plainRps += p / rounds;
+    fullRps += f / rounds;
+    ratios.push(f / p);
+  }
+  const plainCounted = (await stop(plain)).find((l) => l.startsWith('counted'));
+  const fullCounted = (await stop(full)).find((l) => l.startsWith('counted'));
+  console.log(
+    `view pixel with breakdowns: ${fullRps.toFixed(0)} req/s; the pixel of before (views, uniques) ${plainRps.toFixed(0)} req/s; ratio ${(fullRps / plainRps).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.70; with breakdowns ${fullCounted}; before ${plainCounted})`,
   );
 }
 
@@ -144,16 +214,26 @@ async function cdn() {
   );
 }
 
+async function statsQuery() {
+  for (const r of await statsQueryBench()) {
+    console.log(
+      `stats query, a page with 365 days x 10,000 views a day (${r.rows} breakdown rows), ${r.engine}: p50 ${r.full.p50.toFixed(1)} ms, p99 ${r.full.p99.toFixed(1)} ms (target p99 < 50 ms); the daily series alone p50 ${r.daily.p50.toFixed(1)} ms, p99 ${r.daily.p99.toFixed(1)} ms; ratio of p99 ${(r.full.p99 / r.daily.p99).toFixed(1)}`,
+    );
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'cdn') await cdn();
 if (!only || only === 'startup') await startup();
 if (!only || only === 'render') render();
 if (!only || only === 'redirects') await redirects();
+if (!only || only === 'pixel') await pixel();
 if (!only || only === 'publish') await latency();
 if (!only || only === 'images') await images();
 if (!only || only === 'republish') await republish();
 if (!only || only === 'housekeeping') await nightly();
 if (!only || only === 'linkcheck') await linkCheck();
+if (!only || only === 'stats-query') await statsQuery();
 if (!only || only === 'a11y') {
   const scores = await accessibilityScores();
   console.log(

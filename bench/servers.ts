@@ -19,6 +19,7 @@ import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { republishStalePages } from '../jobs/republish.js';
+import type { Visits } from '../router/visits.js';
 import { startProcess } from '../start/process.js';
 import { openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
@@ -45,18 +46,23 @@ async function bareRedirect(): Promise<http.Server> {
   });
 }
 
-/** The real router with counting on, over PGlite and a folder, with one page that has a short path. */
-async function router(): Promise<http.Server> {
+/**
+ * The real router with counting on, over PGlite and a folder, with one page that has a short
+ * path. `visits`: what each view is described by (the real one by default); TRUST_PROXY is on,
+ * so a load can give each view its own address in X-Forwarded-For.
+ */
+async function router(visits?: Visits): Promise<http.Server> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
   temporary.push(dataDir);
   const db = await openDatabase({});
   await migrate(db);
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test' });
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', TRUST_PROXY: '1' });
   const storage = fsStorage(path.join(dataDir, 'public'));
   const running = await startProcess({
     config,
     role: 'router',
     listen: false,
+    visits,
     overrides: { db, storage, secret: 'bench-secret-0123456789-0123456789', log: pino({ level: 'silent' }) },
   });
   const { counters } = running;
@@ -78,8 +84,11 @@ async function router(): Promise<http.Server> {
   // Report what was counted when the bench stops us, so the run proves counting was on.
   process.on('SIGTERM', async () => {
     await counters.stop();
-    const [row] = await db.query<{ taps: number }>('SELECT coalesce(sum(taps), 0)::int AS taps FROM page_stats_daily');
-    process.stdout.write(`counted ${row.taps}\n`);
+    const [row] = await db.query<{ taps: number; views: number; rows: number }>(
+      `SELECT coalesce(sum(taps), 0)::int AS taps, coalesce(sum(views), 0)::int AS views,
+         (SELECT count(*) FROM page_breakdowns_daily)::int AS rows FROM page_stats_daily`,
+    );
+    process.stdout.write(`counted ${row.taps} taps, ${row.views} views, ${row.rows} breakdown rows\n`);
     process.exit(0);
   });
   return server;
@@ -171,7 +180,9 @@ async function linkSites(): Promise<http.Server> {
 
 const servers: Record<string, () => Promise<http.Server>> = {
   'bare-redirect': bareRedirect,
-  router,
+  router: () => router(),
+  // The view pixel as it was before breakdowns: views and uniques only.
+  'router-plain-pixel': () => router({ view: () => undefined, reader: () => 'People' }),
   app,
   republish: republishApp,
   'link-sites': linkSites,

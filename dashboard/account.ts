@@ -1,14 +1,17 @@
-/** The account: its language, a new password, and the export of everything it holds. */
+/** The account: its language, the time zone of its statistics, a new password, and the export of everything it holds. */
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { changeAccount, exportAccount, loadAccount } from '../core/commands/account.js';
 import { AppError } from '../core/errors.js';
-import { Password } from '../core/schemas/fields.js';
+import { Password, TimeZone } from '../core/schemas/fields.js';
 import { parseOrThrow } from '../core/validation.js';
 import { readSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { LOCALES } from './render.js';
+
+/** UTC first, then every zone the runtime knows. */
+const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 
 export function accountRoutes(router: Router, d: DashboardContext): void {
   const { s, limiter, form, show, personOrLogin, attempt, back } = d;
@@ -20,8 +23,9 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
       'account',
       {
         title: 'Account',
-        me: { email: row.email, locale: row.locale, createdAt: row.created_at },
+        me: { email: row.email, locale: row.locale, timeZone: row.time_zone, createdAt: row.created_at },
         locales: LOCALES,
+        timeZones: TIME_ZONES,
         notice: ctx.query.notice,
         ...extra,
       },
@@ -47,6 +51,11 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
           });
           await changeAccount(s, accountId, change, { limiter, keepSession: (await readSession(s, ctx))?.id ?? null });
           return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
+        }
+        if (input.timeZone !== undefined) {
+          const change = parseOrThrow(v.strictObject({ timeZone: TimeZone }), { timeZone: input.timeZone });
+          await changeAccount(s, accountId, change, { limiter });
+          return back(ctx, '/dashboard/account', 'Time zone saved.');
         }
         if (!LOCALES.some((l) => l.code === input.locale)) {
           throw new AppError('invalid_fields', {

@@ -8,6 +8,7 @@ const NOTICES = {
   claimed: 'The account is yours now. Its API keys keep working.',
   'password-changed': 'Password changed. Other browsers were logged out.',
   'language-saved': 'Language saved.',
+  'time-zone-saved': 'Time zone saved.',
   'key-revoked': 'The key is revoked. Requests with it are refused from now on.',
   'page-created': 'Your new page is live. Make it yours.',
   'page-deleted': 'The page is deleted.',

@@ -176,13 +176,15 @@ export const TOOLS: Tool[] = [
   {
     name: 'get_stats',
     description:
-      'Views, unique visitors and taps of a page over the last `days` days (1-365, default 30), daily and per block.',
+      'Statistics of a page over the last `days` days (1-365, default 30) or the dates `from`-`to` (YYYY-MM-DD): views, unique visitors and taps daily; taps and click-through per block; referrers, countries, devices, browsers, os and campaigns (top 20 plus "other"); and markdownReads by reader (agents, other programs, people).',
     input: v.object({
       ...PageId.entries,
-      days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 30),
+      days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365))),
+      from: v.optional(v.string()),
+      to: v.optional(v.string()),
     }),
     needsKey: true,
-    run: (s, c, input) => getStats(s, c.accountId, input.id, input.days),
+    run: (s, c, input) => getStats(s, c.accountId, input.id, input),
   },
   {
     name: 'get_claim_link',

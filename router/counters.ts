@@ -7,6 +7,11 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../store/db.js';
 import { type DayCounts, statsRepo } from '../store/stats.js';
+import type { ViewFacts } from './visits.js';
+
+/** Distinct values a page keeps per day and breakdown in one process; more are counted as "other". */
+const VALUES_PER_DAY = 200;
+const DIMENSIONS = ['referrer', 'country', 'device', 'browser', 'os', 'campaign'] as const;
 
 export interface CountersDeps {
   db: Database;
@@ -41,10 +46,49 @@ export function createCounters(d: CountersDeps) {
     const key = `${pageId}|${today()}`;
     let c = buffer.get(key);
     if (!c) {
-      c = { views: 0, taps: 0, visitors: [], blockTaps: new Map() };
+      c = {
+        views: 0,
+        taps: 0,
+        markdownReads: 0,
+        personReads: 0,
+        visitors: [],
+        blockTaps: new Map(),
+        breakdown: new Map(),
+      };
       buffer.set(key, c);
     }
     return c;
+  }
+
+  // The values each page has had today per breakdown, so that visitors cannot make rows without end.
+  let valuesDay = '';
+  let values = new Map<string, Map<string, Set<string>>>();
+  function seenOf(pageId: string): Map<string, Set<string>> {
+    const day = today();
+    if (day !== valuesDay) {
+      valuesDay = day;
+      values = new Map();
+    }
+    let seen = values.get(pageId);
+    if (!seen) {
+      seen = new Map();
+      values.set(pageId, seen);
+    }
+    return seen;
+  }
+
+  function count(seen: Map<string, Set<string>>, c: DayCounts, dimension: string, value: string) {
+    let known = seen.get(dimension);
+    if (!known) {
+      known = new Set();
+      seen.set(dimension, known);
+    }
+    if (!known.has(value)) {
+      if (known.size >= VALUES_PER_DAY) value = 'other';
+      else known.add(value);
+    }
+    const k = `${dimension}\u0000${value}`;
+    c.breakdown.set(k, (c.breakdown.get(k) ?? 0) + 1);
   }
 
   /** Salted with the server secret and the day: the same visitor is one unique a day, and no address is kept. */
@@ -65,6 +109,9 @@ export function createCounters(d: CountersDeps) {
       }
       target.views += c.views;
       target.taps += c.taps;
+      target.markdownReads += c.markdownReads;
+      target.personReads += c.personReads;
+      for (const [k, n] of c.breakdown) target.breakdown.set(k, (target.breakdown.get(k) ?? 0) + n);
       target.visitors.push(...c.visitors);
       for (const [id, n] of c.blockTaps) target.blockTaps.set(id, (target.blockTaps.get(id) ?? 0) + n);
     }
@@ -89,17 +136,31 @@ export function createCounters(d: CountersDeps) {
     } catch (err) {
       for (const key of done) batch.delete(key);
       merge(buffer, batch);
-      for (const c of batch.values()) buffered += c.views + c.taps;
+      for (const c of batch.values()) buffered += c.views + c.taps + c.markdownReads;
       oldestAt = batchSince;
       d.log.warn({ err }, 'counter flush failed; counts kept for the next flush');
     }
   }
 
   return {
-    view(pageId: string, address: string, userAgent: string) {
+    /** A view, with its place in each breakdown (router/visits.ts). */
+    view(pageId: string, address: string, userAgent: string, facts?: ViewFacts) {
       const c = entry(pageId);
       c.views++;
       c.visitors.push(visitorHash(address, userAgent));
+      if (!facts) return;
+      const seen = seenOf(pageId);
+      for (const dim of DIMENSIONS) {
+        const value = facts[dim];
+        if (value !== null) count(seen, c, dim, value);
+      }
+    },
+    /** A Markdown answer, by reader; a person's read marks the page as viewed for housekeeping. */
+    markdownRead(pageId: string, reader: string, byPerson: boolean) {
+      const c = entry(pageId);
+      c.markdownReads++;
+      if (byPerson) c.personReads++;
+      count(seenOf(pageId), c, 'reader', reader);
     },
     tap(pageId: string, blockId: string) {
       const c = entry(pageId);

@@ -6,13 +6,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { CdnKind } from '../cdn/cdn.js';
+import { PEOPLE } from '../core/rules/readers.js';
 import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
 import type { PageMeta } from '../renderer/publish.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';
 import { notFoundPage } from './notFound.js';
-import { acceptsMarkdown, locationOf, safeDecode } from './wire.js';
+import type { Visits } from './visits.js';
+import { acceptsMarkdown, cdnHeaders, inWindow, locationOf, safeDecode } from './wire.js';
 
 const USERNAME = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -24,6 +26,8 @@ export interface PageHostDeps {
   pageDomain: string;
   storage: ObjectStorage;
   counters: Counters;
+  /** What a view or a Markdown read tells about its visitor (router/visits.ts). */
+  visits: Visits;
   log: Logger;
   /** X-Forwarded-For hops to trust (TRUST_PROXY): the client is that many entries from the right; false/0 none. */
   trustProxy: boolean | number;
@@ -32,19 +36,6 @@ export interface PageHostDeps {
   headers: SecurityHeaders;
   /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
   cdn: CdnKind;
-}
-
-/**
- * How long a CDN keeps a page: a day, as every change purges it (browsers keep the page's own
- * short Cache-Control). Fastly and Varnish read Surrogate-*, Cloudflare CDN-Cache-Control and
- * Cache-Tag; each strips them before the visitor.
- */
-const CDN_TTL = 'max-age=86400';
-
-function cdnHeaders(cdn: CdnKind, keys: string | undefined): Record<string, string> {
-  if (!keys || cdn === 'none') return {};
-  if (cdn === 'cloudflare') return { 'cdn-cache-control': CDN_TTL, 'cache-tag': keys.split(' ').join(',') };
-  return { 'surrogate-control': CDN_TTL, 'surrogate-key': keys };
 }
 
 /** The page name a Host header addresses, or null when it is not a page host. */
@@ -141,6 +132,23 @@ export function createPageHost(d: PageHostDeps) {
     return client || req.socket.remoteAddress || '';
   }
 
+  /** A view from the pixel, with its breakdowns; bots are not counted. */
+  function countView(req: IncomingMessage, pageId: string, search: string) {
+    const ua = String(req.headers['user-agent'] ?? '');
+    const address = clientAddress(req);
+    const facts = d.visits.view(address, ua, String(req.headers.referer ?? ''), String(req.headers.host ?? ''), search);
+    if (facts !== null) d.counters.view(pageId, address, ua, facts);
+  }
+
+  /** A Markdown answer (GET, not HEAD), by reader. */
+  async function countRead(req: IncomingMessage, name: string) {
+    if (req.method !== 'GET') return;
+    const m = await meta(name);
+    if (!m) return;
+    const reader = d.visits.reader(String(req.headers['user-agent'] ?? ''));
+    d.counters.markdownRead(m.id, reader, reader === PEOPLE);
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, name: string, object: StoredObject, vary: boolean) {
     const headers: Record<string, string> = {
       ...securityOf(name, object),
@@ -216,7 +224,7 @@ export function createPageHost(d: PageHostDeps) {
 
     if (path === '/_/v' && reading) {
       const m = await meta(name);
-      if (m) d.counters.view(m.id, clientAddress(req), String(req.headers['user-agent'] ?? ''));
+      if (m) countView(req, m.id, search);
       res
         .writeHead(200, {
           ...d.headers.nothing(),
@@ -244,11 +252,15 @@ export function createPageHost(d: PageHostDeps) {
       const wantsMarkdown = query.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
       const keys = pageKeys(name);
       const object = await load(wantsMarkdown ? keys.md : keys.html);
-      return object ? send(req, res, name, object, true) : notFound(req, res);
+      if (!object) return notFound(req, res);
+      if (wantsMarkdown) await countRead(req, name);
+      return send(req, res, name, object, true);
     }
     if (path === '/page.md') {
       const object = await load(pageKeys(name).md);
-      return object ? send(req, res, name, object, false) : notFound(req, res);
+      if (!object) return notFound(req, res);
+      await countRead(req, name);
+      return send(req, res, name, object, false);
     }
     if (path === '/robots.txt') {
       res.writeHead(200, {
@@ -280,13 +292,6 @@ export function createPageHost(d: PageHostDeps) {
       }
     },
   };
-}
-
-/** Whether a short path's block shows at `t` (the window of core/model.ts's isShown). */
-function inWindow(link: { showFrom?: string; showUntil?: string }, t: number): boolean {
-  if (link.showFrom && Date.parse(link.showFrom) > t) return false;
-  if (link.showUntil && Date.parse(link.showUntil) <= t) return false;
-  return true;
 }
 
 export type PageHost = ReturnType<typeof createPageHost>;

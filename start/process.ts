@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { type Counters, createCounters } from '../router/counters.js';
 import { createPageHost, type PageHost, pageNameFromHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
+import { createVisits, type Visits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { readSeed } from '../store/seed.js';
@@ -40,6 +41,8 @@ export interface ProcessOptions {
   listen?: false | { host?: string; port?: number } | BoundPort;
   /** Jobs and the counters' flush timer; off for tests and benchmarks that drive them by hand. */
   background?: boolean;
+  /** What the page host learns from each view and Markdown read; router/visits.ts by default. */
+  visits?: Visits;
 }
 
 export interface RunningProcess {
@@ -149,6 +152,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
         pageDomain: config.pageDomain,
         storage: services.storage,
         counters,
+        visits: o.visits ?? createVisits(),
         log,
         trustProxy: config.proxyHops,
         now: services.now,

@@ -11,6 +11,8 @@ export interface AccountRow {
   created_by: string;
   /** Pages programs have made on the account, deleted ones included. */
   program_pages_made: number;
+  /** The IANA time zone statistics are shown in (UTC until chosen). */
+  time_zone: string;
 }
 
 export function accountsRepo(db: Queryable) {
@@ -58,6 +60,10 @@ export function accountsRepo(db: Queryable) {
 
     async setLocale(id: string, locale: string) {
       await db.query('UPDATE accounts SET locale = $2 WHERE id = $1', [id, locale]);
+    },
+
+    async setTimeZone(id: string, timeZone: string) {
+      await db.query('UPDATE accounts SET time_zone = $2 WHERE id = $1', [id, timeZone]);
     },
 
     async setPasswordHash(id: string, passwordHash: string) {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { changeAccount, exportAccount, loadAccount } from '../../core/commands/account.js';
 import type { Limiter } from '../../core/limiter.js';
 import { presentAccount } from '../../core/presenters/account.js';
-import { Locale, Password, str } from '../../core/schemas/fields.js';
+import { Locale, Password, str, TimeZone } from '../../core/schemas/fields.js';
 import type { Services } from '../../core/services.js';
 import { accountOf, route } from '../route.js';
 import { AccountOut, ExportOut } from '../schemas/responses.js';
@@ -12,6 +12,7 @@ const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 
 const AccountPatch = v.strictObject({
   locale: v.optional(Locale),
+  timeZone: v.optional(TimeZone),
   currentPassword: v.optional(v.pipe(str(), v.maxLength(200))),
   newPassword: v.optional(Password),
 });
@@ -35,7 +36,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       method: 'patch',
       path: '/api/account',
       tag: 'Account',
-      summary: 'Change the language or the password',
+      summary: 'Change the language, the time zone of statistics, or the password',
       description:
         'A new password needs the current one, and logs out every browser session of the account. Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
       auth: 'key',

@@ -31,7 +31,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - Several writers on one page (other agents, the person who claimed it): every page has a "version" (also its ETag). Send If-Match: "<version>" with PATCH, PUT or DELETE (MCP: expectedVersion) and the change is refused with 412 precondition_failed when someone changed the page since your read; read it again and redo your change. Without If-Match the last write wins.
 - Undo: GET ${base}/api/profiles/<id>/versions lists each change (version, time, who, summary); GET …/versions/<n> shows one as it was; POST …/versions/<n>/restore makes the page that version again (a new version, published). MCP: list_versions, get_version, restore_version.
 - PUT replaces every field; DELETE removes the page.
-- GET ${base}/api/profiles/<id>/stats?days=30 gives views, unique visitors and taps.
+- GET ${base}/api/profiles/<id>/stats?days=30 (or ?from=YYYY-MM-DD&to=YYYY-MM-DD) gives views, unique visitors, taps and click-through per block, referrers, countries, devices, browsers, os, campaigns, and markdownReads (who read the page as Markdown: agents by name, other programs, people). GET …/stats.csv gives the daily rows as CSV.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
 - Link blocks in reads carry linkStatus, what the nightly link check found: null (not checked yet), {state: "ok"}, "failing" (failed last night), "broken" (failed two nights in a row; since, status, detail) or "unknown" (the site refuses robots). Sending it back is harmless: it is dropped.
 

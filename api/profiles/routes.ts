@@ -1,8 +1,10 @@
 /** /api/profiles: the pages of the key's account. */
 import type Koa from 'koa';
+import * as v from 'valibot';
 import { createProfile } from '../../core/commands/createProfile.js';
 import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
 import { presentPage } from '../../core/presenters/page.js';
+import { statsCsv } from '../../core/presenters/statsCsv.js';
 import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
 import type { Services } from '../../core/services.js';
@@ -14,6 +16,8 @@ import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
 const tag = 'Pages';
+const STATS =
+  "Over the last `days` days (1-365, default 30, ending today in the account's time zone) or the dates `from`-`to` (YYYY-MM-DD, at most 365 days): totals, a zero-filled daily series, taps and click-through rate (taps ÷ views) per block, and where views came from – `referrers` (by site, `direct` when none), `countries` (ISO 3166 codes), `devices`, `browsers`, `os`, `campaigns` (UTM source / medium / campaign), each the top 20 plus `other`. Bots are not counted as views. `markdownReads` counts Markdown answers by reader (named agents and crawlers, `Other programs`, `People`); they are not views. Uniques are counted per day; days are UTC days. Counts reach the database within about a second.";
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 const changeErrors = [
   'invalid_fields',
@@ -143,15 +147,33 @@ export function profileRoutes(s: Services) {
       method: 'get',
       path: '/api/profiles/:id/stats',
       tag,
-      summary: 'Views, unique visitors and taps',
-      description:
-        'Totals over the last `days` days (1-365, default 30, UTC, ending today), a zero-filled daily series and taps per block. Uniques are counted per day. Counts reach the database within about a second.',
+      summary: 'Views, visitors, taps, where views came from, and Markdown reads',
+      description: STATS,
       auth: 'key',
       query: StatsQuery,
       responses: [{ status: 200, description: 'The statistics', schema: StatsOut }],
       errors: [...keyErrors, 'invalid_fields', 'not_found'],
       async handler(ctx, { query }) {
-        ctx.body = await getStats(s, accountOf(ctx), ctx.params.id, query.days);
+        ctx.body = await getStats(s, accountOf(ctx), ctx.params.id, query);
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/api/profiles/:id/stats.csv',
+      tag,
+      summary: 'The daily statistics as CSV',
+      description:
+        'One row per day of the range (`days`, or `from` and `to`, as for the statistics): `date,views,uniques,taps,markdown_reads`, with a header row.',
+      auth: 'key',
+      query: StatsQuery,
+      responses: [{ status: 200, description: 'The daily rows', schema: v.string(), contentType: 'text/csv' }],
+      errors: [...keyErrors, 'invalid_fields', 'not_found'],
+      async handler(ctx, { query }) {
+        const stats = await getStats(s, accountOf(ctx), ctx.params.id, query);
+        ctx.type = 'text/csv; charset=utf-8';
+        ctx.set('content-disposition', `attachment; filename="stats-${stats.from}-${stats.to}.csv"`);
+        ctx.body = statsCsv(stats);
       },
     }),
   ];

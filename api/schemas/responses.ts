@@ -96,6 +96,7 @@ export const AccountOut = v.object({
   id: v.string(),
   email: v.nullable(v.string()),
   locale: v.string(),
+  timeZone: v.string(),
   createdAt: DateTimeOut,
   provisional: v.boolean(),
   createdBy: v.string(),
@@ -152,12 +153,29 @@ export const ExportOut = v.object({
   parkedNames: v.array(v.object({ username: v.string(), parkedAt: DateTimeOut })),
 });
 
+const NamedViews = v.array(v.object({ name: v.string(), views: v.number() }));
+
 export const StatsOut = v.object({
+  from: v.string(),
+  to: v.string(),
+  timeZone: v.string(),
   views: v.number(),
   uniques: v.number(),
   taps: v.number(),
-  daily: v.array(v.object({ date: v.string(), views: v.number(), uniques: v.number(), taps: v.number() })),
-  blocks: v.array(v.object({ id: v.string(), taps: v.number() })),
+  markdownReads: v.object({
+    total: v.number(),
+    readers: v.array(v.object({ name: v.string(), reads: v.number() })),
+  }),
+  daily: v.array(
+    v.object({ date: v.string(), views: v.number(), uniques: v.number(), taps: v.number(), markdownReads: v.number() }),
+  ),
+  blocks: v.array(v.object({ id: v.string(), taps: v.number(), ctr: v.number() })),
+  referrers: NamedViews,
+  countries: NamedViews,
+  devices: NamedViews,
+  browsers: NamedViews,
+  os: NamedViews,
+  campaigns: NamedViews,
 });
 
 export const UploadOut = v.object({ key: v.string(), url: v.string() });

@@ -27,7 +27,7 @@ export async function loadAccount(s: Services, id: string): Promise<AccountRow> 
 export async function changeAccount(
   s: Services,
   accountId: string,
-  change: { locale?: string; currentPassword?: string; newPassword?: string },
+  change: { locale?: string; timeZone?: string; currentPassword?: string; newPassword?: string },
   o: { limiter: Limiter; keepSession?: string | null },
 ): Promise<AccountRow> {
   const keepSession = o.keepSession ?? null;
@@ -64,6 +64,7 @@ export async function changeAccount(
   }
   const accounts = accountsRepo(s.db);
   if (change.locale !== undefined) await accounts.setLocale(account.id, change.locale);
+  if (change.timeZone !== undefined) await accounts.setTimeZone(account.id, change.timeZone);
   if (passwordHash !== undefined) {
     const hash = passwordHash;
     await s.db.transaction(async (tx) => {

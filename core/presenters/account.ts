@@ -6,6 +6,7 @@ export function presentAccount(row: AccountRow) {
     id: row.id,
     email: row.email,
     locale: row.locale,
+    timeZone: row.time_zone,
     createdAt: row.created_at.toISOString(),
     provisional: row.email === null,
     createdBy: row.created_by,

@@ -2,10 +2,11 @@
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { AppError } from '../errors.js';
 import { presentPage } from '../presenters/page.js';
+import type { RangeInput } from '../rules/statsRange.js';
 import { ID_PATTERN } from '../secrets.js';
 import type { Services } from '../services.js';
 import { linkStatusesOf } from './linkStatus.js';
-import { pageStats } from './stats.js';
+import { pageStats, statsDates } from './stats.js';
 
 /** Page ids are ids like any other (core/secrets.ts); anything else cannot name a page. */
 export const PAGE_ID = ID_PATTERN;
@@ -32,7 +33,9 @@ export async function getPage(s: Services, accountId: string, id: string) {
   return presentWithLinks(s, await ownedPage(s, accountId, id));
 }
 
-export async function getStats(s: Services, accountId: string, id: string, days: number) {
+/** A page's statistics over the last `days` days or `from`-`to`, in the owner's time zone. */
+export async function getStats(s: Services, accountId: string, id: string, range: RangeInput) {
   const row = await ownedPage(s, accountId, id);
-  return pageStats(s, row.id, days);
+  const { dates, timeZone } = await statsDates(s, accountId, range);
+  return pageStats(s, row.id, dates, timeZone);
 }

@@ -139,6 +139,23 @@ export const Overlay = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 
 export const Locale = v.pipe(str(), v.minLength(2), v.maxLength(5));
 
+/** Whether a name is an IANA time zone this runtime knows. */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The time zone an owner reads statistics in: an IANA name such as `Europe/Kyiv`, or `UTC`. */
+export const TimeZone = v.pipe(
+  str(),
+  v.maxLength(64),
+  v.check(isTimeZone, 'Use an IANA time zone such as Europe/Kyiv, America/New_York or UTC.'),
+);
+
 export const TEMPLATE_IDS = [
   'editorial',
   'mono',

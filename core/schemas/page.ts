@@ -80,7 +80,10 @@ export const ProfileCreate = v.strictObject({
   templateId: v.optional(TemplateIdSchema),
 });
 
-/** GET …/stats?days=: 1-365 days ending today (UTC). */
+/** A date in a statistics range; whether it is a real date and the range rules are core/rules/statsRange.ts. */
+const StatsDate = v.pipe(str(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD.'));
+
+/** GET …/stats?days= (1-365 days ending today in the owner's time zone) or ?from=&to=. */
 export const StatsQuery = v.object({
   days: v.optional(
     v.pipe(
@@ -90,8 +93,9 @@ export const StatsQuery = v.object({
       v.minValue(1, 'Use a whole number of days from 1 to 365.'),
       v.maxValue(365, 'Use a whole number of days from 1 to 365.'),
     ),
-    '30',
   ),
+  from: v.optional(StatsDate),
+  to: v.optional(StatsDate),
 });
 
 export type ProfilePatchInput = v.InferOutput<typeof ProfilePatch>;

@@ -7,7 +7,7 @@ import { signedUp } from '../helpers/person.js';
 const claimed = () => createAgentAccount({ email: `${uniqueName('owner')}@example.com`, password: 'first password' });
 
 describe('GET /api/account', () => {
-  it('answers the account with its e-mail, language and creation date', async () => {
+  it('answers the account with its e-mail, language, time zone and creation date', async () => {
     const a = await claimed();
     const res = await api.get('/api/account', { key: a.key });
     expect(res.status).to.equal(200);
@@ -18,6 +18,7 @@ describe('GET /api/account', () => {
       'id',
       'locale',
       'provisional',
+      'timeZone',
     ]);
     expect(res.body).to.include({ id: a.accountId, provisional: false, locale: 'en' });
   });

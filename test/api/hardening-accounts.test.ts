@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../core/config.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { api, pageRequest, randomAddress } from '../helpers/client.js';
+import { api, BROWSER_UA, pageRequest, randomAddress } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { signedUp } from '../helpers/person.js';
@@ -230,7 +230,7 @@ describe('the client address behind TRUST_PROXY', () => {
     const proxied = randomAddress();
     for (let i = 0; i < 3; i++) {
       await pageRequest(a.page.username, '/_/v', {
-        headers: { 'user-agent': 'Browser A', 'x-forwarded-for': `${randomAddress()}, ${proxied}` },
+        headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': `${randomAddress()}, ${proxied}` },
       });
     }
     await app().counters.flush();

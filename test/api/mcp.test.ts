@@ -73,6 +73,11 @@ describe('POST /mcp', () => {
     const stats = payload(await owner.callTool({ name: 'get_stats', arguments: { id: page.id, days: 7 } }));
     expect(stats.daily).to.have.length(7);
     expect(stats).to.include({ views: 0, taps: 0 });
+    expect(stats).to.deep.include({ referrers: [], countries: [], markdownReads: { total: 0, readers: [] } });
+    const ranged = payload(
+      await owner.callTool({ name: 'get_stats', arguments: { id: page.id, from: '2026-01-01', to: '2026-01-03' } }),
+    );
+    expect(ranged.daily.map((d: any) => d.date)).to.deep.equal(['2026-01-01', '2026-01-02', '2026-01-03']);
     await owner.close();
   });
 

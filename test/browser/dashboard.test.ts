@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM } from '../helpers/browser.js';
-import { api } from '../helpers/client.js';
+import { api, BROWSER_UA } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -150,7 +150,7 @@ describe('the dashboard in Chromium', function () {
     await page.locator('#new-link-url').fill('https://tap.example.com/');
     await page.getByRole('button', { name: 'Add link' }).click();
 
-    const visitor = await browser.newPage();
+    const visitor = await browser.newPage({ userAgent: BROWSER_UA });
     await visitor.goto(`http://${username}.pages.test:${app().port}/`);
     await visitor.waitForLoadState('networkidle');
     await visitor.close();

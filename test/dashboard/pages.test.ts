@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pageRequest } from '../helpers/client.js';
+import { BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -363,7 +363,7 @@ describe('dashboard statistics: /dashboard/pages/<id>/stats', () => {
       url: 'https://a.example.com/',
       path: 'go',
     });
-    await pageRequest(username, '/_/v', { headers: { 'user-agent': 'visitor one' } });
+    await pageRequest(username, '/_/v', { headers: { 'user-agent': BROWSER_UA } });
     expect((await pageRequest(username, '/go')).status).to.equal(302);
     await app().counters.flush();
     for (const days of ['7', '30', '90']) {

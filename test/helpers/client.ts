@@ -119,6 +119,13 @@ async function checkContract(method: string, path: string, res: Response): Promi
   }
 }
 
+/** A person's browser (page hosts do not count bots as views). */
+export const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+/** A phone's browser. */
+export const PHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
 export interface HostAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -141,7 +148,7 @@ export function hostRequest(
         path,
         method: options.method ?? 'GET',
         localAddress: options.localAddress,
-        headers: { host, 'user-agent': 'linkpage-tests/1.0', ...options.headers },
+        headers: { host, 'user-agent': BROWSER_UA, ...options.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -8,9 +8,10 @@ import { pino } from 'pino';
 import { securityHeaders } from '../../edge/securityHeaders.js';
 import type { Counters } from '../../router/counters.js';
 import { createPageHost } from '../../router/pageHost.js';
+import { createVisits } from '../../router/visits.js';
 import type { ObjectStorage, StoredObject } from '../../store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { api, pageRequest } from '../helpers/client.js';
+import { api, BROWSER_UA, PHONE_UA, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -77,7 +78,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       expect(res.headers['cache-control']).to.equal('no-store');
       const s = await stats(a.page, a.key);
       expect(s.taps).to.equal(1);
-      expect(s.blocks).to.deep.equal([{ id: 'promo', taps: 1 }]);
+      expect(s.blocks).to.deep.equal([{ id: 'promo', taps: 1, ctr: 0 }]);
     });
 
     it('adds UTM parameters when the page has utm', async () => {
@@ -103,12 +104,12 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     it('counts views, and a visitor (address + user agent) once a day', async () => {
       const a = await createAgentAccount();
       const name = a.page.username;
-      const pixel = await pageRequest(name, '/_/v', { headers: { 'user-agent': 'Browser A' } });
+      const pixel = await pageRequest(name, '/_/v', { headers: { 'user-agent': BROWSER_UA } });
       expect(pixel.status).to.equal(200);
       expect(pixel.headers['content-type']).to.equal('image/gif');
       expect(pixel.headers['cache-control']).to.equal('no-store');
-      await pageRequest(name, '/_/v', { headers: { 'user-agent': 'Browser A' } });
-      await pageRequest(name, '/_/v', { headers: { 'user-agent': 'Browser B' } });
+      await pageRequest(name, '/_/v', { headers: { 'user-agent': BROWSER_UA } });
+      await pageRequest(name, '/_/v', { headers: { 'user-agent': PHONE_UA } });
       const s = await stats(a.page, a.key);
       expect(s.views).to.equal(3);
       expect(s.uniques).to.equal(2);
@@ -122,7 +123,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       await pageRequest(a.page.username, '/_/t/not-a-block', { method: 'POST' });
       const s = await stats(a.page, a.key);
       expect(s.taps).to.equal(1);
-      expect(s.blocks).to.deep.equal([{ id: 'main-link', taps: 1 }]);
+      expect(s.blocks).to.deep.equal([{ id: 'main-link', taps: 1, ctr: 0 }]);
     });
 
     it('marks the page as viewed (the housekeeping job spares it)', async () => {
@@ -311,6 +312,7 @@ describe('page host cache (router/pageHost.ts)', () => {
       pageDomain: 'pages.test',
       storage,
       counters: {} as Counters,
+      visits: createVisits(),
       log: pino({ level: 'silent' }),
       trustProxy: false,
       now: () => new Date(),
