@@ -119,6 +119,25 @@ const EnvSchema = v.object({
   CLOUDFLARE_ZONE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Cloudflare zone id'))),
   CLOUDFLARE_API_TOKEN: v.optional(v.string()),
   CLOUDFLARE_API_URL: v.optional(httpBase, 'https://api.cloudflare.com/client/v4'),
+  SMTP_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => {
+        try {
+          const u = new URL(s);
+          return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+        } catch {
+          return false;
+        }
+      }, 'must be an smtp:// or smtps:// URL'),
+    ),
+  ),
+  MAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, or "Name <address>"'),
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
@@ -155,6 +174,11 @@ export interface Config {
   importBaseUrls: Partial<Record<NetworkName, string>>;
   /** The CDN in front of the page hosts, which publishing purges (cdn/). */
   cdn: CdnConfig;
+  /**
+   * Outgoing e-mail (mail/): through the SMTP server at `smtpUrl`, or, without one, written as
+   * `.eml` files under DATA_DIR/mail/. `from` is the sender: the service's name and address.
+   */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export interface CdnConfig {
@@ -217,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { listen: e.METRICS_PORT, token: e.METRICS_TOKEN },
     importBaseUrls: e.IMPORT_BASE_URLS ?? {},
     cdn: cdnConfig(e),
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `linkpage <no-reply@${new URL(baseUrl).hostname}>` },
   };
 }
 

@@ -17,6 +17,9 @@ const NOTICES = {
   'image-saved': 'Image saved and published.',
   'image-removed': 'Image removed.',
   'version-restored': 'Version restored and published.',
+  'password-reset': 'Your password is changed. Log in with it now.',
+  'verify-sent': 'A confirmation link is on its way to your e-mail.',
+  'account-deleted': 'Your account is deleted, with everything it held.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

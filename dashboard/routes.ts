@@ -21,6 +21,7 @@ import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { pagesRoutes } from './pages.js';
+import { passwordRoutes } from './password.js';
 import { statsRoutes } from './stats.js';
 
 export function dashboardRouter(s: Services, limiter: Limiter): Router {
@@ -36,6 +37,7 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
   historyRoutes(router, d);
   keysRoutes(router, d);
   accountRoutes(router, d);
+  passwordRoutes(router, d);
 
   router.get('/', async (ctx) => d.back(ctx, (await readSession(s, ctx)) ? '/dashboard' : '/login'));
 

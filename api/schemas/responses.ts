@@ -98,6 +98,7 @@ export const AccountOut = v.object({
   locale: v.string(),
   createdAt: DateTimeOut,
   provisional: v.boolean(),
+  emailVerified: v.boolean(),
   createdBy: v.string(),
 });
 

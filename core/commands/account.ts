@@ -11,6 +11,7 @@ import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
+import { passwordChangedMessage } from './passwordReset.js';
 
 export async function loadAccount(s: Services, id: string): Promise<AccountRow> {
   const row = await accountsRepo(s.db).find(id);
@@ -69,6 +70,7 @@ export async function changeAccount(
       await accountsRepo(tx).setPasswordHash(account.id, hash);
       await sessionsRepo(tx).revokeOthers(account.id, keepSession, s.now());
     });
+    passwordChangedMessage(s, account);
   }
   return loadAccount(s, account.id);
 }

@@ -9,6 +9,7 @@ import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { AppError } from '../errors.js';
 import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
+import { sendVerification } from './emailVerification.js';
 
 /**
  * Whether a request without a key names an e-mail: a sign-up or keyless create (or its
@@ -38,6 +39,7 @@ export async function signUp(
       createdBy: input.userAgent,
       now: s.now(),
     });
+    await sendVerification(s, row.id);
     return row.id;
   } catch (err) {
     if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
@@ -91,5 +93,6 @@ export async function claimAccount(
     if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
     throw err;
   }
+  await sendVerification(s, accountId);
   return accountId;
 }

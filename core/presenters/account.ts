@@ -8,6 +8,7 @@ export function presentAccount(row: AccountRow) {
     locale: row.locale,
     createdAt: row.created_at.toISOString(),
     provisional: row.email === null,
+    emailVerified: row.email_verified_at !== null,
     createdBy: row.created_by,
   };
 }

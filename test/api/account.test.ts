@@ -15,6 +15,7 @@ describe('GET /api/account', () => {
       'createdAt',
       'createdBy',
       'email',
+      'emailVerified',
       'id',
       'locale',
       'provisional',
