@@ -2,9 +2,10 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { changeAccount, exportAccount, loadAccount } from '../core/commands/account.js';
+import { changeAccount, loadAccount } from '../core/commands/account.js';
 import { deleteAccount } from '../core/commands/deleteAccount.js';
 import { AppError } from '../core/errors.js';
+import { exportAccount } from '../core/queries/accountExport.js';
 import { Password } from '../core/schemas/fields.js';
 import { parseOrThrow } from '../core/validation.js';
 import { endSession, readSession } from '../edge/sessions.js';
@@ -21,7 +22,7 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
       'account',
       {
         title: 'Account',
-        me: { email: row.email, locale: row.locale, createdAt: row.created_at },
+        me: { email: row.email, locale: row.locale, createdAt: row.created_at, createdBy: row.created_by },
         locales: LOCALES,
         notice: ctx.query.notice,
         ...extra,

@@ -47,6 +47,8 @@ export async function showEditor(
         isPublished: row.is_published,
         version: row.version,
         bannedReason: row.banned_at ? (row.ban_reason ?? '') : null,
+        createdAt: row.created_at,
+        createdBy: row.created_by,
       },
       images: {
         avatar: row.profile.avatar ? mediaUrl(s, row.profile.avatar) : null,

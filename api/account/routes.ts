@@ -1,9 +1,10 @@
 /** /api/account: the key's account, its settings and everything stored about it (SPEC 4.4). */
 import * as v from 'valibot';
-import { changeAccount, exportAccount, loadAccount } from '../../core/commands/account.js';
+import { changeAccount, loadAccount } from '../../core/commands/account.js';
 import { deleteAccount } from '../../core/commands/deleteAccount.js';
 import type { Limiter } from '../../core/limiter.js';
 import { presentAccount } from '../../core/presenters/account.js';
+import { exportAccount } from '../../core/queries/accountExport.js';
 import { Locale, Password, str } from '../../core/schemas/fields.js';
 import type { Services } from '../../core/services.js';
 import { endSession } from '../../edge/sessions.js';

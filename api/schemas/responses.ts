@@ -137,7 +137,42 @@ export const PagesOut = v.object({ pages: v.array(PageOut) });
 export const ExportOut = v.object({
   exportedAt: DateTimeOut,
   account: AccountOut,
+  claimedAt: v.nullable(DateTimeOut),
+  emailVerifiedAt: v.nullable(DateTimeOut),
   pages: v.array(PageOut),
+  statistics: v.array(
+    v.object({
+      pageId: v.string(),
+      username: v.string(),
+      daily: v.array(v.object({ date: v.string(), views: v.number(), uniques: v.number(), taps: v.number() })),
+      blockTaps: v.array(v.object({ date: v.string(), blockId: v.string(), taps: v.number() })),
+    }),
+  ),
+  images: v.array(
+    v.object({
+      key: v.string(),
+      url: v.nullable(v.string()),
+      createdAt: DateTimeOut,
+      removedAt: v.nullable(DateTimeOut),
+    }),
+  ),
+  sessions: v.array(
+    v.object({
+      createdAt: DateTimeOut,
+      lastSeenAt: v.nullable(DateTimeOut),
+      expiresAt: DateTimeOut,
+      endedAt: v.nullable(DateTimeOut),
+      userAgent: v.string(),
+    }),
+  ),
+  mailLinks: v.array(
+    v.object({
+      purpose: v.picklist(['password-reset', 'email-confirmation']),
+      createdAt: DateTimeOut,
+      expiresAt: DateTimeOut,
+      usedAt: v.nullable(DateTimeOut),
+    }),
+  ),
   apiKeys: v.array(
     v.object({
       id: v.string(),

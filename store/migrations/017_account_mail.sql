@@ -24,3 +24,6 @@ ALTER TABLE parked_names DROP CONSTRAINT parked_names_account_id_fkey;
 ALTER TABLE parked_names ALTER COLUMN account_id DROP NOT NULL;
 ALTER TABLE parked_names
   ADD CONSTRAINT parked_names_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts (id) ON DELETE SET NULL;
+
+-- When a session was last used (written at most once an hour per session), for the export.
+ALTER TABLE sessions ADD COLUMN last_seen_at timestamptz;

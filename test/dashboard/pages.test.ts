@@ -26,6 +26,16 @@ async function personWithPage() {
 }
 
 describe('dashboard pages: /dashboard', () => {
+  it('shows the owner the User-Agent that created the page and the account', async () => {
+    const { person, id } = await personWithPage();
+    const editor = await person.get(`/dashboard/pages/${id}`);
+    expect(editor.html).to.match(
+      /Created \d{4}-\d\d-\d\d by <span class="ua">Mozilla\/5.0 \(dashboard tests\)<\/span>/,
+    );
+    const account = await person.get('/dashboard/account');
+    expect(account.html).to.include('Created by <span class="ua">Mozilla/5.0 (dashboard tests)</span>');
+  });
+
   it('adds a page by hand that goes live, with its URL and a QR code on the list', async () => {
     const { person, username } = await personWithPage();
     expect((await pageHtml(username)).status).to.equal(200);
