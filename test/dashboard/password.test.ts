@@ -130,6 +130,24 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     expect((await mailbox.next(person.email)).link).to.match(/\/password\/reset\//);
   });
 
+  it('shows a quiet banner until the e-mail is confirmed, and sends the link again (3 an hour)', async () => {
+    const person = await signedUp();
+    await mailbox.next(person.email);
+    const list = await person.get('/dashboard');
+    expect(list.html).to.include('class="banner"');
+    for (let i = 0; i < 3; i++) {
+      const again = await person.post('/dashboard/email/verify', {});
+      expect(again.location).to.equal('/dashboard?notice=verify-sent');
+    }
+    expect((await person.post('/dashboard/email/verify', {})).status).to.equal(429);
+    const links = [];
+    for (let i = 0; i < 3; i++) links.push((await mailbox.next(person.email)).link!);
+    // Any of the links confirms; the others are spent with it.
+    expect((await new Person().get(pathOf(links[1]))).html).to.include('E-mail confirmed');
+    expect((await new Person().get(pathOf(links[2]))).status).to.equal(404);
+    expect((await person.get('/dashboard')).html).to.not.include('class="banner"');
+  });
+
   it('limits requests per e-mail (3 an hour) whatever the client address', async () => {
     const email = `${uniqueName('flood')}@example.com`;
     for (let i = 0; i < 3; i++) expect((await forgot(email)).status).to.equal(200);
