@@ -102,7 +102,7 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
         }
         await deleteAccount(s, accountId, { password: input.password ?? '' }, { limiter });
         await endSession(s, ctx);
-        back(ctx, '/login', 'Your account is deleted, with everything it held.');
+        back(ctx, '/', 'Your account is deleted, with everything it held.');
       },
     );
   });

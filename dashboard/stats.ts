@@ -14,7 +14,7 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
       const stats = await pageStats(s, row.id, days);
       const labels = new Map(row.blocks.map((b) => [b.id, blockTitle(b)]));
       await show(ctx, 'stats', {
-        title: `Statistics for ${row.username}`,
+        title: `Statistics: ${summary(row).name}`,
         page: summary(row),
         days,
         stats,

@@ -95,7 +95,7 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     await page.getByLabel('Your password').fill('correct horse battery');
     await page.getByLabel(/Type delete to confirm/).fill('delete');
     await page.getByRole('button', { name: 'Delete my account' }).click();
-    await page.waitForURL(/\/login\?notice=account-deleted/);
+    await page.waitForURL(/\/\?notice=account-deleted/);
 
     // A browser that never saw the page (one that did may keep it for its cache lifetime); the
     // 404 is expected here, so this one's console is not watched.
@@ -114,5 +114,33 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     expect((await mailbox.next(email)).subject).to.include('is deleted');
     // The answers this test expects to fail: the deleted page and the refused log-in.
     consoleErrors = consoleErrors.filter((e) => !/pages\.test:\d+\/: .* 404|\/login: .* 401/.test(e));
+  });
+
+  it('fits a 360 px phone: the menu on one line, nothing wider than the screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
+    });
+    await signUp(page, `${uniqueName('phone')}@example.com`, 'correct horse battery');
+    await page.getByLabel(/^Name/).fill(uniqueName('a-rather-long-name'));
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    const editor = page.url();
+    for (const path of [
+      '/',
+      '/dashboard',
+      editor,
+      '/dashboard/keys',
+      '/dashboard/account',
+      '/dashboard/account/delete',
+    ]) {
+      await page.goto(path.startsWith('http') ? path : `${app().url}${path}`);
+      const layout = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        menuRows: new Set([...document.querySelectorAll('.top nav a')].map((a) => (a as HTMLElement).offsetTop)).size,
+      }));
+      expect(layout, path).to.deep.equal({ width: 360, menuRows: 1 });
+    }
   });
 });

@@ -63,7 +63,7 @@ describe('account deletion: /dashboard/account/delete, DELETE /api/account', () 
     expect(form.status).to.equal(200);
     const res = await person.post('/dashboard/account/delete', { password: person.password, confirm: 'delete' });
     expect(res.status).to.equal(303);
-    expect(res.location).to.equal('/login?notice=account-deleted');
+    expect(res.location).to.equal('/?notice=account-deleted');
 
     expect(await leftovers(accountId, pageId)).to.deep.equal(NOTHING);
     expect((await pageRequest(username, '/')).status).to.equal(404);
