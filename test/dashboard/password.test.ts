@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
 import { startApp } from '../helpers/app.js';
-import { uniqueName } from '../helpers/factories.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { type Mailbox, startAppWithMailbox, startMailbox } from '../helpers/mailbox.js';
 import { alertText, Person, signedUp } from '../helpers/person.js';
@@ -128,6 +128,19 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     app().clock.advance(30 * 86_400_000);
     await forgot(person.email);
     expect((await mailbox.next(person.email)).link).to.match(/\/password\/reset\//);
+  });
+
+  it('sends the confirmation link after a claim, in the language of the account (German here)', async () => {
+    const agent = await createAgentAccount({ locale: 'de' });
+    const claim = new URL(agent.claimUrl).pathname;
+    const person = new Person();
+    await person.get(claim);
+    const email = `${uniqueName('claimer')}@example.com`;
+    expect((await person.post(claim, { email, password: 'correct horse battery' })).status).to.equal(303);
+    const message = await mailbox.next(email);
+    expect(message.link).to.match(/\/email\/verify\/[A-Za-z0-9_-]{43}$/);
+    expect(message.subject).to.equal('Bestätigen Sie Ihre E-Mail-Adresse für Linkpage Test');
+    expect(message.text).to.include('Bitte bestätigen Sie');
   });
 
   it('shows a quiet banner until the e-mail is confirmed, and sends the link again (3 an hour)', async () => {
