@@ -381,6 +381,7 @@ describe('dashboard images: /dashboard/pages/<id>/image', () => {
     const outOfRange = await focus({ kind: 'avatar', x: '150', y: '20' });
     expect(outOfRange.status).to.equal(400);
     expect(alertText(outOfRange.html)).to.include('Field: Avatar focus (across).');
+    expect(outOfRange.html).to.include('value="150"');
     const half = await focus({ kind: 'avatar', x: '40', y: '' });
     expect(half.status).to.equal(400);
     expect(alertText(half.html)).to.include('Field: Avatar focus (down).');
