@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
+import { pino } from 'pino';
 import { startApp } from '../helpers/app.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -143,6 +144,18 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     expect(message.text).to.include('Bitte bestätigen Sie');
   });
 
+  it('says by e-mail when the password is changed in the account screen', async () => {
+    const person = await signedUp();
+    await mailbox.next(person.email);
+    await person.get('/dashboard/account');
+    const res = await person.post('/dashboard/account', {
+      currentPassword: person.password,
+      newPassword: 'changed at home',
+    });
+    expect(res.status).to.equal(303);
+    expect((await mailbox.next(person.email)).subject).to.equal('Your Linkpage Test password was changed');
+  });
+
   it('shows a quiet banner until the e-mail is confirmed, and sends the link again (3 an hour)', async () => {
     const person = await signedUp();
     await mailbox.next(person.email);
@@ -178,7 +191,9 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
 });
 
 describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
-  const own = ownApp({ start: () => startApp() });
+  const lines: { msg: string; file?: string }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const own = ownApp({ start: () => startApp({ log }) });
 
   it('writes each message as a file nodemailer built, the link inside', async () => {
     const person = await signedUp();
@@ -192,5 +207,9 @@ describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
     expect(mail.subject).to.equal('Reset your linkpage password');
     expect(mail.text).to.match(/\/password\/reset\/[A-Za-z0-9_-]{43}/);
     expect(mail.html).to.be.a('string').and.include('/password/reset/');
+    // One log line names the file and the link inside.
+    const link = /http\S+\/password\/reset\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')![0];
+    const line = lines.find((l) => l.file === path.join(folder, files[1]));
+    expect(line?.msg).to.equal(`mail: passwordReset written to ${path.join(folder, files[1])} (link: ${link})`);
   });
 });
