@@ -218,7 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const name = issue.path?.[0]?.key ?? 'environment';
-    throw new ConfigError(`${String(name)}: ${issue.message} (got ${JSON.stringify(issue.input)})`);
+    // SMTP_URL may hold a password: its value is never repeated.
+    const got = name === 'SMTP_URL' ? '' : ` (got ${JSON.stringify(issue.input)})`;
+    throw new ConfigError(`${String(name)}: ${issue.message}${got}`);
   }
   const e = parsed.output;
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
