@@ -148,6 +148,7 @@ export const ExportOut = v.object({
       blockTaps: v.array(v.object({ date: v.string(), blockId: v.string(), taps: v.number() })),
     }),
   ),
+  history: v.array(v.object({ pageId: v.string(), versions: v.array(VersionEntryOut) })),
   images: v.array(
     v.object({
       key: v.string(),

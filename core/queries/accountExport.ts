@@ -1,7 +1,7 @@
 /**
  * Everything stored about an account, as one JSON document (GET /api/account/export and the
- * dashboard's download): the account, its pages with their blocks, each day's statistics and
- * taps per block, its images, keys, sessions, claim links, mail links and parked names.
+ * dashboard's download): the account, its pages with their blocks and history, each day's
+ * statistics and taps per block, its images, keys, sessions, claim links, mail links and parked names.
  * Secrets never: keys, claim links, mail links and sessions appear without the values that
  * unlock them.
  */
@@ -11,10 +11,12 @@ import { mailTokensRepo } from '../../store/mailTokens.js';
 import { mediaRepo } from '../../store/media.js';
 import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
+import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { sessionsRepo } from '../../store/sessions.js';
 import { statsRepo } from '../../store/stats.js';
 import { loadAccount } from '../commands/account.js';
 import { mediaUrl } from '../commands/images.js';
+import { presentEntry } from '../commands/pageHistory.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
 import type { Services } from '../services.js';
@@ -33,9 +35,10 @@ export async function exportAccount(s: Services, accountId: string) {
     mailTokensRepo(s.db).listByAccount(account.id),
   ]);
   const pageIds = pages.map((p) => p.id);
-  const [daily, blockTaps] = await Promise.all([
+  const [daily, blockTaps, history] = await Promise.all([
     statsRepo(s.db).dailyOfPages(pageIds),
     statsRepo(s.db).blockTapsOfPages(pageIds),
+    Promise.all(pageIds.map((id) => pageVersionsRepo(s.db).list(id, s.now()))),
   ]);
   return {
     exportedAt: s.now().toISOString(),
@@ -53,6 +56,7 @@ export async function exportAccount(s: Services, accountId: string) {
         .filter((t) => t.page_id === p.id)
         .map((t) => ({ date: t.day, blockId: t.block_id, taps: t.taps })),
     })),
+    history: pages.map((p, i) => ({ pageId: p.id, versions: history[i].map(presentEntry) })),
     images: images.map((m) => ({
       key: m.key,
       url: m.removed_at === null ? mediaUrl(s, m.key) : null,

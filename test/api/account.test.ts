@@ -152,6 +152,9 @@ describe('GET /api/account/export', () => {
         blockTaps: [{ date: '2026-01-02', blockId: 'link-1', taps: 2 }],
       },
     ]);
+    expect(body.history).to.have.length(1);
+    expect(body.history[0].pageId).to.equal(pageId);
+    expect(body.history[0].versions.map((v: any) => v.userAgent)).to.include('Mozilla/5.0 (dashboard tests)');
     expect(body.images).to.have.length(1);
     expect(body.images[0].url).to.equal(`${app().services.config.mediaUrl}/${body.images[0].key}`);
     expect(body.sessions).to.have.length(1);
