@@ -33,7 +33,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - PUT replaces every field; DELETE removes the page.
 - GET ${base}/api/profiles/<id>/stats?days=30 gives views, unique visitors and taps.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
-- GET ${base}/api/account/export answers everything stored about the account (pages, daily statistics, images, keys, sessions; never a secret). A key cannot delete the account: its owner does that in the dashboard.
+- GET ${base}/api/account/export answers everything stored about the account (pages and their history, daily statistics, images, keys, sessions; never a secret). A key cannot delete the account: its owner does that in the dashboard.
 
 ## Pictures and links from elsewhere
 
