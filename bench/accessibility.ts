@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { issueLink } from '../core/commands/mailLinks.js';
+import { accountsRepo } from '../store/accounts.js';
 import { embeddedApp } from './embedded.js';
 
 export const A11Y_TARGET = 95;
@@ -127,9 +129,22 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
       );
     }
     await counters.flush();
+    // A password-reset link as the message would carry it.
+    const ada = await accountsRepo(services.db).findByEmail('ada@example.com');
+    if (!ada) throw new Error('the signed-up account is missing');
+    const resetToken = await issueLink(services.db, {
+      accountId: ada.id,
+      purpose: 'reset',
+      email: 'ada@example.com',
+      now: services.now(),
+      ttlMs: 3_600_000,
+    });
 
     const screens: [string, string, boolean][] = [
+      ['home', '/', false],
       ['log-in', '/login', false],
+      ['forgot', '/password/forgot', false],
+      ['reset', `/password/reset/${resetToken}`, false],
       ['sign-up', '/signup', false],
       ['claim', claimPath, false],
       ['pages', '/dashboard', true],
@@ -139,6 +154,7 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
       ['webhooks', '/dashboard/webhooks', true],
       ['history', `${editor}/history`, true],
       ['account', '/dashboard/account', true],
+      ['delete', '/dashboard/account/delete', true],
     ];
     // The session cookie goes into the browser's own cookie store (a Cookie request header
     // would not survive Chromium's cookie handling); storage is then left alone between runs.

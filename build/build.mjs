@@ -34,6 +34,7 @@ const SOURCE_DIRS = [
   'dashboard',
   'edge',
   'jobs',
+  'mail',
   'mcp',
   'media',
   'ops',

@@ -135,6 +135,25 @@ const EnvSchema = v.object({
       ),
     ),
   ),
+  SMTP_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => {
+        try {
+          const u = new URL(s);
+          return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+        } catch {
+          return false;
+        }
+      }, 'must be an smtp:// or smtps:// URL'),
+    ),
+  ),
+  MAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, or "Name <address>"'),
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
@@ -173,6 +192,11 @@ export interface Config {
   cdn: CdnConfig;
   /** `host:port` receivers inside a private network that outbound fetches may reach (webhooks); none by default. */
   outboundAllow: string[];
+  /**
+   * Outgoing e-mail (mail/): through the SMTP server at `smtpUrl`, or, without one, written as
+   * `.eml` files under DATA_DIR/mail/. `from` is the sender: the service's name and address.
+   */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export interface CdnConfig {
@@ -212,7 +236,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const name = issue.path?.[0]?.key ?? 'environment';
-    throw new ConfigError(`${String(name)}: ${issue.message} (got ${JSON.stringify(issue.input)})`);
+    // SMTP_URL may hold a password: its value is never repeated.
+    const got = name === 'SMTP_URL' ? '' : ` (got ${JSON.stringify(issue.input)})`;
+    throw new ConfigError(`${String(name)}: ${issue.message}${got}`);
   }
   const e = parsed.output;
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
@@ -236,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importBaseUrls: e.IMPORT_BASE_URLS ?? {},
     cdn: cdnConfig(e),
     outboundAllow: e.OUTBOUND_ALLOW ?? [],
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `linkpage <no-reply@${new URL(baseUrl).hostname}>` },
   };
 }
 

@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   limit_reached: [403, 'This account has reached its 10 program-created pages.'],
   not_found: [404, 'Nothing with this id belongs to your account.'],
   claim_invalid: [404, 'This claim link is not valid.'],
+  link_invalid: [404, 'This link is not valid any more: it was used, has expired or never existed. Ask for a new one.'],
   username_taken: [409, 'This username is in use; see suggestions.'],
   email_taken: [409, 'An account with this e-mail exists.'],
   claim_used: [409, 'This account has already been claimed.'],

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Cdn } from '../cdn/cdn.js';
 import { createCdn } from '../cdn/index.js';
+import { createMailer, type Mailer } from '../mail/mailer.js';
 import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
 import { createPublisher, type Publisher } from '../renderer/publish.js';
 import type { Database } from '../store/db.js';
@@ -27,6 +28,8 @@ export interface Services {
   cdn: Cdn;
   /** Sends queued webhook deliveries now, in this process (`kick` after a change that queued events). */
   webhooks: WebhookSender;
+  /** Outgoing e-mail (mail/): SMTP, or .eml files under DATA_DIR/mail/. */
+  mailer: Mailer;
 }
 
 /** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
@@ -38,9 +41,24 @@ export function claimUrl(config: Config, token: string): string {
   return `${config.baseUrl}/claim/${token}`;
 }
 
+/** An address on the service's own host (BASE_URL). */
+export function baseUrlPath(config: Config, path: string): string {
+  return `${config.baseUrl}${path}`;
+}
+
+/** The link of a password-reset message. */
+export function resetUrl(config: Config, token: string): string {
+  return `${config.baseUrl}/password/reset/${token}`;
+}
+
+/** The link of an e-mail confirmation message. */
+export function verifyUrl(config: Config, token: string): string {
+  return `${config.baseUrl}/email/verify/${token}`;
+}
+
 /** Services for a process: storage from the configuration and the public fetcher unless given, and the publisher. */
 export function buildServices(
-  base: Omit<Services, 'storage' | 'publisher' | 'fetcher' | 'cdn' | 'webhooks'> & {
+  base: Omit<Services, 'storage' | 'publisher' | 'fetcher' | 'cdn' | 'mailer' | 'webhooks'> & {
     storage?: ObjectStorage;
     fetcher?: Fetcher;
     cdn?: Cdn;
@@ -57,12 +75,14 @@ export function buildServices(
     now: () => base.now(),
   });
   const fetcher = base.fetcher ?? createFetcher({ allow: base.config.outboundAllow });
+  const mailer = createMailer(base.config, base.log);
   const services: Services = {
     ...base,
     storage,
     cdn,
     publisher,
     fetcher,
+    mailer,
     webhooks: createWebhookSender(() => services),
   };
   return services;

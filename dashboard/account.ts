@@ -2,11 +2,13 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { changeAccount, exportAccount, loadAccount } from '../core/commands/account.js';
+import { changeAccount, loadAccount } from '../core/commands/account.js';
+import { deleteAccount } from '../core/commands/deleteAccount.js';
 import { AppError } from '../core/errors.js';
+import { exportAccount } from '../core/queries/accountExport.js';
 import { Password, TimeZone } from '../core/schemas/fields.js';
 import { parseOrThrow } from '../core/validation.js';
-import { readSession } from '../edge/sessions.js';
+import { endSession, readSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { LOCALES } from './render.js';
 
@@ -23,7 +25,13 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
       'account',
       {
         title: 'Account',
-        me: { email: row.email, locale: row.locale, timeZone: row.time_zone, createdAt: row.created_at },
+        me: {
+          email: row.email,
+          locale: row.locale,
+          timeZone: row.time_zone,
+          createdAt: row.created_at,
+          createdBy: row.created_by,
+        },
         locales: LOCALES,
         timeZones: TIME_ZONES,
         notice: ctx.query.notice,
@@ -76,5 +84,41 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
     ctx.set('Content-Disposition', `attachment; filename="account-${accountId}.json"`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
+  });
+
+  const DELETE_TITLE = 'Delete your account';
+  router.get('/dashboard/account/delete', async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    const row = await loadAccount(s, accountId);
+    await show(ctx, 'deleteAccount', { title: DELETE_TITLE, me: { email: row.email }, input: {} });
+  });
+  router.post('/dashboard/account/delete', form, async (ctx) => {
+    const accountId = await personOrLogin(ctx);
+    if (!accountId) return;
+    await attempt(
+      ctx,
+      async (error, input) => {
+        const row = await loadAccount(s, accountId);
+        await show(
+          ctx,
+          'deleteAccount',
+          { title: DELETE_TITLE, me: { email: row.email }, error, input: { confirm: input.confirm } },
+          error.status,
+        );
+      },
+      async (input) => {
+        if ((input.confirm ?? '').trim().toLowerCase() !== 'delete') {
+          throw new AppError('invalid_fields', {
+            field: 'confirm',
+            detail: 'confirm',
+            hint: 'Type the word delete to confirm.',
+          });
+        }
+        await deleteAccount(s, accountId, { password: input.password ?? '' }, { limiter });
+        await endSession(s, ctx);
+        back(ctx, '/', 'Your account is deleted, with everything it held.');
+      },
+    );
   });
 }

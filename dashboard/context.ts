@@ -41,8 +41,8 @@ export interface DashboardContext {
   safeNext(next: string | undefined): string;
   /** A page of the account, or the dashboard's 404. */
   withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>): Promise<void>;
-  /** A page as the lists show it. */
-  summary(p: PageRow): { id: string; username: string; displayName: string; url: string };
+  /** A page as the lists show it; `name` is what every screen calls it (its display name, else its username). */
+  summary(p: PageRow): { id: string; username: string; displayName: string; name: string; url: string };
 }
 
 export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
@@ -108,7 +108,10 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
 
   const back = (ctx: Koa.Context, to: string, notice?: NoticeText) => {
     ctx.status = 303;
-    ctx.redirect(notice ? `${to}${to.includes('?') ? '&' : '?'}notice=${noticeId(notice)}` : to);
+    // The notice goes in the query, before a fragment the address may end with.
+    const [path, fragment] = to.split('#');
+    const query = notice ? `${path.includes('?') ? '&' : '?'}notice=${noticeId(notice)}` : '';
+    ctx.redirect(`${path}${query}${fragment === undefined ? '' : `#${fragment}`}`);
   };
 
   const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');
@@ -130,6 +133,7 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     id: p.id,
     username: p.username,
     displayName: p.profile.displayName,
+    name: p.profile.displayName.trim() || p.username,
     url: pageUrl(s.config, p.username),
   });
 

@@ -15,14 +15,13 @@ import { ownedPage } from '../core/queries/pages.js';
 import { EMBED_PROVIDERS, MESSENGERS, SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
-import { pageUrl } from '../core/services.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
-import { renderPage } from '../renderer/render.js';
 import type { PageRow } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
 import { blockFromForm, blockTitle, type Form, focusFromForm } from './forms.js';
 import type { NoticeText } from './notices.js';
+import { LOCALES } from './render.js';
 import { formVersion, fromForm } from './versions.js';
 
 /** The editor of a page of the account, with `extra` (an error, the input sent) on it. */
@@ -41,7 +40,9 @@ export async function showEditor(
     ctx,
     'editor',
     {
-      title: `Edit ${row.username}`,
+      title: `Edit ${d.summary(row).name}`,
+      pageName: d.summary(row).name,
+      locales: LOCALES,
       page: {
         ...d.summary(row),
         profile: row.profile,
@@ -49,6 +50,8 @@ export async function showEditor(
         isPublished: row.is_published,
         version: row.version,
         bannedReason: row.banned_at ? (row.ban_reason ?? '') : null,
+        createdAt: row.created_at,
+        createdBy: row.created_by,
       },
       images: {
         avatar: row.profile.avatar ? mediaUrl(s, row.profile.avatar) : null,
@@ -76,26 +79,31 @@ export async function showEditor(
 }
 
 export function editorRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, attempt, back, withPage } = d;
+  const { s, form, attempt, back, withPage } = d;
 
   /** Applies a change to the page through PATCH's command; its error is shown on the editor. */
   function editAction(
     change: (row: PageRow, input: Form, ctx: Koa.Context) => Record<string, unknown> | Promise<Record<string, unknown>>,
     notice: NoticeText,
+    /** The element of the editor to land on after the change (the block just added or saved). */
+    landOn?: (patch: Record<string, unknown>, ctx: Koa.Context) => string,
   ) {
     return async (ctx: Koa.Context) =>
       withPage(ctx, async (accountId, row) => {
         await attempt(
           ctx,
-          (error, input) => showEditor(d, ctx, accountId, row.id, { error, input }, error.status),
+          (error, input) =>
+            showEditor(d, ctx, accountId, row.id, { error, input, editing: ctx.params.blockId }, error.status),
           async (input) => {
             if (row.banned_at !== null) throw new AppError('banned');
             // patchPage judges the change (images and blocks of this account) in its transaction.
-            const patch = parseOrThrow(ProfilePatch, await change(row, input, ctx));
+            const changed = await change(row, input, ctx);
+            const patch = parseOrThrow(ProfilePatch, changed);
             await fromForm(() =>
               patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
             );
-            back(ctx, `/dashboard/pages/${row.id}`, notice);
+            const anchor = landOn ? `#${landOn(changed, ctx)}` : '';
+            back(ctx, `/dashboard/pages/${row.id}${anchor}`, notice);
           },
         );
       });
@@ -144,23 +152,6 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     }, 'Saved and published.'),
   );
 
-  // The page as it would look in another template: a preview, not published.
-  router.get('/dashboard/pages/:id/preview/:template', async (ctx) =>
-    withPage(ctx, async (_accountId, row) => {
-      const templateId = TEMPLATE_IDS.find((t) => t === ctx.params.template);
-      if (!templateId) return show(ctx, 'message', { title: 'Not found', message: 'There is no such template.' }, 404);
-      const { html } = renderPage({
-        page: { id: row.id, username: row.username, profile: { ...row.profile, templateId }, blocks: row.blocks },
-        now: s.now(),
-        urls: { page: pageUrl(s.config, row.username), media: s.config.mediaUrl },
-      });
-      ctx.type = 'html';
-      ctx.set('Cache-Control', 'no-store');
-      ctx.set('X-Robots-Tag', 'noindex');
-      ctx.body = html;
-    }),
-  );
-
   router.post(
     '/dashboard/pages/:id/publish',
     form,
@@ -178,44 +169,49 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
         ],
       }),
       'Block added.',
+      (patch) => `block-${(patch.blocks as Block[]).at(-1)?.id}`,
     ),
   );
 
   router.post(
     '/dashboard/pages/:id/blocks/:blockId',
     form,
-    editAction((row, f, ctx) => {
-      const index = row.blocks.findIndex((b) => b.id === ctx.params.blockId);
-      if (index < 0) throw new AppError('not_found', { hint: 'That block is gone; the page changed meanwhile.' });
-      const blocks: unknown[] = [...row.blocks];
-      const block = row.blocks[index];
-      switch (f.action) {
-        case 'up':
-        case 'down': {
-          const to = f.action === 'up' ? index - 1 : index + 1;
-          if (to >= 0 && to < blocks.length) [blocks[index], blocks[to]] = [blocks[to], blocks[index]];
-          return { blocks: blocks.map((b, i) => ({ ...(b as Block), order: i })) };
+    editAction(
+      (row, f, ctx) => {
+        const index = row.blocks.findIndex((b) => b.id === ctx.params.blockId);
+        if (index < 0) throw new AppError('not_found', { hint: 'That block is gone; the page changed meanwhile.' });
+        const blocks: unknown[] = [...row.blocks];
+        const block = row.blocks[index];
+        switch (f.action) {
+          case 'up':
+          case 'down': {
+            const to = f.action === 'up' ? index - 1 : index + 1;
+            if (to >= 0 && to < blocks.length) [blocks[index], blocks[to]] = [blocks[to], blocks[index]];
+            return { blocks: blocks.map((b, i) => ({ ...(b as Block), order: i })) };
+          }
+          case 'toggle':
+            blocks[index] = { ...block, visible: !block.visible };
+            return { blocks };
+          case 'delete':
+            blocks.splice(index, 1);
+            return { blocks };
+          default:
+            // The form shows some of a block's fields; the others (a link's card image, badge,
+            // app links, featured…) stay as they are.
+            blocks[index] = { ...block, ...blockFromForm({ ...f, type: block.type }) };
+            return { blocks };
         }
-        case 'toggle':
-          blocks[index] = { ...block, visible: !block.visible };
-          return { blocks };
-        case 'delete':
-          blocks.splice(index, 1);
-          return { blocks };
-        default:
-          // The form shows some of a block's fields; the others (a link's card image, badge,
-          // app links, featured…) stay as they are.
-          blocks[index] = { ...block, ...blockFromForm({ ...f, type: block.type }) };
-          return { blocks };
-      }
-    }, 'Saved and published.'),
+      },
+      'Saved and published.',
+      (_patch, ctx) => `block-${ctx.params.blockId}`,
+    ),
   );
 
   router.post('/dashboard/pages/:id/delete', form, async (ctx) =>
     withPage(ctx, async (accountId, row) => {
       await attempt(
         ctx,
-        (error) => showEditor(d, ctx, accountId, row.id, { error, input: {} }, error.status),
+        (error, input) => showEditor(d, ctx, accountId, row.id, { error, input }, error.status),
         async (input) => {
           if (input.confirm !== row.username) {
             throw new AppError('invalid_fields', {

@@ -16,7 +16,7 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
     await show(
       ctx,
       'history',
-      { title: `History of ${row.username}`, page: summary(row), ...history, ...extra },
+      { title: `History: ${summary(row).name}`, page: summary(row), ...history, ...extra },
       status,
     );
   }

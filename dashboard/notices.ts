@@ -19,6 +19,9 @@ const NOTICES = {
   'image-removed': 'Image removed.',
   'version-restored': 'Version restored and published.',
   'webhook-deleted': 'The webhook is deleted.',
+  'password-reset': 'Your password is changed. Log in with it now.',
+  'verify-sent': 'A confirmation link is on its way to your e-mail.',
+  'account-deleted': 'Your account is deleted, with everything it held.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import QRCode from 'qrcode';
 import * as v from 'valibot';
+import { loadAccount } from '../core/commands/account.js';
 import { createProfile } from '../core/commands/createProfile.js';
 import { Username } from '../core/schemas/fields.js';
 import { pageUrl } from '../core/services.js';
@@ -25,7 +26,10 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
         qr: await QRCode.toString(pageUrl(s.config, p.username), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
       })),
     );
-    await show(ctx, 'pages', { title: 'Your pages', pages, input: {}, ...extra }, status);
+    const account = await loadAccount(s, accountId);
+    // A quiet reminder until the e-mail is confirmed (password resets need it after 7 days).
+    const unconfirmed = account.email !== null && account.email_verified_at === null ? account.email : null;
+    await show(ctx, 'pages', { title: 'Your pages', pages, unconfirmed, input: {}, ...extra }, status);
   }
 
   router.get('/dashboard', async (ctx) => {

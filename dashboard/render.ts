@@ -1,6 +1,8 @@
 /** The dashboard's Eta views (dashboard/views), escaped by default, compiled once. */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { escapeHtml } from './escape.js';
+import { fieldInWords } from './fieldNames.js';
 
 const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 const eta = new Eta({ views: VIEWS, cache: true, autoEscape: true });
@@ -28,4 +30,12 @@ const fmt = {
   number: (n: number) => n.toLocaleString('en-US'),
   /** A UTC timestamp as the value of <input type="datetime-local"> (which the form reads as UTC). */
   local: (iso: string | null | undefined) => (iso ? iso.slice(0, 16) : ''),
+  /** An address as HTML that may break after its dots and slashes only (never mid-word when it can help it). */
+  address: (url: string) =>
+    url
+      .split(/(?<=[./])/)
+      .map(escapeHtml)
+      .join('<wbr>'),
+  /** An error's field in the form's words, or ''. */
+  field: fieldInWords,
 };

@@ -9,9 +9,9 @@
 import Router from '@koa/router';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
-import type { Services } from '../core/services.js';
+import { TEMPLATE_IDS } from '../core/schemas/fields.js';
+import { pageUrl, type Services } from '../core/services.js';
 import { outageError } from '../edge/errors.js';
-import { readSession } from '../edge/sessions.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
 import { claimRoutes } from './claim.js';
@@ -21,6 +21,8 @@ import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { pagesRoutes } from './pages.js';
+import { passwordRoutes } from './password.js';
+import { previewRoutes } from './preview.js';
 import { statsRoutes } from './stats.js';
 import { webhooksRoutes } from './webhooks.js';
 
@@ -32,14 +34,23 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
   claimRoutes(router, d);
   pagesRoutes(router, d);
   editorRoutes(router, d);
+  previewRoutes(router, d);
   imagesRoutes(router, d);
   statsRoutes(router, d);
   historyRoutes(router, d);
   keysRoutes(router, d);
   webhooksRoutes(router, d);
   accountRoutes(router, d);
+  passwordRoutes(router, d);
 
-  router.get('/', async (ctx) => d.back(ctx, (await readSession(s, ctx)) ? '/dashboard' : '/login'));
+  // The home page: what the service is, for people (sign-up, log-in) and for agents.
+  router.get('/', async (ctx) =>
+    d.show(ctx, 'home', {
+      title: 'Link-in-bio pages for people and agents',
+      example: pageUrl(s.config, 'yourname'),
+      templates: TEMPLATE_IDS.length,
+    }),
+  );
 
   // A form whose CSRF token or session has expired, or any error from a command the routes do
   // not catch themselves, is shown as a page rather than as JSON.

@@ -58,7 +58,7 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
       const views = (list: { name: string; views: number }[]) => list.map((x) => ({ name: x.name, count: x.views }));
       const query = range.from ? `from=${stats.from}&to=${stats.to}` : `days=${range.days}`;
       await show(ctx, 'stats', {
-        title: `Statistics for ${row.username}`,
+        title: `Statistics: ${summary(row).name}`,
         page: summary(row),
         error,
         periods: PERIODS,

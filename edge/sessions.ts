@@ -53,8 +53,14 @@ export async function readSession(s: Services, ctx: Koa.Context): Promise<Sessio
   const token = ctx.cookies.get(SESSION_COOKIE);
   let session: Session | null = null;
   if (token && /^[A-Za-z0-9_-]{43}$/.test(token)) {
-    const row = await sessionsRepo(s.db).findLive(sha256(token), s.now());
-    if (row) session = { id: row.id, accountId: row.account_id, csrf: row.csrf };
+    const now = s.now();
+    const row = await sessionsRepo(s.db).findLive(sha256(token), now);
+    if (row) {
+      session = { id: row.id, accountId: row.account_id, csrf: row.csrf };
+      if (row.last_seen_at === null || now.getTime() - row.last_seen_at.getTime() > 3_600_000) {
+        await sessionsRepo(s.db).touch(row.id, now);
+      }
+    }
   }
   ctx.state.session = session;
   return session;

@@ -22,13 +22,13 @@
 
 import pMap from 'p-map';
 import { emitPageChange } from '../core/events.js';
-import { accountScope } from '../core/idempotency.js';
+import { removeAccounts } from '../core/commands/deleteAccount.js';
 import type { Services } from '../core/services.js';
 import { accountsRepo } from '../store/accounts.js';
 import { forgottenAccountsRepo } from '../store/housekeeping.js';
-import { accountMediaPrefixes, mediaObjectKey } from '../store/layout.js';
+import { mediaObjectKey } from '../store/layout.js';
+import { mailTokensRepo } from '../store/mailTokens.js';
 import { mediaRepo } from '../store/media.js';
-import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 
 const UNPUBLISH_AFTER_DAYS = 30;
@@ -37,8 +37,6 @@ const DAY_MS = 86_400_000;
 /** How long an upload may wait for the change that attaches it. */
 const UPLOAD_GRACE_MS = DAY_MS;
 const FORGET_REMOVED_AFTER_DAYS = 30;
-/** Files removed at the same time: storage calls wait on I/O, not on this thread. */
-const REMOVALS_AT_ONCE = 16;
 /** Pages published at the same time: on PostgreSQL each holds a pooled connection (10 in all) while it runs. */
 const PUBLISHES_AT_ONCE = 4;
 
@@ -103,17 +101,8 @@ async function deleteBatch(s: Services, cutoff: Date, limit: number) {
     const forgotten = forgottenAccountsRepo(tx);
     const accounts = await forgotten.lock(cutoff, limit);
     if (accounts.length === 0) return { accounts: 0, pages: 0, images: 0 };
-    const names = await pagesRepo(tx).usernamesOfAccounts(accounts);
-
-    await pMap(names, (name) => s.publisher.removePage(name), { concurrency: REMOVALS_AT_ONCE });
-    const folders = accounts.flatMap(accountMediaPrefixes);
-    const removed = await pMap(folders, (folder) => s.storage.deletePrefix(folder), {
-      concurrency: REMOVALS_AT_ONCE,
-    });
-    const images = removed.reduce((sum, n) => sum + n, 0);
-    // The rows last: pages, keys, claim links, parked names and stats cascade from the accounts.
-    await forgotten.delete(accounts, names, accounts.map(accountScope));
-    await mediaRepo(tx).forgetAccounts(accounts);
+    // Their names are freed, not parked: nobody chose to give them up.
+    const { names, images } = await removeAccounts(s, tx, accounts, { parkNames: false });
     return { accounts: accounts.length, pages: names.length, images };
   });
 }
@@ -145,5 +134,6 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
     if (candidates.length < batchSize) break;
   }
   await mediaRepo(s.db).forgetRemoved(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
+  await mailTokensRepo(s.db).forgetExpired(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   return removed;
 }

@@ -9,6 +9,8 @@ export interface AccountRow {
   created_at: Date;
   claimed_at: Date | null;
   created_by: string;
+  /** When the e-mail was confirmed through its link; null until then. */
+  email_verified_at: Date | null;
   /** Pages programs have made on the account, deleted ones included. */
   program_pages_made: number;
   /** The IANA time zone statistics are shown in (UTC until chosen). */
@@ -68,6 +70,16 @@ export function accountsRepo(db: Queryable) {
 
     async setPasswordHash(id: string, passwordHash: string) {
       await db.query('UPDATE accounts SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+    },
+
+    /** Marks the e-mail confirmed, if the account still has `email`; false otherwise. */
+    async markVerified(id: string, email: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE accounts SET email_verified_at = COALESCE(email_verified_at, $3)
+         WHERE id = $1 AND lower(email) = lower($2) RETURNING id`,
+        [id, email, now],
+      );
+      return rows.length > 0;
     },
 
     /** Claims a provisional account; false when it was claimed meanwhile. */

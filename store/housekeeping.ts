@@ -37,10 +37,12 @@ export function forgottenAccountsRepo(db: Queryable) {
 
     /**
      * Deletes the accounts with their outbox rows (`usernames`: their pages' names) and
-     * idempotency records (`scopes`); pages, keys, claim links, parked names and stats cascade.
+     * idempotency records (`scopes`) and parked names (freed: a forgotten account keeps none);
+     * pages, keys, claim links, sessions and stats cascade.
      */
     async delete(accounts: readonly string[], usernames: readonly string[], scopes: readonly string[]) {
       await db.query('DELETE FROM publish_queue WHERE username = ANY($1::text[])', [usernames]);
+      await db.query('DELETE FROM parked_names WHERE account_id = ANY($1::text[])', [accounts]);
       await db.query('DELETE FROM idempotency_keys WHERE scope = ANY($1::text[])', [scopes]);
       await db.query('DELETE FROM accounts WHERE id = ANY($1::text[])', [accounts]);
     },

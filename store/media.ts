@@ -73,6 +73,14 @@ export function mediaRepo(db: Queryable) {
     },
 
     /** Forgets every image of the accounts (deleted with their folders). */
+    /** The account's images, live and removed (the export). */
+    async listByAccount(accountId: string) {
+      return db.query<{ key: string; created_at: Date; removed_at: Date | null }>(
+        'SELECT key, created_at, removed_at FROM media WHERE account_id = $1 ORDER BY created_at, key',
+        [accountId],
+      );
+    },
+
     async forgetAccounts(accountIds: readonly string[]): Promise<void> {
       await db.query('DELETE FROM media WHERE account_id = ANY($1::text[])', [accountIds]);
     },

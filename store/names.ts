@@ -1,4 +1,7 @@
-/** Which usernames are taken: by a page, or parked after a delete (taken for all but the former owner). */
+/**
+ * Which usernames are taken: by a page, or parked after a delete (taken for all but the former
+ * owner; for everyone when the owner deleted the account, account_id NULL).
+ */
 import type { Queryable } from './db.js';
 
 export function namesRepo(db: Queryable) {
@@ -8,7 +11,7 @@ export function namesRepo(db: Queryable) {
       if (names.length === 0) return new Set();
       const rows = await db.query<{ username: string }>(
         `SELECT username FROM pages WHERE username = ANY($1::text[])
-         UNION SELECT username FROM parked_names WHERE username = ANY($1::text[]) AND account_id IS DISTINCT FROM $2`,
+         UNION SELECT username FROM parked_names WHERE username = ANY($1::text[]) AND (account_id IS NULL OR account_id IS DISTINCT FROM $2)`,
         [names, accountId],
       );
       return new Set(rows.map((r) => r.username));
@@ -19,6 +22,16 @@ export function namesRepo(db: Queryable) {
         `INSERT INTO parked_names (username, account_id, parked_at) VALUES ($1, $2, $3)
          ON CONFLICT (username) DO UPDATE SET account_id = EXCLUDED.account_id, parked_at = EXCLUDED.parked_at`,
         [username, accountId, now],
+      );
+    },
+
+    /** Parks the names of an account about to be deleted for everyone, with those it had parked. */
+    async parkForEveryone(accountId: string, names: readonly string[], now: Date) {
+      await db.query('UPDATE parked_names SET account_id = NULL WHERE account_id = $1', [accountId]);
+      await db.query(
+        `INSERT INTO parked_names (username, account_id, parked_at) SELECT unnest($1::text[]), NULL, $2
+         ON CONFLICT (username) DO UPDATE SET account_id = NULL, parked_at = EXCLUDED.parked_at`,
+        [names, now],
       );
     },
 

@@ -10,6 +10,7 @@ export interface SessionRow {
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
+  last_seen_at: Date | null;
 }
 
 export function sessionsRepo(db: Queryable) {
@@ -37,6 +38,24 @@ export function sessionsRepo(db: Queryable) {
         [tokenHash, now],
       );
       return row;
+    },
+
+    /** Records that the session was used at `now`, if not within the last hour (one write an hour at most). */
+    async touch(id: string, now: Date) {
+      await db.query(
+        `UPDATE sessions SET last_seen_at = $2 WHERE id = $1
+         AND (last_seen_at IS NULL OR last_seen_at < $2::timestamptz - interval '1 hour')`,
+        [id, now],
+      );
+    },
+
+    /** The account's sessions for its export, newest first. */
+    async listByAccount(accountId: string) {
+      return db.query<Pick<SessionRow, 'user_agent' | 'created_at' | 'expires_at' | 'revoked_at' | 'last_seen_at'>>(
+        `SELECT user_agent, created_at, expires_at, revoked_at, last_seen_at FROM sessions
+         WHERE account_id = $1 ORDER BY created_at DESC`,
+        [accountId],
+      );
     },
 
     async revoke(tokenHash: string, now: Date) {

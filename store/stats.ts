@@ -105,6 +105,40 @@ export function statsRepo(db: Queryable) {
       );
     },
 
+    /** Every day counted for the pages (the export), by page and day. */
+    async dailyOfPages(pageIds: readonly string[]) {
+      return db.query<{
+        page_id: string;
+        day: string;
+        views: number;
+        uniques: number;
+        taps: number;
+        markdown_reads: number;
+      }>(
+        `SELECT page_id, day::text AS day, views, uniques, taps, markdown_reads FROM page_stats_daily
+         WHERE page_id = ANY($1::text[]) ORDER BY page_id, day`,
+        [pageIds],
+      );
+    },
+
+    /** Every day's breakdowns (referrers, countries, devices, …) of the pages (the export). */
+    async breakdownsOfPages(pageIds: readonly string[]) {
+      return db.query<{ page_id: string; day: string; dimension: string; value: string; count: number }>(
+        `SELECT page_id, day::text AS day, dimension, value, count FROM page_breakdowns_daily
+         WHERE page_id = ANY($1::text[]) ORDER BY page_id, day, dimension, value`,
+        [pageIds],
+      );
+    },
+
+    /** Every day's taps per block of the pages (the export). */
+    async blockTapsOfPages(pageIds: readonly string[]) {
+      return db.query<{ page_id: string; day: string; block_id: string; taps: number }>(
+        `SELECT page_id, day::text AS day, block_id, taps FROM block_taps_daily
+         WHERE page_id = ANY($1::text[]) ORDER BY page_id, day, block_id`,
+        [pageIds],
+      );
+    },
+
     /** Visitor hashes are only needed for the day they count; older ones are dropped. */
     async forgetVisitorsBefore(day: string): Promise<number> {
       const rows = await db.query('DELETE FROM page_visitors WHERE day < $1::date RETURNING page_id', [day]);

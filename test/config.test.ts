@@ -80,6 +80,25 @@ describe('loadConfig', () => {
     }
   });
 
+  it('writes mail to files unless SMTP_URL is set, from MAIL_FROM or the service on BASE_URL', () => {
+    expect(loadConfig({}).mail).to.deep.equal({ smtpUrl: undefined, from: 'linkpage <no-reply@localhost>' });
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', MAIL_FROM: 'Links <hi@links.example>' }).mail,
+    ).to.deep.equal({ smtpUrl: 'smtps://user:pass@mail.example.com:465', from: 'Links <hi@links.example>' });
+    for (const [name, value] of [
+      ['SMTP_URL', 'http://mail.example.com'],
+      ['SMTP_URL', 'not a url'],
+      ['MAIL_FROM', 'no at sign'],
+      ['MAIL_FROM', 'Name <a@b.c>\r\nBcc: x@y.z'],
+    ]) {
+      expect(() => loadConfig({ [name]: value }), value).to.throw(ConfigError, new RegExp(`^${name}: `));
+    }
+    expect(() => loadConfig({ SMTP_URL: 'ftp://user:secret-pass@mail.example.com' }))
+      .to.throw(ConfigError)
+      .with.property('message')
+      .that.does.not.include('secret-pass');
+  });
+
   it('has no CDN unless CDN names one', () => {
     expect(loadConfig({}).cdn).to.deep.equal({ kind: 'none', varnishUrls: [] });
     expect(

@@ -1,11 +1,14 @@
 /** /api/account: the key's account, its settings and everything stored about it (SPEC 4.4). */
 import * as v from 'valibot';
-import { changeAccount, exportAccount, loadAccount } from '../../core/commands/account.js';
+import { changeAccount, loadAccount } from '../../core/commands/account.js';
+import { deleteAccount } from '../../core/commands/deleteAccount.js';
 import type { Limiter } from '../../core/limiter.js';
 import { presentAccount } from '../../core/presenters/account.js';
+import { exportAccount } from '../../core/queries/accountExport.js';
 import { Locale, Password, str, TimeZone } from '../../core/schemas/fields.js';
 import type { Services } from '../../core/services.js';
-import { accountOf, route } from '../route.js';
+import { endSession } from '../../edge/sessions.js';
+import { accountOf, route, sessionAccountOf } from '../route.js';
 import { AccountOut, ExportOut } from '../schemas/responses.js';
 
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
@@ -61,6 +64,24 @@ export function accountRoutes(s: Services, limiter: Limiter) {
         const body = await exportAccount(s, accountOf(ctx));
         ctx.set('Content-Disposition', `attachment; filename="account-${body.account.id}.json"`);
         ctx.body = body;
+      },
+    }),
+
+    route({
+      method: 'delete',
+      path: '/api/account',
+      tag: 'Account',
+      summary: 'Delete the account with everything it holds',
+      description:
+        "Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key, and the session's CSRF token must be in X-CSRF-Token (403 csrf_failed without it). The account goes with its pages (taken off the page hosts), images, keys, sessions, claim links and statistics; its page names stay parked, taken for everyone. A message to the account's e-mail confirms it.",
+      auth: 'session',
+      responses: [{ status: 204, description: 'Deleted' }],
+      errors: ['forbidden_via_key', 'unauthorized', 'csrf_failed'],
+      async handler(ctx) {
+        const accountId = sessionAccountOf(ctx);
+        await deleteAccount(s, accountId, {}, { limiter });
+        await endSession(s, ctx);
+        ctx.status = 204;
       },
     }),
   ];

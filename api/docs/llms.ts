@@ -33,6 +33,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - PUT replaces every field; DELETE removes the page.
 - GET ${base}/api/profiles/<id>/stats?days=30 (or ?from=YYYY-MM-DD&to=YYYY-MM-DD) gives views, unique visitors, taps and click-through per block, referrers, countries, devices, browsers, os, campaigns, and markdownReads (who read the page as Markdown: agents by name, other programs, people). GET …/stats.csv gives the daily rows as CSV.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
+- GET ${base}/api/account/export answers everything stored about the account (pages and their history, daily statistics, images, keys, sessions; never a secret). A key cannot delete the account: its owner does that in the dashboard.
 - Link blocks in reads carry linkStatus, what the nightly link check found: null (not checked yet), {state: "ok"}, "failing" (failed last night), "broken" (failed two nights in a row; since, status, detail) or "unknown" (the site refuses robots). Sending it back is harmless: it is dropped.
 
 ## Hear of changes (webhooks)

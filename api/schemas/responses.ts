@@ -99,6 +99,7 @@ export const AccountOut = v.object({
   timeZone: v.string(),
   createdAt: DateTimeOut,
   provisional: v.boolean(),
+  emailVerified: v.boolean(),
   createdBy: v.string(),
 });
 
@@ -134,10 +135,91 @@ export const ClaimStatusOut = v.object({ status: v.picklist(['pending', 'claimed
 
 export const PagesOut = v.object({ pages: v.array(PageOut) });
 
+export const WebhookOut = v.object({
+  id: v.string(),
+  url: v.string(),
+  events: v.array(v.string()),
+  description: v.string(),
+  enabled: v.boolean(),
+  disabledAt: v.nullable(DateTimeOut),
+  disabledReason: v.nullable(v.string()),
+  failingSince: v.nullable(DateTimeOut),
+  previousSecretUntil: v.nullable(DateTimeOut),
+  createdAt: DateTimeOut,
+  createdBy: v.string(),
+});
+export const WebhookListOut = v.object({ webhooks: v.array(WebhookOut) });
+export const WebhookSecretOut = v.object({ ...WebhookOut.entries, secret: v.string() });
+const DeliveryOut = v.object({
+  id: v.string(),
+  eventId: v.string(),
+  type: v.string(),
+  state: v.picklist(['pending', 'delivered', 'failed']),
+  attempts: v.number(),
+  createdAt: DateTimeOut,
+  lastAttemptAt: v.nullable(DateTimeOut),
+  nextAttemptAt: v.nullable(DateTimeOut),
+  lastStatus: v.nullable(v.number()),
+  lastError: v.nullable(v.string()),
+  deliveredAt: v.nullable(DateTimeOut),
+});
+export const DeliveryListOut = v.object({ deliveries: v.array(DeliveryOut) });
+
 export const ExportOut = v.object({
   exportedAt: DateTimeOut,
   account: AccountOut,
+  claimedAt: v.nullable(DateTimeOut),
+  emailVerifiedAt: v.nullable(DateTimeOut),
   pages: v.array(PageOut),
+  statistics: v.array(
+    v.object({
+      pageId: v.string(),
+      username: v.string(),
+      daily: v.array(
+        v.object({
+          date: v.string(),
+          views: v.number(),
+          uniques: v.number(),
+          taps: v.number(),
+          markdownReads: v.number(),
+        }),
+      ),
+      blockTaps: v.array(v.object({ date: v.string(), blockId: v.string(), taps: v.number() })),
+      breakdowns: v.array(v.object({ date: v.string(), dimension: v.string(), value: v.string(), views: v.number() })),
+    }),
+  ),
+  webhooks: v.array(
+    v.object({
+      ...WebhookOut.entries,
+      deliveries: v.array(v.object({ ...DeliveryOut.entries, body: v.string() })),
+    }),
+  ),
+  history: v.array(v.object({ pageId: v.string(), versions: v.array(VersionEntryOut) })),
+  images: v.array(
+    v.object({
+      key: v.string(),
+      url: v.nullable(v.string()),
+      createdAt: DateTimeOut,
+      removedAt: v.nullable(DateTimeOut),
+    }),
+  ),
+  sessions: v.array(
+    v.object({
+      createdAt: DateTimeOut,
+      lastSeenAt: v.nullable(DateTimeOut),
+      expiresAt: DateTimeOut,
+      endedAt: v.nullable(DateTimeOut),
+      userAgent: v.string(),
+    }),
+  ),
+  mailLinks: v.array(
+    v.object({
+      purpose: v.picklist(['password-reset', 'email-confirmation']),
+      createdAt: DateTimeOut,
+      expiresAt: DateTimeOut,
+      usedAt: v.nullable(DateTimeOut),
+    }),
+  ),
   apiKeys: v.array(
     v.object({
       id: v.string(),
@@ -202,36 +284,3 @@ const ApiKeyOut = v.object({
 });
 export const ApiKeyListOut = v.object({ keys: v.array(ApiKeyOut) });
 export const ApiKeyCreatedOut = v.object({ ...ApiKeyOut.entries, key: v.string() });
-
-export const WebhookOut = v.object({
-  id: v.string(),
-  url: v.string(),
-  events: v.array(v.string()),
-  description: v.string(),
-  enabled: v.boolean(),
-  disabledAt: v.nullable(DateTimeOut),
-  disabledReason: v.nullable(v.string()),
-  failingSince: v.nullable(DateTimeOut),
-  previousSecretUntil: v.nullable(DateTimeOut),
-  createdAt: DateTimeOut,
-  createdBy: v.string(),
-});
-export const WebhookListOut = v.object({ webhooks: v.array(WebhookOut) });
-export const WebhookSecretOut = v.object({ ...WebhookOut.entries, secret: v.string() });
-export const DeliveryListOut = v.object({
-  deliveries: v.array(
-    v.object({
-      id: v.string(),
-      eventId: v.string(),
-      type: v.string(),
-      state: v.picklist(['pending', 'delivered', 'failed']),
-      attempts: v.number(),
-      createdAt: DateTimeOut,
-      lastAttemptAt: v.nullable(DateTimeOut),
-      nextAttemptAt: v.nullable(DateTimeOut),
-      lastStatus: v.nullable(v.number()),
-      lastError: v.nullable(v.string()),
-      deliveredAt: v.nullable(DateTimeOut),
-    }),
-  ),
-});

@@ -1,17 +1,11 @@
 /** The account's settings and export: used by /api/account (with a key) and the dashboard. */
 import { type AccountRow, accountsRepo } from '../../store/accounts.js';
-import { claimsRepo } from '../../store/claims.js';
-import { keysRepo } from '../../store/keys.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
 import { sessionsRepo } from '../../store/sessions.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
-import { presentAccount } from '../presenters/account.js';
-import { presentPage } from '../presenters/page.js';
-import { linkStatusesOf } from '../queries/linkStatus.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
+import { passwordChangedMessage } from './passwordReset.js';
 
 export async function loadAccount(s: Services, id: string): Promise<AccountRow> {
   const row = await accountsRepo(s.db).find(id);
@@ -71,39 +65,7 @@ export async function changeAccount(
       await accountsRepo(tx).setPasswordHash(account.id, hash);
       await sessionsRepo(tx).revokeOthers(account.id, keepSession, s.now());
     });
+    passwordChangedMessage(s, account);
   }
   return loadAccount(s, account.id);
-}
-
-/** Everything stored about the account; secrets never (keys and claim links without their values). */
-export async function exportAccount(s: Services, accountId: string) {
-  const account = await loadAccount(s, accountId);
-  const [pages, keys, claims, parked] = await Promise.all([
-    pagesRepo(s.db).listByAccount(account.id),
-    keysRepo(s.db).listByAccount(account.id),
-    claimsRepo(s.db).listByAccount(account.id),
-    namesRepo(s.db).parkedBy(account.id),
-  ]);
-  const iso = (d: Date | null) => (d === null ? null : d.toISOString());
-  const links = await linkStatusesOf(s, pages);
-  return {
-    exportedAt: s.now().toISOString(),
-    account: presentAccount(account),
-    pages: pages.map((p) => presentPage(s.config, p, links)),
-    apiKeys: keys.map((k) => ({
-      id: k.id,
-      label: k.label,
-      hint: k.hint,
-      createdAt: k.created_at.toISOString(),
-      createdBy: k.created_by,
-      lastUsedAt: iso(k.last_used_at),
-      revokedAt: iso(k.revoked_at),
-    })),
-    claimLinks: claims.map((c) => ({
-      createdAt: c.created_at.toISOString(),
-      expiresAt: c.expires_at.toISOString(),
-      usedAt: iso(c.used_at),
-    })),
-    parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parked_at.toISOString() })),
-  };
 }

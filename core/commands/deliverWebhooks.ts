@@ -2,10 +2,11 @@
  * Sends queued webhook deliveries: each claimed for a lease (so several processes never send one
  * twice at once), POSTed through the SSRF-safe fetcher with its signature, and on failure tried
  * again with backoff for three days. An endpoint whose every attempt has failed for three days
- * is disabled and its owner told. Run by the jobs every few seconds (retries) and right after a
+ * is disabled and its owner told (by e-mail, and in the dashboard and the API). Run by the jobs every few seconds (retries) and right after a
  * change queued an event (`kick`), in whichever process made it.
  */
 import pMap from 'p-map';
+import { accountsRepo } from '../../store/accounts.js';
 import { type ClaimedDelivery, webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
 import { webhooksRepo } from '../../store/webhooks.js';
 import { AppError } from '../errors.js';
@@ -116,10 +117,23 @@ async function attempt(s: Services, d: ClaimedDelivery): Promise<keyof DeliveryR
     const disabled = await webhooksRepo(s.db).disable(d.webhook_id, reason, now);
     if (disabled) {
       s.log.warn({ webhookId: d.webhook_id, accountId: d.account_id }, 'webhook disabled after 3 days of failures');
+      await tellOwner(s, d.account_id);
       return 'disabled';
     }
   }
   return 'failed';
+}
+
+/** The owner hears that an endpoint was turned off, by e-mail when the account has one (a program's account has none). */
+async function tellOwner(s: Services, accountId: string): Promise<void> {
+  const account = await accountsRepo(s.db).find(accountId);
+  if (!account?.email) return;
+  s.mailer.send({
+    to: account.email,
+    locale: account.locale,
+    kind: 'webhookDisabled',
+    link: `${s.config.baseUrl}/dashboard/webhooks`,
+  });
 }
 
 /**

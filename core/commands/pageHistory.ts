@@ -13,7 +13,8 @@ import type { Services } from '../services.js';
 import { parseOrThrow } from '../validation.js';
 import { type ChangeOptions, replacePage } from './updatePage.js';
 
-function presentEntry(e: VersionEntry) {
+/** One entry of a page's history as clients see it (the history, the export). */
+export function presentEntry(e: VersionEntry) {
   return {
     version: e.version,
     createdAt: e.created_at.toISOString(),

@@ -10,6 +10,7 @@ import { AppError } from '../errors.js';
 import { emitEvent } from '../events.js';
 import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
+import { sendVerification } from './emailVerification.js';
 
 /**
  * Whether a request without a key names an e-mail: a sign-up or keyless create (or its
@@ -39,6 +40,7 @@ export async function signUp(
       createdBy: input.userAgent,
       now: s.now(),
     });
+    await sendVerification(s, row.id);
     return row.id;
   } catch (err) {
     if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
@@ -98,5 +100,6 @@ export async function claimAccount(
     throw err;
   }
   s.webhooks.kick();
+  await sendVerification(s, accountId);
   return accountId;
 }

@@ -9,6 +9,7 @@ export function presentAccount(row: AccountRow) {
     timeZone: row.time_zone,
     createdAt: row.created_at.toISOString(),
     provisional: row.email === null,
+    emailVerified: row.email_verified_at !== null,
     createdBy: row.created_by,
   };
 }

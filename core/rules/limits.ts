@@ -86,6 +86,31 @@ export const LIMITS = {
    * email_taken: every try counts, so nobody learns without limit which e-mails have an account.
    */
   emailTries: { windows: [{ max: 20, seconds: HOUR }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  /** "Forgot password" forms from one client address, whatever the e-mail. */
+  resetByAddress: { windows: [{ max: 10, seconds: HOUR }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  /**
+   * "Forgot password" forms naming one e-mail (the subject is the e-mail's keyed hash, counted
+   * whether or not an account has it, so the limit tells nothing): nobody floods an inbox.
+   */
+  resetByEmail: {
+    windows: [
+      { max: 3, seconds: HOUR },
+      { max: 10, seconds: DAY },
+    ],
+    per: 'account',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
+  /** "Send the confirmation again", per account. */
+  verifyResend: {
+    windows: [
+      { max: 3, seconds: HOUR },
+      { max: 10, seconds: DAY },
+    ],
+    per: 'account',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
 } as const satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;

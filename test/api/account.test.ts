@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
+import { statsRepo } from '../../store/stats.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
 import { signedUp } from '../helpers/person.js';
 
 const claimed = () => createAgentAccount({ email: `${uniqueName('owner')}@example.com`, password: 'first password' });
@@ -15,6 +18,7 @@ describe('GET /api/account', () => {
       'createdAt',
       'createdBy',
       'email',
+      'emailVerified',
       'id',
       'locale',
       'provisional',
@@ -120,5 +124,55 @@ describe('GET /api/account/export', () => {
     expect(res.body.claimLinks).to.have.length(1);
     expect(res.text).to.not.include(a.claimUrl.split('/').pop());
     expect(res.body.parkedNames.map((n: any) => n.username)).to.deep.equal([a.page.username]);
+  });
+
+  it('holds every day of statistics and taps per block, images, sessions and mail links, none of their secrets', async () => {
+    const person = await signedUp();
+    const username = uniqueName('export');
+    const created = await person.post('/dashboard/pages', { username });
+    const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location ?? '')![1];
+    await person.get(`/dashboard/pages/${pageId}`);
+    await person.upload(`/dashboard/pages/${pageId}/image`, {
+      kind: 'avatar',
+      file: new Blob([new Uint8Array(await imageOf('png'))], { type: 'image/png' }),
+    });
+    await statsRepo(app().services.db).add(pageId, '2026-01-02', {
+      views: 5,
+      taps: 2,
+      markdownReads: 3,
+      personReads: 1,
+      visitors: ['x', 'y'],
+      blockTaps: new Map([['link-1', 2]]),
+      breakdown: new Map([['country\0JP', 4]]),
+    });
+    const res = await person.get('/dashboard/account/export');
+    expect(res.status).to.equal(200);
+    const body = JSON.parse(res.html);
+    expect(body.statistics).to.deep.equal([
+      {
+        pageId,
+        username,
+        daily: [{ date: '2026-01-02', views: 5, uniques: 2, taps: 2, markdownReads: 3 }],
+        blockTaps: [{ date: '2026-01-02', blockId: 'link-1', taps: 2 }],
+        breakdowns: [{ date: '2026-01-02', dimension: 'country', value: 'JP', views: 4 }],
+      },
+    ]);
+    expect(body.history).to.have.length(1);
+    expect(body.history[0].pageId).to.equal(pageId);
+    expect(body.history[0].versions.map((v: any) => v.userAgent)).to.include('Mozilla/5.0 (dashboard tests)');
+    expect(body.images).to.have.length(1);
+    expect(body.images[0].url).to.equal(`${app().services.config.mediaUrl}/${body.images[0].key}`);
+    expect(body.sessions).to.have.length(1);
+    expect(body.sessions[0]).to.include({ userAgent: 'Mozilla/5.0 (dashboard tests)', endedAt: null });
+    expect(body.sessions[0].lastSeenAt).to.be.a('string');
+    expect(body.mailLinks.map((l: any) => l.purpose)).to.deep.equal(['email-confirmation']);
+    expect(body.claimedAt).to.be.a('string');
+    expect(res.html).to.not.include(person.cookies.get('lp_session'));
+    expect(res.html).to.not.include(person.csrf);
+    const [verify] = await app().services.db.query<{ token_hash: string }>(
+      'SELECT token_hash FROM mail_tokens WHERE account_id = $1',
+      [body.account.id],
+    );
+    expect(res.html).to.not.include(verify.token_hash);
   });
 });

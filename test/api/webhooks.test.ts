@@ -5,6 +5,7 @@ import { startApp } from '../helpers/app.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
+import { type Mailbox, startMailbox } from '../helpers/mailbox.js';
 import { Person, signedUp } from '../helpers/person.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 
@@ -28,16 +29,22 @@ async function deliver() {
 describe('webhooks', () => {
   let receiver: Receiver;
   let other: Receiver;
+  let mailbox: Mailbox;
   before(async () => {
     receiver = await startReceiver();
     other = await startReceiver();
+    mailbox = await startMailbox();
   });
   after(async () => {
     await receiver.close();
     await other.close();
+    await mailbox.close();
   });
   // The production fetcher, which reaches loopback only because OUTBOUND_ALLOW lists the receiver.
-  ownApp({ start: () => startApp({ env: { OUTBOUND_ALLOW: receiver.hostPort }, configuredFetcher: true }) });
+  ownApp({
+    start: () =>
+      startApp({ env: { OUTBOUND_ALLOW: receiver.hostPort, SMTP_URL: mailbox.url }, configuredFetcher: true }),
+  });
   beforeEach(() => {
     receiver.deliveries.length = 0;
     receiver.always(null);
@@ -110,6 +117,20 @@ describe('webhooks', () => {
       const res = await api.post('/api/webhooks', { url: receiver.url, events: ['page.published'] }, { key: a.key });
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('limit_reached');
+    });
+  });
+
+  describe('GET /api/account/export', () => {
+    it('holds the endpoints and their deliveries, never a secret', async () => {
+      const a = await createAgentAccount();
+      const { secret } = await register(a.key, receiver.url, ['page.published']);
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Exported' }, { key: a.key });
+      await deliver();
+      const res = await api.get('/api/account/export', { key: a.key });
+      expect(res.body.webhooks).to.have.length(1);
+      expect(res.body.webhooks[0]).to.include({ url: receiver.url, enabled: true });
+      expect(res.body.webhooks[0].deliveries.map((d: { state: string }) => d.state)).to.deep.equal(['delivered']);
+      expect(res.text).to.not.include(secret);
     });
   });
 
@@ -253,6 +274,36 @@ describe('webhooks', () => {
       await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Heard again' }, { key: a.key });
       await deliver();
       expect(receiver.deliveries.at(-1)?.json.object.version).to.equal(5);
+    });
+
+    it("e-mails a person's account when its endpoint is turned off", async () => {
+      const person = await signedUp();
+      const made = await person.api(
+        'POST',
+        '/api/webhooks',
+        { url: receiver.url, events: ['page.published'] },
+        { 'x-csrf-token': person.csrf },
+      );
+      expect(made.status).to.equal(201);
+      receiver.always(500);
+      await person.get('/dashboard');
+      const created = await person.post('/dashboard/pages', { username: uniqueName('mailed') });
+      const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location ?? '')?.[1];
+      await deliver();
+      app().clock.advance(3 * DAY + MINUTE);
+      const key = (
+        await api.post(
+          '/api/keys',
+          { label: 'x' },
+          { headers: { cookie: person.cookieHeader(), 'x-csrf-token': person.csrf } },
+        )
+      ).body.key;
+      await api.patch(`/api/profiles/${pageId}`, { bio: 'Nobody there' }, { key });
+      await deliver();
+      await mailbox.next(person.email); // the sign-up's confirmation
+      const message = await mailbox.next(person.email);
+      expect(message.subject).to.match(/webhook was turned off/);
+      expect(message.link).to.equal(`${app().url}/dashboard/webhooks`);
     });
 
     it('gives up a delivery 3 days after its event', async () => {

@@ -26,6 +26,16 @@ async function personWithPage() {
 }
 
 describe('dashboard pages: /dashboard', () => {
+  it('shows the owner the User-Agent that created the page and the account', async () => {
+    const { person, id } = await personWithPage();
+    const editor = await person.get(`/dashboard/pages/${id}`);
+    expect(editor.html).to.match(
+      /Created \d{4}-\d\d-\d\d by <span class="ua">Mozilla\/5.0 \(dashboard tests\)<\/span>/,
+    );
+    const account = await person.get('/dashboard/account');
+    expect(account.html).to.include('Created by <span class="ua">Mozilla/5.0 (dashboard tests)</span>');
+  });
+
   it('adds a page by hand that goes live, with its URL and a QR code on the list', async () => {
     const { person, username } = await personWithPage();
     expect((await pageHtml(username)).status).to.equal(200);
@@ -55,6 +65,38 @@ describe('dashboard pages: /dashboard', () => {
 });
 
 describe('dashboard editor: /dashboard/pages/<id>', () => {
+  it('keeps what was typed in the profile form when it comes back with an error, the field named in words', async () => {
+    const { person, id } = await personWithPage();
+    const long = 'L'.repeat(81);
+    const res = await person.post(`/dashboard/pages/${id}/profile`, {
+      displayName: long,
+      bio: 'Typed bio',
+      templateId: 'brutal',
+      layout: 'grid',
+      pageLocale: 'de',
+      accent: '#123456',
+    });
+    expect(res.status).to.equal(400);
+    expect(alertText(res.html)).to.include('Field: Display name.').and.not.include('displayName');
+    expect(res.html).to.include(`value="${long}"`).and.include('>Typed bio</textarea>');
+    expect(res.html)
+      .to.match(/value="brutal" checked/)
+      .and.match(/<option value="de" lang="de" selected>/);
+    expect(res.html).to.include('value="#123456"');
+  });
+
+  it('lands on the block just added', async () => {
+    const { person, id } = await personWithPage();
+    const res = await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'link',
+      label: 'A',
+      url: 'https://a.example/',
+    });
+    const [block] = await storedBlocks(id);
+    expect(res.location).to.equal(`/dashboard/pages/${id}?notice=block-added#block-${block.id}`);
+    expect((await person.get(`/dashboard/pages/${id}`)).html).to.include(`id="block-${block.id}"`);
+  });
+
   it('saves the profile and publishes it', async () => {
     const { person, username, id } = await personWithPage();
     const res = await person.post(`/dashboard/pages/${id}/profile`, {
@@ -114,7 +156,9 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       url: 'http://127.0.0.1/',
     });
     expect(bad.status).to.equal(400);
-    expect(alertText(bad.html)).to.include('blocks[0].url');
+    expect(alertText(bad.html)).to.include('Field: Block 1: URL.').and.not.include('blocks[0]');
+    // What was typed is still in the form, open.
+    expect(bad.html).to.include('value="http://127.0.0.1/"');
     const ok = await person.post(`/dashboard/pages/${id}/blocks/${blockId}`, {
       action: 'edit',
       label: 'New',
@@ -158,7 +202,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       item1Platform: 'bluesky',
     });
     expect(half.status).to.equal(400);
-    expect(alertText(half.html)).to.include('blocks[0].items[1].url');
+    expect(alertText(half.html)).to.include('Field: Block 1, icon 2: URL.');
     expect((await storedBlocks(id))[0].items).to.have.length(2);
 
     const edited = await person.post(`/dashboard/pages/${id}/blocks/${row.id}`, {
@@ -249,9 +293,20 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
 
   it('previews the page in each template without publishing it', async () => {
     const { person, id, username } = await personWithPage();
+    await person.post(`/dashboard/pages/${id}/blocks`, {
+      type: 'link',
+      label: 'Notes',
+      url: 'https://notes.example.com/',
+    });
+    expect((await pageHtml(username)).html)
+      .to.match(/ping="[^"]+_\/t\//)
+      .and.include('src="/_/v"');
     const preview = await person.get(`/dashboard/pages/${id}/preview/brutal`);
     expect(preview.status).to.equal(200);
-    expect(preview.html).to.include('<!doctype html>');
+    expect(preview.html).to.match(/^<!doctype html>/i);
+    expect(preview.html).to.include('https://notes.example.com/');
+    // Nothing in a preview counts: no view pixel, no tap pings.
+    expect(preview.html).to.not.include('/_/v').and.not.include('ping=');
     expect((await pageHtml(username)).html).not.to.equal(preview.html);
     expect((await person.get(`/dashboard/pages/${id}/preview/nope`)).status).to.equal(404);
   });
@@ -325,10 +380,11 @@ describe('dashboard images: /dashboard/pages/<id>/image', () => {
 
     const outOfRange = await focus({ kind: 'avatar', x: '150', y: '20' });
     expect(outOfRange.status).to.equal(400);
-    expect(alertText(outOfRange.html)).to.include('avatarFocus.x');
+    expect(alertText(outOfRange.html)).to.include('Field: Avatar focus (across).');
+    expect(outOfRange.html).to.include('value="150"');
     const half = await focus({ kind: 'avatar', x: '40', y: '' });
     expect(half.status).to.equal(400);
-    expect(alertText(half.html)).to.include('avatarFocus.y');
+    expect(alertText(half.html)).to.include('Field: Avatar focus (down).');
     expect((await pageRow(id)).profile.avatarFocus).to.deep.equal({ x: 30, y: 20 });
 
     expect((await focus({ kind: 'avatar', x: '', y: '' })).status).to.equal(303);

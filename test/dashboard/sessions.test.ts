@@ -68,10 +68,10 @@ describe('dashboard sessions: /signup, /login, /logout', () => {
     await person.get('/signup');
     const short = await person.post('/signup', { email: `${uniqueName()}@example.com`, password: 'short' });
     expect(short.status).to.equal(400);
-    expect(alertText(short.html)).to.include('password');
+    expect(alertText(short.html)).to.include('Field: Password.');
     const bad = await person.post('/signup', { email: 'not-an-email', password: 'correct horse battery' });
     expect(bad.status).to.equal(400);
-    expect(alertText(bad.html)).to.include('email');
+    expect(alertText(bad.html)).to.include('Field: E-mail.');
   });
 
   it('allows 5 sign-ups per hour per address, then 429 with the wait', async () => {

@@ -98,6 +98,16 @@ describe('background jobs', () => {
       });
     });
 
+    it('frees the names a forgotten account had parked, where a deletion by its owner keeps them', async () => {
+      app().clock.set(new Date(T0.getTime() - 61 * DAY));
+      const a = await createAgentAccount();
+      expect((await api.delete(`/api/profiles/${a.page.id}`, { key: a.key })).status).to.equal(204);
+      expect((await api.get(`/api/username/check?u=${a.page.username}`)).body.status).to.equal('taken');
+      app().clock.set(T0);
+      await housekeeping(app().services, T0);
+      expect((await api.get(`/api/username/check?u=${a.page.username}`)).body.status).to.equal('free');
+    });
+
     it('works in batches and finishes after a crash midway', async () => {
       const doomed = [];
       for (let i = 0; i < 4; i++) doomed.push(await provisional(61, false));

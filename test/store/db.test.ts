@@ -82,6 +82,18 @@ for (const engine of engines) {
       expect([...(await names.taken(['parked-name'], 'a'.repeat(24)))]).to.deep.equal([]);
     });
 
+    it('keeps the names of a deleted account parked for everyone, a new account and its own id alike', async () => {
+      const names = namesRepo(db);
+      await names.park('earlier-name', 'a'.repeat(24), new Date());
+      await names.parkForEveryone('a'.repeat(24), ['gone-name'], new Date());
+      for (const who of ['a'.repeat(24), 'b'.repeat(24), null]) {
+        expect(
+          [...(await names.taken(['earlier-name', 'gone-name', 'free-name'], who))].sort(),
+          String(who),
+        ).to.deep.equal(['earlier-name', 'gone-name']);
+      }
+    });
+
     it('reserves an idempotency key once and forgets it after 24 hours', async () => {
       const repo = idempotencyRepo(db);
       const t0 = new Date('2026-01-01T00:00:00Z');

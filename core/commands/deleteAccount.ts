@@ -1,0 +1,74 @@
+/**
+ * Deleting accounts with everything they hold: the pages (their files on the page hosts and in
+ * storage), images, keys, sessions, claim links, mail links, statistics and versions. A person
+ * deletes their own account (the dashboard, DELETE /api/account) with the password; the names
+ * of its pages stay parked for everyone, as a deleted page's name stays parked. Housekeeping
+ * deletes forgotten provisional accounts the same way, but frees their names.
+ */
+import pMap from 'p-map';
+import { accountsRepo } from '../../store/accounts.js';
+import type { Queryable } from '../../store/db.js';
+import { forgottenAccountsRepo } from '../../store/housekeeping.js';
+import { accountMediaPrefixes } from '../../store/layout.js';
+import { mediaRepo } from '../../store/media.js';
+import { namesRepo } from '../../store/names.js';
+import { pagesRepo } from '../../store/pages.js';
+import { AppError } from '../errors.js';
+import { accountScope } from '../idempotency.js';
+import type { Limiter } from '../limiter.js';
+import { verifyPassword } from '../secrets.js';
+import type { Services } from '../services.js';
+import { loadAccount } from './account.js';
+
+/** Files removed at the same time: storage calls wait on I/O, not on this thread. */
+const REMOVALS_AT_ONCE = 16;
+
+/**
+ * Removes the accounts (locked by the caller in `tx`) with their files, then their rows; the
+ * names of their pages are given, with how many images went. Parked names of the accounts are
+ * freed unless `parkNames`, which parks every name of theirs for everyone instead.
+ */
+export async function removeAccounts(
+  s: Services,
+  tx: Queryable,
+  accounts: readonly string[],
+  o: { parkNames: boolean },
+): Promise<{ names: string[]; images: number }> {
+  const names = await pagesRepo(tx).usernamesOfAccounts(accounts);
+  if (o.parkNames) for (const id of accounts) await namesRepo(tx).parkForEveryone(id, names, s.now());
+  await pMap(names, (name) => s.publisher.removePage(name), { concurrency: REMOVALS_AT_ONCE });
+  const removed = await pMap(accounts.flatMap(accountMediaPrefixes), (folder) => s.storage.deletePrefix(folder), {
+    concurrency: REMOVALS_AT_ONCE,
+  });
+  // The rows last: pages, keys, claim links, sessions, mail links and stats cascade from the accounts.
+  await forgottenAccountsRepo(tx).delete(accounts, names, accounts.map(accountScope));
+  await mediaRepo(tx).forgetAccounts(accounts);
+  return { names, images: removed.reduce((sum, n) => sum + n, 0) };
+}
+
+/**
+ * A person deletes their account, and everything goes; a message confirms it. The dashboard's
+ * form sends the password, checked here (wrong ones count against the account's
+ * `currentPassword` limit); DELETE /api/account relies on the browser session and its CSRF token.
+ */
+export async function deleteAccount(
+  s: Services,
+  accountId: string,
+  input: { password?: string },
+  o: { limiter: Limiter },
+): Promise<void> {
+  const account = await loadAccount(s, accountId);
+  if (input.password !== undefined) {
+    const hit = await o.limiter.enforce('currentPassword', { accountId, address: '' });
+    if (account.password_hash === null || !(await verifyPassword(input.password, account.password_hash))) {
+      throw new AppError('bad_credentials', { field: 'password', hint: 'The password is wrong.' });
+    }
+    await hit?.refund();
+  }
+  await s.db.transaction(async (tx) => {
+    await accountsRepo(tx).lock(accountId);
+    await removeAccounts(s, tx, [accountId], { parkNames: true });
+  });
+  s.log.info({ accountId }, 'account deleted by its owner');
+  if (account.email) s.mailer.send({ to: account.email, locale: account.locale, kind: 'accountDeleted' });
+}

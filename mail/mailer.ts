@@ -1,0 +1,83 @@
+/**
+ * Outgoing e-mail. With SMTP_URL each message goes through that SMTP server; without it (the
+ * embedded default) nodemailer builds the same message and it is written as an `.eml` file
+ * under DATA_DIR/mail/, with one log line naming the file and the link inside, so a service
+ * without a mail server still lets its owner follow a reset or confirmation link.
+ *
+ * Commands call `send` and do not wait for the message: a slow or broken mail server must not
+ * slow an answer down, nor make "forgot password" answer differently for a known address. A
+ * failure is logged. `settled()` waits for the messages under way (tests, shutdown).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Config } from '../core/config.js';
+import { compose, type MessageKind } from './messages.js';
+
+export interface Outgoing {
+  to: string;
+  /** The account's language; messages without a translation go in English. */
+  locale: string;
+  kind: MessageKind;
+  /** The link the message carries (reset, confirmation), if any. */
+  link?: string;
+}
+
+export interface Mailer {
+  /** Sends in the background; never throws (failures are logged). */
+  send(message: Outgoing): void;
+  /** Resolves when every message sent so far is delivered or has failed. */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+/** The service's name: the display name of MAIL_FROM, else its address. */
+function serviceName(from: string): string {
+  const named = /^\s*"?([^"<]*?)"?\s*</.exec(from);
+  return named?.[1] || from.replace(/[<>]/g, '').trim();
+}
+
+export function createMailer(config: Config, log: Logger): Mailer {
+  const smtp = config.mail.smtpUrl;
+  const transport = smtp
+    ? nodemailer.createTransport(smtp)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const folder = path.join(config.dataDir, 'mail');
+  const pending = new Set<Promise<void>>();
+  let sequence = 0;
+
+  async function deliver(m: Outgoing): Promise<void> {
+    const body = compose(m.kind, m.locale, {
+      service: serviceName(config.mail.from),
+      baseUrl: config.baseUrl,
+      link: m.link,
+    });
+    const info = await transport.sendMail({ from: config.mail.from, to: m.to, ...body });
+    if (smtp) {
+      log.info({ kind: m.kind, messageId: info.messageId }, `mail: ${m.kind} sent`);
+      return;
+    }
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    sequence += 1;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(folder, `${stamp}-${sequence}-${m.kind}.eml`);
+    await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+    log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${m.link ? ` (link: ${m.link})` : ''}`);
+  }
+
+  return {
+    send(m) {
+      const sending = deliver(m)
+        .catch((err) => log.error({ err, kind: m.kind }, `mail: ${m.kind} could not be sent`))
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
