@@ -21,8 +21,8 @@
  */
 
 import pMap from 'p-map';
-import { emitPageChange } from '../core/events.js';
 import { removeAccounts } from '../core/commands/deleteAccount.js';
+import { emitPageChange } from '../core/events.js';
 import type { Services } from '../core/services.js';
 import { accountsRepo } from '../store/accounts.js';
 import { forgottenAccountsRepo } from '../store/housekeeping.js';

@@ -46,7 +46,9 @@ export async function startMailbox(): Promise<Mailbox> {
             subject: parsed.subject ?? '',
             text,
             html: typeof parsed.html === 'string' ? parsed.html : '',
-            link: /https?:\/\/\S+\/(password\/reset|email\/verify|password\/forgot|dashboard\/webhooks)\S*/.exec(text)?.[0],
+            link: /https?:\/\/\S+\/(password\/reset|email\/verify|password\/forgot|dashboard\/webhooks)\S*/.exec(
+              text,
+            )?.[0],
             parsed,
           });
           for (const wake of waiters.splice(0)) wake();
