@@ -120,8 +120,9 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
     const versions = { ...renderVersions(s.config), zine: 'edited-zine' };
     expect((await republishStalePages(watched, { versions })).republished).to.equal(2);
     const of = (name: string) => puts.filter((p) => p.key.startsWith(`pages/${name}/`));
-    expect(of(claimed.page.username).map((p) => p.unlessSame)).to.deep.equal([true, true]);
-    expect(of(other.page.username).map((p) => p.unlessSame)).to.deep.equal([false, false]);
+    // The HTML and the Markdown, each with its brotli and gzip copies, and llms.txt.
+    expect(of(claimed.page.username).map((p) => p.unlessSame)).to.deep.equal(Array(7).fill(true));
+    expect(of(other.page.username).map((p) => p.unlessSame)).to.deep.equal(Array(7).fill(false));
     const rows = await s.db.query<{ claims: number }>(
       'SELECT count(*)::int AS claims FROM pages WHERE republish_claimed_at IS NOT NULL',
     );
