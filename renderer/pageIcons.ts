@@ -5,6 +5,7 @@
  * leaves them alone; a publish makes them again only when their inputs change (kept here by
  * those inputs; storage skips bytes it already holds).
  */
+import { pageKey } from '../cdn/cdn.js';
 import { mediaObjectKey, pageKeys } from '../store/layout.js';
 import type { ObjectStorage } from '../store/objects.js';
 import { readableOn } from './contrast.js';
@@ -89,7 +90,7 @@ export async function pageIcons(row: RenderRow, storage: ObjectStorage): Promise
   }
   const { favicon, touchIcon } = await icons;
   const keys = pageKeys(row.username);
-  const meta = { contentType: 'image/png', cacheControl: ICON_CACHE_CONTROL };
+  const meta = { contentType: 'image/png', cacheControl: ICON_CACHE_CONTROL, surrogateKeys: pageKey(row.username) };
   return [
     { key: keys.favicon, body: favicon, meta },
     { key: keys.touchIcon, body: touchIcon, meta },

@@ -6,10 +6,10 @@
 # (template-<id>), with `PURGE /` and an `xkey-purge: <keys>` header.
 #
 # What it does:
-#   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md, robots.txt) by
-#     host and path, and by Accept as the router's `Vary: Accept` asks, with the browser's
-#     Accept reduced to "text/markdown" or "text/html" and every query parameter but format=md
-#     dropped (utm_* links share one copy);
+#   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md), its icons,
+#     llms.txt and robots.txt by host and path, and by Accept as the router's `Vary: Accept`
+#     asks, with the browser's Accept reduced to "text/markdown" or "text/html" and every
+#     query parameter but format=md dropped (utm_* links share one copy);
 #   - keeps one copy per content coding the router stores (brotli, gzip, none), with the
 #     browser's Accept-Encoding reduced to "br", "gzip" or "identity" (brotli preferred, a
 #     coding given q=0 never chosen), so every browser shares one of three copies;
@@ -81,7 +81,7 @@ sub vcl_recv {
     return (pass);
   }
   set req.http.x-path = regsub(req.url, "\?.*$", "");
-  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt)?$") {
+  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt|llms\.txt|favicon\.(ico|png)|apple-touch-icon(-precomposed)?\.png)?$") {
     # Short paths, the view pixel, anything else: the router answers (and counts) each one.
     unset req.http.x-path;
     return (pass);
