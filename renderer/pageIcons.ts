@@ -71,8 +71,12 @@ async function makeIcons(i: IconInputs, storage: ObjectStorage) {
   return { favicon: await one(SIZES.favicon), touchIcon: await one(SIZES.touchIcon) };
 }
 
-/** The page's two icon files. */
-export async function pageIcons(row: RenderRow, storage: ObjectStorage): Promise<PageFile[]> {
+/** The page's two icon files; none, and `failed` told why, when they cannot be made. */
+export async function pageIcons(
+  row: RenderRow,
+  storage: ObjectStorage,
+  failed: (err: unknown) => void,
+): Promise<PageFile[]> {
   const p = row.profile;
   const inputs: IconInputs = {
     avatar: p.avatar,
@@ -88,7 +92,14 @@ export async function pageIcons(row: RenderRow, storage: ObjectStorage): Promise
     made.set(id, icons);
     icons.catch(() => made.delete(id));
   }
-  const { favicon, touchIcon } = await icons;
+  let png: { favicon: Buffer; touchIcon: Buffer };
+  try {
+    png = await icons;
+  } catch (err) {
+    failed(err);
+    return [];
+  }
+  const { favicon, touchIcon } = png;
   const keys = pageKeys(row.username);
   const meta = { contentType: 'image/png', cacheControl: ICON_CACHE_CONTROL, surrogateKeys: pageKey(row.username) };
   return [

@@ -201,8 +201,11 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    // The icons, which no template changes, only with a publish that may change them.
-    if (options.routes !== false) files.push(...(await pageIcons(row, d.storage)));
+    // The icons, which no template changes, only with a publish that may change them; a page
+    // whose icons cannot be made is published without (the page host answers a neutral one).
+    if (options.routes !== false) {
+      files.push(...(await pageIcons(row, d.storage, (err) => d.log.warn({ err }, 'icons not made'))));
+    }
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
