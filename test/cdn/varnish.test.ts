@@ -126,6 +126,24 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
     expect(other.headers['content-encoding']).to.equal('gzip');
   });
 
+  it("keeps a page's icons and llms.txt, and drops them with the page's purge", async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Icon Cached' } });
+    const name = a.page.username;
+    for (const path of ['/favicon.ico', '/apple-touch-icon.png', '/llms.txt']) {
+      const first = await through(varnish, name, path);
+      expect(first.status, path).to.equal(200);
+      expect(first.headers['x-cache'], path).to.equal('MISS');
+      expect((await through(varnish, name, path)).headers['x-cache'], path).to.equal('HIT');
+    }
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { displayName: 'Renamed' }, { key: a.key })).status).to.equal(
+      200,
+    );
+    const after = await through(varnish, name, '/llms.txt');
+    expect(after.headers['x-cache']).to.equal('MISS');
+    expect(after.text).to.include('# Renamed');
+    expect((await through(varnish, name, '/favicon.ico')).headers['x-cache']).to.equal('MISS');
+  });
+
   it('passes short paths, the view pixel and tap pings to the router every time, and counts each', async () => {
     const a = await createAgentAccount({
       page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example/', path: 'shop' }] },
