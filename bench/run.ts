@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
 import { cdnBench } from './cdn.js';
 import { coldStart } from './coldStart.js';
+import { encodingsBench, WIRE_BUDGET } from './encodings.js';
 import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
 import { linkCheckBench } from './linkCheck.js';
@@ -222,10 +223,29 @@ async function statsQuery() {
   }
 }
 
+async function encodings() {
+  const r = await encodingsBench();
+  console.log(
+    `20-block page on the wire (GET /, headers included), bytes as is (baseline) / gzip / brotli q${r.quality} (target gzip <= ${WIRE_BUDGET}, brotli smaller):`,
+  );
+  for (const [id, w] of Object.entries(r.wire)) {
+    const ok = w.gzip <= WIRE_BUDGET && w.br < w.gzip ? 'held' : 'MISSED';
+    console.log(
+      `  ${id}: ${w.identity} / ${w.gzip} (${((w.gzip / w.identity) * 100).toFixed(0)} %) / ${w.br} (${((w.br / w.identity) * 100).toFixed(0)} %), brotli q11 body ${r.q11[id as keyof typeof r.q11]}: ${ok}`,
+    );
+  }
+  const ms = (x: number) => `${x.toFixed(2)} ms`;
+  const c = r.cost;
+  console.log(
+    `  cost per publish (median, one thread): the page's files with their copies ${ms(c.files)} vs render alone ${ms(c.renderOnly)} (ratio ${(c.files / c.renderOnly).toFixed(1)}); HTML gzip -9 ${ms(c.gzipHtml)}, brotli q${r.quality} ${ms(c.brotliHtml)}, brotli q11 ${ms(c.brotli11Html)}`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'cdn') await cdn();
 if (!only || only === 'startup') await startup();
 if (!only || only === 'render') render();
+if (!only || only === 'encodings') await encodings();
 if (!only || only === 'redirects') await redirects();
 if (!only || only === 'pixel') await pixel();
 if (!only || only === 'publish') await latency();

@@ -10,9 +10,12 @@ import type { Config } from '../core/config.js';
 import { nextVisibilityChange } from '../core/model.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
-import type { ObjectMeta, ObjectStorage, StoredObject } from '../store/objects.js';
+import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { type PageFile, withEncodings } from './encode.js';
+import { pageLlmsTxt } from './llmsTxt.js';
+import { pageIcons } from './pageIcons.js';
 import { createPurger } from './purges.js';
 import { renderPage } from './render.js';
 import { withUtm } from './utm.js';
@@ -64,15 +67,11 @@ export function fromSource({ blocksJson, ...row }: RenderSource): RenderRow {
 }
 
 /**
- * The files of a published page, rendered at `now`: index.html, page.md and, unless
- * `routes: false`, the router's table meta.json.
+ * The files of a published page, rendered at `now`: index.html and page.md with their gzip
+ * and brotli copies (encode.ts), llms.txt and, unless `routes: false`, the router's table
+ * meta.json. The icons are made apart (pageIcons.ts): they do not depend on the template.
  */
-export function pageFiles(
-  row: RenderRow,
-  site: SiteUrls,
-  now: Date,
-  options: { routes?: boolean } = {},
-): { key: string; body: string; meta: ObjectMeta }[] {
+export function pageFiles(row: RenderRow, site: SiteUrls, now: Date, options: { routes?: boolean } = {}): PageFile[] {
   const keys = pageKeys(row.username);
   const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
   const { html, md } = renderPage({
@@ -81,20 +80,26 @@ export function pageFiles(
     urls: { page, media: site.mediaUrl },
   });
   const surrogateKeys = `${pageKey(row.username)} ${templateKey(row.profile.templateId)}`;
-  const files: { key: string; body: string; meta: ObjectMeta }[] = [
-    {
+  const llms = pageLlmsTxt({ title: row.profile.displayName || row.username, bio: row.profile.bio, page });
+  const files: PageFile[] = [
+    ...withEncodings({
       key: keys.html,
-      body: html,
+      body: Buffer.from(html),
       meta: { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
-    },
-    {
+    }),
+    ...withEncodings({
       key: keys.md,
-      body: md,
+      body: Buffer.from(md),
       meta: { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
+    }),
+    {
+      key: keys.llms,
+      body: Buffer.from(llms),
+      meta: { contentType: 'text/plain; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
     },
   ];
   if (options.routes !== false) {
-    const meta = JSON.stringify(pageMeta(row));
+    const meta = Buffer.from(JSON.stringify(pageMeta(row)));
     files.push({ key: keys.meta, body: meta, meta: { contentType: 'application/json', cacheControl: 'no-cache' } });
   }
   return files;
@@ -142,8 +147,7 @@ export function createPublisher(d: PublisherDeps) {
   }
 
   async function deleteFiles(username: string): Promise<void> {
-    const keys = pageKeys(username);
-    await d.storage.delete([keys.html, keys.md, keys.meta]);
+    await d.storage.delete(Object.values(pageKeys(username)));
   }
 
   /** Publishes one name now; on failure the outbox row stays and records the error. */
@@ -197,11 +201,15 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
+    // The icons, which no template changes, only with a publish that may change them; a page
+    // whose icons cannot be made is published without (the page host answers a neutral one).
+    if (options.routes !== false) {
+      files.push(...(await pageIcons(row, d.storage, (err) => d.log.warn({ err }, 'icons not made'))));
+    }
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
-        const bytes = Buffer.from(body);
-        const { etag } = await d.storage.put(key, bytes, meta, { unlessSame: options.unlessSame });
-        return [key, { body: bytes, ...meta, etag }] as const;
+        const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
+        return [key, { body, ...meta, etag }] as const;
       }),
     );
     return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
+import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { mdBlock, mdInline, mdUrl } from './markdown.js';
 import { buildView, type RenderInput } from './view.js';
@@ -50,10 +51,12 @@ function loadTemplates() {
   const shared = ['page.eta', 'partials/block.eta', 'base.css'].map(read).join('\n');
   const base = minifyCss(read('base.css'));
   const css = {} as Record<TemplateId, string>;
+  const colors = {} as Record<TemplateId, TemplateColors>;
   const versions = {} as Record<TemplateId, string>;
   for (const id of TEMPLATE_IDS) {
     const own = read(`${id}/style.css`);
     css[id] = base + minifyCss(own);
+    colors[id] = colorsOf(own);
     versions[id] = createHash('sha256')
       .update(shared)
       .update(own)
@@ -69,8 +72,21 @@ function loadTemplates() {
     html: (data: object) => page.call(html, data),
     md: (data: object) => markdown.call(md, data),
     css,
+    colors,
     versions,
   };
+}
+
+/** The browser's colours for a template's pages: its page background and whether it is dark. */
+interface TemplateColors {
+  theme: string;
+  scheme: 'light' | 'dark';
+}
+
+/** From the template's own `--bg` (a #rrggbb colour; white when it names none). */
+function colorsOf(css: string): TemplateColors {
+  const bg = /--bg:\s*(#[0-9a-f]{6})\b/i.exec(css)?.[1]?.toLowerCase() ?? '#ffffff';
+  return { theme: bg, scheme: readableOn(bg) === '#ffffff' ? 'dark' : 'light' };
 }
 
 let templates = loadTemplates();
@@ -93,7 +109,13 @@ export const templateVersions: Record<TemplateId, string> = new Proxy({} as Reco
 export function renderPage(input: RenderInput): Rendered {
   const v = buildView(input);
   const template = input.page.profile.templateId;
-  const html = templates.html({ v, template, css: templates.css[template], escape: escapeHtml });
+  const html = templates.html({
+    v,
+    template,
+    css: templates.css[template],
+    colors: templates.colors[template],
+    escape: escapeHtml,
+  });
   const md = tidyMarkdown(templates.md({ v, inline: mdInline, block: mdBlock, url: mdUrl }));
   return { html, md };
 }

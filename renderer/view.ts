@@ -109,7 +109,7 @@ function appLinks(apps: { ios: string | null; android: string | null } | null): 
 }
 
 /** The first character of the title, upper-cased, for the avatar placeholder. */
-function initialOf(title: string): string {
+export function initialOf(title: string): string {
   const c = title.trim().codePointAt(0);
   return c === undefined ? '?' : String.fromCodePoint(c).toUpperCase();
 }

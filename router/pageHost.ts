@@ -1,6 +1,7 @@
 /**
  * The public page host `<name>.<PAGE_DOMAIN>` (DESIGN 5), on bare node:http because it is the
- * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`), short-path
+ * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`; compressed as
+ * Accept-Encoding asks, encodings.ts), icons, llms.txt and robots.txt (hostFiles.ts), short-path
  * redirects with a tap counted, the view pixel and tap pings, and a 404 page for the rest.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,6 +13,8 @@ import type { PageMeta } from '../renderer/publish.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';
+import { loadEncoded, matchesEtag, textOf } from './encodings.js';
+import { hostFile } from './hostFiles.js';
 import { notFoundPage } from './notFound.js';
 import type { Visits } from './visits.js';
 import { acceptsMarkdown, cdnHeaders, inWindow, locationOf, safeDecode } from './wire.js';
@@ -58,7 +61,7 @@ export function createPageHost(d: PageHostDeps) {
     if (!object.contentType.startsWith('text/html')) return d.headers.nothing();
     let hashes = styles.get(object.body);
     if (!hashes) {
-      hashes = styleHashes(object.body.toString('utf8'));
+      hashes = styleHashes(textOf(object));
       styles.set(object.body, hashes);
     }
     return d.headers.page(name, hashes);
@@ -149,7 +152,7 @@ export function createPageHost(d: PageHostDeps) {
     d.counters.markdownRead(m.id, reader, reader === PEOPLE);
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, name: string, object: StoredObject, vary: boolean) {
+  function send(req: IncomingMessage, res: ServerResponse, name: string, object: StoredObject, vary?: string) {
     const headers: Record<string, string> = {
       ...securityOf(name, object),
       'content-type': object.contentType,
@@ -157,8 +160,9 @@ export function createPageHost(d: PageHostDeps) {
       etag: object.etag,
       ...cdnHeaders(d.cdn, object.surrogateKeys),
     };
-    if (vary) headers.vary = 'Accept';
-    if (req.headers['if-none-match'] === object.etag) {
+    if (object.contentEncoding) headers['content-encoding'] = object.contentEncoding;
+    if (vary) headers.vary = vary;
+    if (matchesEtag(req.headers['if-none-match'], object.etag)) {
       res.writeHead(304, headers).end();
       return;
     }
@@ -251,25 +255,21 @@ export function createPageHost(d: PageHostDeps) {
       const query = new URLSearchParams(search);
       const wantsMarkdown = query.get('format') === 'md' || acceptsMarkdown(req.headers.accept);
       const keys = pageKeys(name);
-      const object = await load(wantsMarkdown ? keys.md : keys.html);
+      const object = await loadEncoded(load, wantsMarkdown ? keys.md : keys.html, req.headers['accept-encoding']);
       if (!object) return notFound(req, res);
       if (wantsMarkdown) await countRead(req, name);
-      return send(req, res, name, object, true);
+      return send(req, res, name, object, 'Accept, Accept-Encoding');
     }
     if (path === '/page.md') {
-      const object = await load(pageKeys(name).md);
+      const object = await loadEncoded(load, pageKeys(name).md, req.headers['accept-encoding']);
       if (!object) return notFound(req, res);
       await countRead(req, name);
-      return send(req, res, name, object, false);
+      return send(req, res, name, object, 'Accept-Encoding');
     }
-    if (path === '/robots.txt') {
-      res.writeHead(200, {
-        ...d.headers.nothing(),
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'public, max-age=3600',
-      });
-      res.end('User-agent: *\nAllow: /\n');
-      return;
+    const file = hostFile(name, path);
+    if (file) {
+      const object = (file.key && (await load(file.key))) || file.fallback;
+      return object ? send(req, res, name, object) : notFound(req, res);
     }
     notFound(req, res);
   }

@@ -3,6 +3,9 @@
  * reads or removes is made here.
  *
  *   pages/<username>/index.html, page.md, meta.json     a published page (renderer/publish.ts)
+ *   pages/<username>/index.html.gz, .br, page.md.gz, .br  their gzip and brotli copies (renderer/encode.ts)
+ *   pages/<username>/llms.txt                           the page introduced to language models
+ *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (renderer/pageIcons.ts)
  *   media/<kind>/<account id>/<uuid>.avif                an image (core/commands/images.ts)
  *   health/probe                                         written by readiness checks (ops/health.ts)
  *
@@ -17,10 +20,35 @@ export const HEALTH_PROBE_KEY = 'health/probe';
 export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
-/** The files of a page name: the page, its Markdown twin and the router's route table. */
+/** The content codings a page's HTML and Markdown are also stored in, the preferred first. */
+export const ENCODINGS = ['br', 'gzip'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
+/** Where the copy of an object in a content coding is stored: beside it, `.br` or `.gz` added. */
+export function encodedKey(key: string, encoding: Encoding): string {
+  return `${key}.${encoding === 'gzip' ? 'gz' : 'br'}`;
+}
+
+/**
+ * The files of a page name: the page, its Markdown twin and the router's route table; the
+ * compressed copies of the first two, the page's llms.txt and its two icons.
+ */
 export function pageKeys(username: string) {
   const dir = `pages/${username}`;
-  return { html: `${dir}/index.html`, md: `${dir}/page.md`, meta: `${dir}/meta.json` };
+  const html = `${dir}/index.html`;
+  const md = `${dir}/page.md`;
+  return {
+    html,
+    md,
+    meta: `${dir}/meta.json`,
+    htmlBr: encodedKey(html, 'br'),
+    htmlGzip: encodedKey(html, 'gzip'),
+    mdBr: encodedKey(md, 'br'),
+    mdGzip: encodedKey(md, 'gzip'),
+    llms: `${dir}/llms.txt`,
+    favicon: `${dir}/favicon.png`,
+    touchIcon: `${dir}/apple-touch-icon.png`,
+  };
 }
 
 const MEDIA_DIR = 'media';

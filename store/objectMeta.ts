@@ -11,12 +11,19 @@ export interface ObjectMeta {
   cacheControl: string;
   /** The CDN's purge keys for the object, separated by spaces (a page's HTML and Markdown). */
   surrogateKeys?: string;
+  /** The content coding of the stored bytes (`gzip`, `br`), absent for bytes as they are. */
+  contentEncoding?: string;
 }
 
-/** The metadata as kept beside an object: the purge keys only when it has some. */
+/** The metadata as kept beside an object: the purge keys and the coding only when it has some. */
 export function metaOf(meta: ObjectMeta): ObjectMeta {
-  const { contentType, cacheControl, surrogateKeys } = meta;
-  return surrogateKeys ? { contentType, cacheControl, surrogateKeys } : { contentType, cacheControl };
+  const { contentType, cacheControl, surrogateKeys, contentEncoding } = meta;
+  return {
+    contentType,
+    cacheControl,
+    ...(surrogateKeys && { surrogateKeys }),
+    ...(contentEncoding && { contentEncoding }),
+  };
 }
 
 /** Keys are relative paths of safe segments; nothing may climb out of the storage root. */

@@ -58,6 +58,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
           Body: body,
           ContentType: meta.contentType,
           CacheControl: meta.cacheControl,
+          ...(meta.contentEncoding && { ContentEncoding: meta.contentEncoding }),
           ...(meta.surrogateKeys && { Metadata: { [SURROGATE_KEYS_HEADER]: meta.surrogateKeys } }),
         }),
       );
@@ -76,6 +77,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
             contentType: out.ContentType ?? 'application/octet-stream',
             cacheControl: out.CacheControl ?? '',
             surrogateKeys: out.Metadata?.[SURROGATE_KEYS_HEADER],
+            contentEncoding: out.ContentEncoding,
           }),
           etag: out.ETag ?? quotedMd5(body),
         };

@@ -6,7 +6,7 @@ export function llmsTxt(config: Pick<Config, 'baseUrl' | 'pageScheme' | 'pageDom
   const base = config.baseUrl;
   return `# linkpage
 
-> Link-in-bio pages for people, made by programs. One call creates an account, a page, an API key and a claim link; the page is published at ${config.pageScheme}//<username>.${config.pageDomain}/ and as Markdown at …/page.md.
+> Link-in-bio pages for people, made by programs. One call creates an account, a page, an API key and a claim link; the page is published at ${config.pageScheme}//<username>.${config.pageDomain}/, as Markdown at …/page.md, and introduced to language models at …/llms.txt.
 
 ## Create a page (no key needed)
 

@@ -6,10 +6,13 @@
 # (template-<id>), with `PURGE /` and an `xkey-purge: <keys>` header.
 #
 # What it does:
-#   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md, robots.txt) by
-#     host and path, and by Accept as the router's `Vary: Accept` asks, with the browser's
-#     Accept reduced to "text/markdown" or "text/html" and every query parameter but format=md
-#     dropped (utm_* links share one copy);
+#   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md), its icons,
+#     llms.txt and robots.txt by host and path, and by Accept as the router's `Vary: Accept`
+#     asks, with the browser's Accept reduced to "text/markdown" or "text/html" and every
+#     query parameter but format=md dropped (utm_* links share one copy);
+#   - keeps one copy per content coding the router stores (brotli, gzip, none), with the
+#     browser's Accept-Encoding reduced to "br", "gzip" or "identity" (brotli preferred, a
+#     coding given q=0 never chosen), so every browser shares one of three copies;
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
 #   - serves the last good copy while every router is down or failing, never a purged one;
@@ -78,7 +81,7 @@ sub vcl_recv {
     return (pass);
   }
   set req.http.x-path = regsub(req.url, "\?.*$", "");
-  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt)?$") {
+  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt|llms\.txt|favicon\.(ico|png)|apple-touch-icon(-precomposed)?\.png)?$") {
     # Short paths, the view pixel, anything else: the router answers (and counts) each one.
     unset req.http.x-path;
     return (pass);
@@ -94,10 +97,27 @@ sub vcl_recv {
   } else {
     set req.http.accept = "text/html";
   }
+  # The router's `Vary: Accept-Encoding`, reduced to the three copies it has. Varnish rewrites
+  # Accept-Encoding itself after this (to gzip or nothing), so the choice travels in x-encoding.
+  if (req.http.accept-encoding ~ "(?i)(^|,)\s*br\s*(;|,|$)" && req.http.accept-encoding !~ "(?i)(^|,)\s*br\s*;\s*q=0(\.0*)?\s*(,|$)") {
+    set req.http.x-encoding = "br";
+  } elsif (req.http.accept-encoding ~ "(?i)(^|,)\s*gzip\s*(;|,|$)" && req.http.accept-encoding !~ "(?i)(^|,)\s*gzip\s*;\s*q=0(\.0*)?\s*(,|$)") {
+    set req.http.x-encoding = "gzip";
+  } else {
+    set req.http.x-encoding = "identity";
+  }
+  set req.http.accept-encoding = req.http.x-encoding;
   # Pages are the same for everyone: no cookie or credential makes a copy of its own.
   unset req.http.cookie;
   unset req.http.authorization;
   return (hash);
+}
+
+sub vcl_hash {
+  # Then Varnish's own hash of host and URL.
+  if (req.http.x-encoding) {
+    hash_data(req.http.x-encoding);
+  }
 }
 
 sub vcl_pass {
@@ -106,6 +126,11 @@ sub vcl_pass {
 
 sub vcl_backend_fetch {
   unset bereq.http.x-cache;
+  # The router is asked for the copy this request hashed to (Varnish would ask for gzip).
+  if (bereq.http.x-encoding) {
+    set bereq.http.accept-encoding = bereq.http.x-encoding;
+    unset bereq.http.x-encoding;
+  }
 }
 
 sub vcl_backend_response {

@@ -73,6 +73,8 @@ describe('published pages in Chromium', function () {
         );
         const answer = await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
         expect(answer?.status()).to.equal(200);
+        // Compressed as the browser asked (Chromium takes brotli on secure origins, gzip here).
+        expect(['br', 'gzip']).to.include(answer?.headers()['content-encoding']);
         expect(await page.locator('h1').textContent()).to.equal('Ada Example');
         expect(await page.locator('a[href="https://example.com/newsletter"]').count()).to.equal(1);
         expect(await page.locator('a[href="https://t.me/ada_example"]').count()).to.equal(1);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, type HostAnswer, hostRequest } from '../helpers/client.js';
@@ -84,6 +85,63 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
     const agent = await through(varnish, name, '/', { headers: { accept: 'text/markdown, text/plain;q=0.5' } });
     expect(agent.headers['x-cache']).to.equal('HIT');
     expect(agent.headers['content-type']).to.match(/^text\/markdown/);
+  });
+
+  it('keeps one copy per coding (br, gzip, none) that every browser shares, each with its ETag and 304', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Varnish Coded' } });
+    const name = a.page.username;
+    const plain = await through(varnish, name, '/');
+    expect(plain.headers['content-encoding']).to.equal(undefined);
+    const br = await through(varnish, name, '/', { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    const gzip = await through(varnish, name, '/', { headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect([plain, br, gzip].map((r) => r.headers['x-cache'])).to.deep.equal(['MISS', 'MISS', 'MISS']);
+    expect(br.headers['content-encoding']).to.equal('br');
+    expect(gzip.headers['content-encoding']).to.equal('gzip');
+    expect(brotliDecompressSync(br.body).toString()).to.equal(plain.text);
+    expect(gunzipSync(gzip.body).toString()).to.equal(plain.text);
+    expect(new Set([plain, br, gzip].map((r) => r.headers.etag)).size).to.equal(3);
+    const shared: [string | undefined, string | undefined][] = [
+      ['br', 'br'],
+      ['br;q=1.0, gzip;q=0.8, *;q=0.1', 'br'],
+      ['BR, GZIP', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip', 'gzip'],
+      ['deflate', undefined],
+      ['identity', undefined],
+      ['gzip;q=0, br;q=0', undefined],
+    ];
+    for (const [accept, coding] of shared) {
+      const res = await through(varnish, name, '/', { headers: accept ? { 'accept-encoding': accept } : {} });
+      expect(res.headers['x-cache'], accept).to.equal('HIT');
+      expect(res.headers['content-encoding'], accept).to.equal(coding);
+    }
+    const again = await through(varnish, name, '/', {
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) },
+    });
+    expect(again.status).to.equal(304);
+    const other = await through(varnish, name, '/', {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': String(br.headers.etag) },
+    });
+    expect(other.status).to.equal(200);
+    expect(other.headers['content-encoding']).to.equal('gzip');
+  });
+
+  it("keeps a page's icons and llms.txt, and drops them with the page's purge", async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Icon Cached' } });
+    const name = a.page.username;
+    for (const path of ['/favicon.ico', '/apple-touch-icon.png', '/llms.txt']) {
+      const first = await through(varnish, name, path);
+      expect(first.status, path).to.equal(200);
+      expect(first.headers['x-cache'], path).to.equal('MISS');
+      expect((await through(varnish, name, path)).headers['x-cache'], path).to.equal('HIT');
+    }
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { displayName: 'Renamed' }, { key: a.key })).status).to.equal(
+      200,
+    );
+    const after = await through(varnish, name, '/llms.txt');
+    expect(after.headers['x-cache']).to.equal('MISS');
+    expect(after.text).to.include('# Renamed');
+    expect((await through(varnish, name, '/favicon.ico')).headers['x-cache']).to.equal('MISS');
   });
 
   it('passes short paths, the view pixel and tap pings to the router every time, and counts each', async () => {

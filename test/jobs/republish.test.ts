@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadConfig } from '../../core/config.js';
@@ -5,6 +6,7 @@ import { republishEveryPage, republishStalePages } from '../../jobs/republish.js
 import { createPublisher } from '../../renderer/publish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { type RunningProcess, startProcess } from '../../start/process.js';
+import { pageKeys } from '../../store/layout.js';
 import type { ObjectMeta } from '../../store/objects.js';
 import { republishRepo } from '../../store/republish.js';
 import { api, pageRequest, request } from '../helpers/client.js';
@@ -45,7 +47,12 @@ async function files(username: string): Promise<{ html: string; md: string }> {
 
 /** Removes a page's HTML and Markdown, so what a republish writes is seen to be its own. */
 async function removeFiles(usernames: string[]): Promise<void> {
-  await app().services.storage.delete(usernames.flatMap((u) => [`pages/${u}/index.html`, `pages/${u}/page.md`]));
+  await app().services.storage.delete(
+    usernames.flatMap((u) => {
+      const k = pageKeys(u);
+      return [k.html, k.md, k.htmlBr, k.htmlGzip, k.mdBr, k.mdGzip, k.llms];
+    }),
+  );
 }
 
 async function storedVersions(usernames: string[]): Promise<Record<string, string>> {
@@ -120,15 +127,16 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
     const versions = { ...renderVersions(s.config), zine: 'edited-zine' };
     expect((await republishStalePages(watched, { versions })).republished).to.equal(2);
     const of = (name: string) => puts.filter((p) => p.key.startsWith(`pages/${name}/`));
-    expect(of(claimed.page.username).map((p) => p.unlessSame)).to.deep.equal([true, true]);
-    expect(of(other.page.username).map((p) => p.unlessSame)).to.deep.equal([false, false]);
+    // The HTML and the Markdown, each with its brotli and gzip copies, and llms.txt.
+    expect(of(claimed.page.username).map((p) => p.unlessSame)).to.deep.equal(Array(7).fill(true));
+    expect(of(other.page.username).map((p) => p.unlessSame)).to.deep.equal(Array(7).fill(false));
     const rows = await s.db.query<{ claims: number }>(
       'SELECT count(*)::int AS claims FROM pages WHERE republish_claimed_at IS NOT NULL',
     );
     expect(rows[0].claims).to.equal(0);
   });
 
-  it('renders on a worker thread the same files as in process, and records the new version', async () => {
+  it('renders on a worker thread the same files as in process, with their compressed copies, and records the new version', async () => {
     app().clock.set('2031-02-01T10:00:00Z');
     const pages = [];
     for (let i = 0; i < 3; i++)
@@ -146,6 +154,15 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
       const stored = await app().services.storage.get(`pages/${a.page.username}/index.html`);
       expect(stored?.body.toString()).to.equal(inProcess[i]);
       expect(stored?.contentType).to.equal('text/html; charset=utf-8');
+      const keys = pageKeys(a.page.username);
+      const br = await app().services.storage.get(keys.htmlBr);
+      const gzip = await app().services.storage.get(keys.htmlGzip);
+      expect(br?.contentEncoding).to.equal('br');
+      expect(brotliDecompressSync(br!.body).toString()).to.equal(inProcess[i]);
+      expect(gzip?.contentEncoding).to.equal('gzip');
+      expect(gunzipSync(gzip!.body).toString()).to.equal(inProcess[i]);
+      expect((await app().services.storage.get(keys.mdBr))?.contentEncoding).to.equal('br');
+      expect((await app().services.storage.get(keys.llms))?.body.toString()).to.include(a.page.username);
     }
     const [{ stale }] = await app().services.db.query<{ stale: number }>(
       `SELECT count(*)::int AS stale FROM pages WHERE published_template_version = 'old'`,

@@ -14,11 +14,18 @@ import { assertKey } from '../../store/objects.js';
 describe('object storage layout (store/layout.ts)', () => {
   const account = 'a'.repeat(24);
 
-  it('puts a page name in its own folder', () => {
+  it('puts a page name in its own folder, compressed copies beside the files they copy', () => {
     expect(pageKeys('ada')).to.deep.equal({
       html: 'pages/ada/index.html',
       md: 'pages/ada/page.md',
       meta: 'pages/ada/meta.json',
+      htmlBr: 'pages/ada/index.html.br',
+      htmlGzip: 'pages/ada/index.html.gz',
+      mdBr: 'pages/ada/page.md.br',
+      mdGzip: 'pages/ada/page.md.gz',
+      llms: 'pages/ada/llms.txt',
+      favicon: 'pages/ada/favicon.png',
+      touchIcon: 'pages/ada/apple-touch-icon.png',
     });
   });
 

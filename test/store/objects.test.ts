@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import S3rver from 's3rver';
 import { fsStorage, type ObjectStorage, s3Storage } from '../../store/objects.js';
@@ -27,6 +28,25 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     await storage.put('pages/carol/meta.json', '{}', meta);
     expect((await storage.get('pages/carol/index.html'))?.surrogateKeys).to.equal('page-carol template-zine');
     expect((await storage.get('pages/carol/meta.json'))?.surrogateKeys).to.equal(undefined);
+  });
+
+  it("keeps a compressed copy's Content-Encoding and its bytes as stored, and none on other objects", async () => {
+    const storage = open();
+    const plain = Buffer.from('<p>compressed héllo</p>'.repeat(20));
+    const br = brotliCompressSync(plain);
+    const gz = gzipSync(plain);
+    await storage.put('pages/erin/index.html.br', br, { ...meta, contentEncoding: 'br' });
+    await storage.put('pages/erin/index.html.gz', gz, { ...meta, contentEncoding: 'gzip' });
+    const gotBr = await storage.get('pages/erin/index.html.br');
+    const gotGz = await storage.get('pages/erin/index.html.gz');
+    expect(gotBr?.contentEncoding).to.equal('br');
+    expect(gotBr?.body.equals(br)).to.equal(true);
+    expect(gotGz?.contentEncoding).to.equal('gzip');
+    expect(gotGz?.body.equals(gz)).to.equal(true);
+    expect(gotBr?.contentType).to.equal(meta.contentType);
+    expect(gotBr?.etag).to.not.equal(gotGz?.etag);
+    await storage.put('pages/erin/index.html', plain, meta);
+    expect((await storage.get('pages/erin/index.html'))?.contentEncoding).to.equal(undefined);
   });
 
   it('changes the ETag when the content changes', async () => {
