@@ -63,6 +63,11 @@ export function parseAllowEntry(entry: string): string | null {
   return `${match[1].toLowerCase().replace(/^\[|\]$/g, '')}:${Number(match[2])}`;
 }
 
+/** The `host:port` entries of OUTBOUND_ALLOW, as `isAllowed` looks them up (entries that are not one are left out). */
+export function allowList(entries: readonly string[]): ReadonlySet<string> {
+  return new Set(entries.map(parseAllowEntry).filter((e): e is string => e !== null));
+}
+
 /** Whether the URL's host and port are exempt from the address rule. */
 export function isAllowed(allow: ReadonlySet<string>, url: URL): boolean {
   return allow.size > 0 && allow.has(hostPort(url));

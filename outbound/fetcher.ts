@@ -13,7 +13,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { AppError } from '../core/errors.js';
-import { blockedAddressReason, isAllowed, parseAllowEntry } from './addresses.js';
+import { allowList, blockedAddressReason, isAllowed } from './addresses.js';
 import { asFetchError, formatBytes } from './fetchErrors.js';
 
 export { blockedAddressReason } from './addresses.js';
@@ -70,7 +70,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
   const resolve = settings.resolve ?? defaultResolve;
   const allowLoopback = settings.allowLoopbackForTests === true;
   const deadlineMs = settings.deadlineMs ?? FETCH_DEADLINE_MS;
-  const allow = new Set((settings.allow ?? []).map(parseAllowEntry).filter((e): e is string => e !== null));
+  const allow = allowList(settings.allow ?? []);
   // Connections of this fetcher only: a kept-alive socket another fetcher (other rules) opened is
   // never reused. An idle one closes after 2 s: a link check touches thousands of hosts once each.
   const pool = { keepAlive: true, timeout: 2_000 };

@@ -3,7 +3,7 @@
  * secret (shown once, at creation and at each roll), its events and its recent deliveries.
  */
 import ipaddr from 'ipaddr.js';
-import { isAllowed, parseAllowEntry } from '../../outbound/addresses.js';
+import { allowList, isAllowed } from '../../outbound/addresses.js';
 import { blockedAddressReason } from '../../outbound/fetcher.js';
 import { accountsRepo } from '../../store/accounts.js';
 import { type DeliveryRow, webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
@@ -40,8 +40,7 @@ export function checkWebhookUrl(s: Services, raw: string): string {
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
     throw new AppError('bad_url', { field: 'url', detail: 'url' });
   }
-  const allow = new Set(s.config.outboundAllow.map(parseAllowEntry).filter((e): e is string => e !== null));
-  if (isAllowed(allow, url)) return url.toString();
+  if (isAllowed(allowList(s.config.outboundAllow), url)) return url.toString();
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(host) && blockedAddressReason(host) !== null) {
     throw new AppError('blocked', {
