@@ -4,7 +4,8 @@
  * one request at a time per host, many hosts at once, a short deadline per link and one for the
  * whole run (links not reached by then wait for the next night). A URL that fails on two nights
  * in a row is broken: reads show it on the block (`linkStatus`), the dashboard marks it, and the
- * owner's webhooks hear `links.broken` once per page; it is cleared when the URL answers again.
+ * owner's webhooks hear `links.broken` once per page (a run that dies first leaves it to the
+ * next night); it is cleared when the URL answers again.
  */
 import pMap from 'p-map';
 import { emitEvent, pageObject } from '../core/events.js';
@@ -68,6 +69,7 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
   const byHost = new Map<string, string[]>();
   const seen = new Set<string>();
   for await (const pages of livePages(s)) {
+    onProgress();
     result.pages += pages.length;
     const fresh: { url: string; host: string }[] = [];
     for (const link of pages.flatMap(visibleLinks)) {
@@ -84,13 +86,12 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
   result.links = seen.size;
   result.hosts = byHost.size;
 
-  const broken = new Set<string>();
   let pending: { url: string; outcome: LinkOutcome; status: number | null; error: string | null }[] = [];
   const write = async () => {
     const batch = pending;
     pending = [];
     const changed = await repo.record(batch, night);
-    for (const url of changed.broken) broken.add(url);
+    result.newlyBroken += changed.broken.length;
     result.recovered += changed.recovered.length;
     onProgress();
   };
@@ -103,6 +104,7 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
           continue;
         }
         const probe = await probeLink(s.fetcher, url, perLinkMs);
+        onProgress();
         result[probe.outcome]++;
         pending.push({ url, ...probe });
         if (pending.length >= RESULTS_PER_WRITE) await write();
@@ -111,9 +113,10 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
     { concurrency: hostsAtOnce },
   );
   await write();
-  result.newlyBroken = broken.size;
 
-  if (broken.size > 0) await announceBroken(s, broken);
+  const broken = await repo.unannounced();
+  if (broken.length > 0) await announceBroken(s, new Set(broken), onProgress);
+  await repo.announced(broken, night);
   await repo.forgetUnseen(night);
   s.log.info(
     result,
@@ -134,10 +137,11 @@ async function* livePages(s: Services): AsyncGenerator<PageRow[]> {
   }
 }
 
-/** One `links.broken` event per page that names a link broken tonight, listing those links. */
-async function announceBroken(s: Services, broken: ReadonlySet<string>): Promise<void> {
+/** One `links.broken` event per page that names a link broken (and not yet announced), listing those links. */
+async function announceBroken(s: Services, broken: ReadonlySet<string>, onProgress: () => void): Promise<void> {
   const checks = new Map((await linkChecksRepo(s.db).find([...broken])).map((c) => [c.url, c]));
   for await (const pages of livePages(s)) {
+    onProgress();
     for (const page of pages) {
       const links = visibleLinks(page).filter((l) => broken.has(l.url));
       if (links.length === 0) continue;

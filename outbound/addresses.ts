@@ -4,9 +4,10 @@
  * private, link-local, unique-local, multicast, reserved, and every IPv6 form that maps or
  * embeds an IPv4 address (IPv4-compatible `::/96`, IPv4-mapped, NAT64, 6to4, Teredo).
  *
- * An operator may exempt named receivers inside a private network (OUTBOUND_ALLOW, `host:port`
- * entries): a connection to exactly that host and port skips the address rule, and nothing else
- * does (a redirect from there to elsewhere is checked as usual).
+ * An operator may exempt named webhook receivers inside a private network (OUTBOUND_ALLOW,
+ * `host:port` entries): a webhook delivery to exactly that host and port skips the address rule.
+ * No other fetch does (an import, an avatar URL or a link check could otherwise be pointed at
+ * the private receiver), nor a redirect from there to elsewhere.
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';

@@ -1,8 +1,8 @@
 /**
  * The one way the service reaches the network (avatar URLs, imports, webhooks, link checks).
  * http(s) only; the host is resolved and every address is classified (outbound/addresses.ts,
- * default-deny: public unicast only) and refused as `blocked` otherwise, unless the host and
- * port are on the operator's OUTBOUND_ALLOW list. The check runs in the socket's own lookup,
+ * default-deny: public unicast only) and refused as `blocked` otherwise, unless a webhook
+ * delivery (`allowListed`) goes to a host and port on the operator's OUTBOUND_ALLOW list. The check runs in the socket's own lookup,
  * so the address connected to is the address checked (no DNS-rebinding gap), and again on
  * every redirect: a `Location` that is not a URL is `unreachable`, one with another scheme or
  * with user-info is `blocked`. A byte limit and a total deadline (FETCH_DEADLINE_MS, redirects
@@ -37,6 +37,8 @@ export interface FetchOptions {
   /** Keep the first `maxBytes` of a longer body rather than refusing it as `too_large`. */
   truncate?: boolean;
   method?: 'GET' | 'HEAD' | 'POST';
+  /** May reach the operator's OUTBOUND_ALLOW receivers: webhook deliveries, and nothing a user can point elsewhere. */
+  allowListed?: boolean;
   /** Request headers besides the fetcher's own (User-Agent, Accept, Accept-Encoding); these win. */
   headers?: Record<string, string>;
   body?: string | Buffer;
@@ -74,7 +76,9 @@ export function createFetcher(settings: FetcherSettings = {}) {
   // Connections of this fetcher only: a kept-alive socket another fetcher (other rules) opened is
   // never reused. An idle one closes after 2 s: a link check touches thousands of hosts once each.
   const pool = { keepAlive: true, timeout: 2_000 };
-  const agents = { http: new http.Agent(pool), https: new https.Agent(pool) };
+  const agentsOf = () => ({ http: new http.Agent(pool), https: new https.Agent(pool) });
+  // Allow-listed connections have a pool of their own: no other fetch reuses one of their sockets.
+  const agents = { public: agentsOf(), listed: agentsOf() };
 
   /** Resolves for the socket and refuses the connection unless every address is allowed (or the host is exempt). */
   const lookupFor =
@@ -97,7 +101,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
     };
 
   /** The first URL: one the caller sent, so a bad one is the caller's `bad_url`. */
-  function checkUrl(raw: string, field: string): URL {
+  function checkUrl(raw: string, field: string, listed: boolean): URL {
     let url: URL;
     try {
       url = new URL(raw);
@@ -106,14 +110,14 @@ export function createFetcher(settings: FetcherSettings = {}) {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('bad_url', { field, detail: field });
     if (url.username || url.password) throw new AppError('bad_url', { field, detail: field });
-    return checkHost(url, field);
+    return checkHost(url, field, listed);
   }
 
   /**
    * A redirect's target: the server's doing, so what is not a URL is `unreachable` and what is
    * not followed (another scheme, user-info, a refused address) is `blocked`.
    */
-  function checkRedirect(location: string, from: URL, field: string): URL {
+  function checkRedirect(location: string, from: URL, field: string, listed: boolean): URL {
     let url: URL;
     try {
       url = new URL(location, from);
@@ -131,13 +135,13 @@ export function createFetcher(settings: FetcherSettings = {}) {
         hint: 'The server redirected to a URL that is not followed (only plain http(s) URLs are).',
       });
     }
-    return checkHost(url, field);
+    return checkHost(url, field, listed);
   }
 
   /** An IP literal is checked here, before any socket; a name is checked in the socket's lookup. */
-  function checkHost(url: URL, field: string): URL {
+  function checkHost(url: URL, field: string, listed: boolean): URL {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isAllowed(allow, url)) return url;
+    if (listed && isAllowed(allow, url)) return url;
     if (isIP(host) !== 0 && blockedAddressReason(host, allowLoopback) !== null) {
       throw new AppError('blocked', { field, detail: url.hostname });
     }
@@ -145,7 +149,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
   }
 
   type Settings = Required<Pick<FetchOptions, 'maxBytes' | 'timeoutMs' | 'maxRedirects'>> &
-    Pick<FetchOptions, 'accept' | 'truncate' | 'method' | 'headers' | 'body'>;
+    Pick<FetchOptions, 'accept' | 'truncate' | 'method' | 'headers' | 'body' | 'allowListed'>;
 
   function once(url: URL, field: string, options: Settings, deadline: number) {
     const tooLarge = () =>
@@ -173,13 +177,15 @@ export function createFetcher(settings: FetcherSettings = {}) {
           clearTimeout(timer);
           rejectAnswer(err);
         };
-        const [client, agent] = url.protocol === 'https:' ? [https, agents.https] : [http, agents.http];
+        const exempt = options.allowListed === true && isAllowed(allow, url);
+        const pool = exempt ? agents.listed : agents.public;
+        const [client, agent] = url.protocol === 'https:' ? [https, pool.https] : [http, pool.http];
         const req = client.request(
           url,
           {
             agent,
             method: options.method ?? 'GET',
-            lookup: lookupFor(isAllowed(allow, url)),
+            lookup: lookupFor(exempt),
             headers: {
               'user-agent': FETCH_USER_AGENT,
               accept: options.accept ?? '*/*',
@@ -240,7 +246,8 @@ export function createFetcher(settings: FetcherSettings = {}) {
       maxRedirects: options.maxRedirects ?? 5,
     };
     const deadline = Date.now() + settings.timeoutMs;
-    let url = checkUrl(raw, field);
+    const listed = options.allowListed === true;
+    let url = checkUrl(raw, field, listed);
     for (let hop = 0; ; hop++) {
       let res: Awaited<ReturnType<typeof once>>;
       try {
@@ -268,7 +275,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
           hint: `More than ${settings.maxRedirects} redirects.`,
         });
       }
-      url = checkRedirect(res.location, url, field);
+      url = checkRedirect(res.location, url, field, listed);
       // As browsers do: a redirected POST (but for 307 and 308) goes on as a GET without its body.
       if (settings.method === 'POST' && res.status !== 307 && res.status !== 308) {
         settings.method = 'GET';

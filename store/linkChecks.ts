@@ -30,7 +30,8 @@ export function linkChecksRepo(db: Queryable) {
 
     /**
      * Records one night's results; returns the URLs that became broken with this night (failed
-     * on the night before too) and those that answered again after being broken.
+     * on the night before too) and those that answered again after being broken. A night the
+     * site refused the checker (unknown) ends a run of failed nights, but not a breakage.
      */
     async record(
       results: readonly { url: string; outcome: LinkOutcome; status: number | null; error: string | null }[],
@@ -43,10 +44,9 @@ export function linkChecksRepo(db: Queryable) {
          old AS (SELECT c.url, c.broken_since IS NOT NULL AS was_broken FROM link_checks c JOIN r USING (url))
          UPDATE link_checks c SET checked_at = $5, outcome = r.outcome, status = r.status, error = r.error,
            failed_nights = CASE r.outcome
-             WHEN 'ok' THEN 0
              WHEN 'failed' THEN CASE WHEN c.outcome = 'failed' AND c.checked_at > $5::timestamptz - interval '${SAME_NIGHT}'
                THEN c.failed_nights ELSE c.failed_nights + 1 END
-             ELSE c.failed_nights END,
+             ELSE 0 END,
            broken_since = CASE r.outcome
              WHEN 'ok' THEN NULL
              WHEN 'failed' THEN CASE WHEN c.broken_since IS NOT NULL THEN c.broken_since
@@ -67,6 +67,18 @@ export function linkChecksRepo(db: Queryable) {
         broken: rows.filter((r) => !r.was_broken && r.broken_since !== null).map((r) => r.url),
         recovered: rows.filter((r) => r.was_broken && r.broken_since === null).map((r) => r.url),
       };
+    },
+
+    /** URLs broken whose `links.broken` has not gone out yet (this night's, or one a crash kept from going). */
+    async unannounced(): Promise<string[]> {
+      const rows = await db.query<{ url: string }>(
+        `SELECT url FROM link_checks WHERE broken_since IS NOT NULL AND (announced_at IS NULL OR announced_at < broken_since)`,
+      );
+      return rows.map((r) => r.url);
+    },
+
+    async announced(urls: readonly string[], now: Date): Promise<void> {
+      await db.query('UPDATE link_checks SET announced_at = $2 WHERE url = ANY($1::text[])', [urls, now]);
     },
 
     /** What is known of these URLs (checked ones only). */

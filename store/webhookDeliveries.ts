@@ -57,44 +57,59 @@ export function webhookDeliveriesRepo(db: Queryable) {
     },
 
     /**
-     * Takes up to `limit` due deliveries for `leaseMs`: no other sender takes them meanwhile,
-     * and a sender that dies leaves them to the next one after the lease.
+     * Claims up to `limit` due deliveries of enabled endpoints for `leaseMs` under `claim`: no
+     * other sender takes them meanwhile, and a sender that dies leaves them to the next one
+     * after the lease. Each is then taken (`take`) right before it is sent.
      */
-    async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    async claimDue(now: Date, limit: number, leaseMs: number, claim: string): Promise<ClaimedDelivery[]> {
       return db.query<ClaimedDelivery>(
         `WITH due AS (
-           SELECT d.id FROM webhook_deliveries d
+           SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.disabled_at IS NULL
            WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
-           ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE SKIP LOCKED),
+           ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED),
          taken AS (
-           UPDATE webhook_deliveries d SET locked_until = $3, attempts = d.attempts + 1
+           UPDATE webhook_deliveries d SET locked_until = $3, claim = $4
            FROM due WHERE d.id = due.id RETURNING d.*)
          SELECT taken.*, w.account_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until
          FROM taken JOIN webhooks w ON w.id = taken.webhook_id
          ORDER BY taken.next_attempt_at, taken.id`,
-        [now, limit, new Date(now.getTime() + leaseMs)],
+        [now, limit, new Date(now.getTime() + leaseMs), claim],
       );
     },
 
-    async delivered(id: string, status: number, now: Date): Promise<void> {
+    /**
+     * Right before an attempt: renews the lease and counts the attempt, if the claim is still
+     * this sender's (a slow batch may have outlived its lease); false when it is not.
+     */
+    async take(id: string, claim: string, now: Date, leaseMs: number): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE webhook_deliveries SET locked_until = $3, attempts = attempts + 1
+         WHERE id = $1 AND claim = $2 AND state = 'pending' RETURNING id`,
+        [id, claim, new Date(now.getTime() + leaseMs)],
+      );
+      return rows.length > 0;
+    },
+
+    async delivered(id: string, claim: string, status: number, now: Date): Promise<void> {
       await db.query(
-        `UPDATE webhook_deliveries SET state = 'delivered', delivered_at = $3, last_attempt_at = $3,
-           last_status = $2, last_error = NULL, locked_until = NULL WHERE id = $1`,
-        [id, status, now],
+        `UPDATE webhook_deliveries SET state = 'delivered', delivered_at = $4, last_attempt_at = $4,
+           last_status = $3, last_error = NULL, locked_until = NULL, claim = NULL WHERE id = $1 AND claim = $2`,
+        [id, claim, status, now],
       );
     },
 
     /** A failed attempt: tried again at `retryAt`, or given up (`failed`) when that is null. */
     async attemptFailed(
       id: string,
+      claim: string,
       outcome: { status: number | null; error: string; now: Date; retryAt: Date | null },
     ): Promise<void> {
       await db.query(
         `UPDATE webhook_deliveries SET last_attempt_at = $4, last_status = $2, last_error = $3, locked_until = NULL,
-           state = CASE WHEN $5::timestamptz IS NULL THEN 'failed' ELSE state END,
+           claim = NULL, state = CASE WHEN $5::timestamptz IS NULL THEN 'failed' ELSE state END,
            next_attempt_at = coalesce($5, next_attempt_at)
-         WHERE id = $1 AND state = 'pending'`,
-        [id, outcome.status, outcome.error, outcome.now, outcome.retryAt],
+         WHERE id = $1 AND state = 'pending' AND claim = $6`,
+        [id, outcome.status, outcome.error, outcome.now, outcome.retryAt, claim],
       );
     },
 

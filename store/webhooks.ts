@@ -13,6 +13,7 @@ export interface WebhookRow {
   created_at: Date;
   created_by: string;
   failing_since: Date | null;
+  last_failed_at: Date | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
 }
@@ -77,6 +78,8 @@ export function webhooksRepo(db: Queryable) {
          WHERE id = $1 AND account_id = $2 RETURNING *`,
         [id, accountId, c.url ?? null, c.events ?? null, c.description ?? null, c.enabled ?? null, now],
       );
+      // Turned off by its owner: what waits is given up, as when the service turns it off.
+      if (row && c.enabled === false) await giveUpPending(db, id, 'Turned off by its owner.');
       return row;
     },
 
@@ -103,11 +106,18 @@ export function webhooksRepo(db: Queryable) {
       await db.query('UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
     },
 
-    /** After a failed attempt: starts the failure streak if none runs; returns when it began. */
-    async failed(id: string, now: Date): Promise<Date | null> {
+    /**
+     * After a failed attempt: starts the failure streak if none runs, or if the last failure is
+     * older than `streakGapMs` (the endpoint may have worked meanwhile, unasked); returns when
+     * the streak began.
+     */
+    async failed(id: string, now: Date, streakGapMs: number): Promise<Date | null> {
       const [row] = await db.query<{ failing_since: Date }>(
-        'UPDATE webhooks SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING failing_since',
-        [id, now],
+        `UPDATE webhooks SET last_failed_at = $2,
+           failing_since = CASE WHEN failing_since IS NULL OR last_failed_at IS NULL OR last_failed_at < $3
+             THEN $2 ELSE failing_since END
+         WHERE id = $1 RETURNING failing_since`,
+        [id, now, new Date(now.getTime() - streakGapMs)],
       );
       return row ? new Date(row.failing_since) : null;
     },
@@ -118,14 +128,17 @@ export function webhooksRepo(db: Queryable) {
         `UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 AND disabled_at IS NULL RETURNING *`,
         [id, now, reason],
       );
-      if (row) {
-        await db.query(
-          `UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, $2), locked_until = NULL
-           WHERE webhook_id = $1 AND state = 'pending'`,
-          [id, reason],
-        );
-      }
+      if (row) await giveUpPending(db, id, reason);
       return row;
     },
   };
+}
+
+/** The endpoint's waiting deliveries are given up (a sender holding one records nothing more). */
+async function giveUpPending(db: Queryable, id: string, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries SET state = 'failed', last_error = coalesce(last_error, $2), locked_until = NULL, claim = NULL
+     WHERE webhook_id = $1 AND state = 'pending'`,
+    [id, reason],
+  );
 }

@@ -11,7 +11,7 @@ import { type ClaimedDelivery, webhookDeliveriesRepo } from '../../store/webhook
 import { webhooksRepo } from '../../store/webhooks.js';
 import { AppError } from '../errors.js';
 import { signatureHeader } from '../rules/webhookSignature.js';
-import { unseal } from '../secrets.js';
+import { newId, unseal } from '../secrets.js';
 import type { Services } from '../services.js';
 
 const HOUR_MS = 3_600_000;
@@ -26,6 +26,8 @@ const BATCH = 50;
 /** Endpoints sent to at the same time; each endpoint's deliveries go one after another, oldest first. */
 const ENDPOINTS_AT_ONCE = 8;
 const RESPONSE_BYTES_KEPT = 1024;
+/** A failure this long after the last one starts a new streak: longer than any wait between retries. */
+const STREAK_GAP_MS = RETRY_DELAYS_MS[RETRY_DELAYS_MS.length - 1] + HOUR_MS;
 
 export const WEBHOOK_USER_AGENT = 'linkpage-webhooks/1.0';
 
@@ -46,14 +48,17 @@ export function nextAttemptAt(createdAt: Date, attempts: number, now: Date): Dat
 export async function deliverDueWebhooks(s: Services): Promise<DeliveryRun> {
   const run: DeliveryRun = { delivered: 0, failed: 0, disabled: 0 };
   for (;;) {
-    const claimed = await webhookDeliveriesRepo(s.db).claimDue(s.now(), BATCH, LEASE_MS);
+    const claim = newId();
+    const claimed = await webhookDeliveriesRepo(s.db).claimDue(s.now(), BATCH, LEASE_MS, claim);
     const byEndpoint = new Map<string, ClaimedDelivery[]>();
     for (const d of claimed) byEndpoint.set(d.webhook_id, [...(byEndpoint.get(d.webhook_id) ?? []), d]);
     await pMap(
       byEndpoint.values(),
       async (deliveries) => {
         for (const d of deliveries) {
-          const outcome = await attempt(s, d);
+          // A slow batch may outlive its lease: a delivery another sender has claimed since is left to it.
+          if (!(await webhookDeliveriesRepo(s.db).take(d.id, claim, s.now(), LEASE_MS))) continue;
+          const outcome = await attempt(s, d, claim);
           run[outcome]++;
           // Once disabled, the endpoint's other claimed deliveries are already given up.
           if (outcome === 'disabled') break;
@@ -65,8 +70,8 @@ export async function deliverDueWebhooks(s: Services): Promise<DeliveryRun> {
   }
 }
 
-/** One attempt at one delivery. */
-async function attempt(s: Services, d: ClaimedDelivery): Promise<keyof DeliveryRun> {
+/** One attempt at one delivery, taken under `claim`. */
+async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<keyof DeliveryRun> {
   const sentAt = s.now();
   const t = Math.floor(sentAt.getTime() / 1000);
   const secrets = [unseal(s.secret, d.secret_sealed)];
@@ -91,10 +96,11 @@ async function attempt(s: Services, d: ClaimedDelivery): Promise<keyof DeliveryR
       anyStatus: true,
       maxRedirects: 0,
       timeoutMs: ATTEMPT_TIMEOUT_MS,
+      allowListed: true,
     });
     status = answer.status;
     if (status >= 200 && status < 300) {
-      await webhookDeliveriesRepo(s.db).delivered(d.id, status, s.now());
+      await webhookDeliveriesRepo(s.db).delivered(d.id, claim, status, s.now());
       await webhooksRepo(s.db).succeeded(d.webhook_id);
       return 'delivered';
     }
@@ -105,14 +111,16 @@ async function attempt(s: Services, d: ClaimedDelivery): Promise<keyof DeliveryR
     error = `${err.code}: ${err.message}`;
   }
   const now = s.now();
-  await webhookDeliveriesRepo(s.db).attemptFailed(d.id, {
-    status,
-    error,
-    now,
-    retryAt: nextAttemptAt(d.created_at, d.attempts, now),
-  });
-  const failingSince = await webhooksRepo(s.db).failed(d.webhook_id, now);
-  if (failingSince && now.getTime() - failingSince.getTime() >= GIVE_UP_AFTER_MS) {
+  // `take` counted this attempt; the row read at the claim holds the count before it.
+  const retryAt = nextAttemptAt(d.created_at, d.attempts + 1, now);
+  await webhookDeliveriesRepo(s.db).attemptFailed(d.id, claim, { status, error, now, retryAt });
+  const failingSince = await webhooksRepo(s.db).failed(d.webhook_id, now, STREAK_GAP_MS);
+  // Three days of failures: by the clock, or a delivery given up after failing all its life.
+  const threeDays =
+    failingSince !== null &&
+    (now.getTime() - failingSince.getTime() >= GIVE_UP_AFTER_MS ||
+      (retryAt === null && failingSince.getTime() <= new Date(d.created_at).getTime()));
+  if (threeDays) {
     const reason = `Every delivery failed for 3 days; the last one: ${error}`;
     const disabled = await webhooksRepo(s.db).disable(d.webhook_id, reason, now);
     if (disabled) {

@@ -22,10 +22,10 @@ export type LinkStatuses = ReadonlyMap<string, LinkStatus>;
 function statusOf(row: LinkCheckRow): LinkStatus {
   const state = row.broken_since
     ? 'broken'
-    : row.failed_nights > 0
-      ? 'failing'
-      : row.outcome === 'unknown'
-        ? 'unknown'
+    : row.outcome === 'unknown'
+      ? 'unknown'
+      : row.failed_nights > 0
+        ? 'failing'
         : 'ok';
   return {
     state,

@@ -14,8 +14,11 @@ CREATE TABLE webhooks (
   previous_secret_until timestamptz,
   created_at timestamptz NOT NULL,
   created_by text NOT NULL DEFAULT '',
-  -- Since when every attempt has failed (null after a success); three days of it disable the endpoint.
+  -- Since when every attempt has failed (null after a success); three days of it disable the
+  -- endpoint. A failure long after the last one (more than the longest wait between retries)
+  -- starts a new streak.
   failing_since timestamptz,
+  last_failed_at timestamptz,
   disabled_at timestamptz,
   disabled_reason text
 );
@@ -33,8 +36,10 @@ CREATE TABLE webhook_deliveries (
   state text NOT NULL DEFAULT 'pending',
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz NOT NULL,
-  -- A sender's claim: no other process sends the delivery before this time.
+  -- A sender's claim: no other process sends the delivery before locked_until, and what the
+  -- sender records counts only while the claim is still its own.
   locked_until timestamptz,
+  claim text,
   last_attempt_at timestamptz,
   last_status integer,
   last_error text,

@@ -11,5 +11,7 @@ CREATE TABLE link_checks (
   status integer,
   error text,
   failed_nights integer NOT NULL DEFAULT 0,
-  broken_since timestamptz
+  broken_since timestamptz,
+  -- When links.broken went out for this breakage: an event lost to a crash goes the next night.
+  announced_at timestamptz
 );

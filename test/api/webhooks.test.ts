@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { deliverDueWebhooks } from '../../core/commands/deliverWebhooks.js';
 import { banPage } from '../../core/commands/moderation.js';
+import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
+import { webhooksRepo } from '../../store/webhooks.js';
 import { startApp } from '../helpers/app.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
@@ -276,7 +278,7 @@ describe('webhooks', () => {
       expect(receiver.deliveries.at(-1)?.json.object.version).to.equal(5);
     });
 
-    it("e-mails a person's account when its endpoint is turned off", async () => {
+    it("turns off an endpoint whose one delivery failed for 3 days, and e-mails a person's account", async () => {
       const person = await signedUp();
       const made = await person.api(
         'POST',
@@ -288,9 +290,13 @@ describe('webhooks', () => {
       receiver.always(500);
       await person.get('/dashboard');
       const created = await person.post('/dashboard/pages', { username: uniqueName('mailed') });
-      const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location ?? '')?.[1];
+      expect(created.status).to.equal(303);
       await deliver();
-      app().clock.advance(3 * DAY + MINUTE);
+      // The retries, on their schedule, all failing; the first event is given up after 3 days.
+      for (let hours = 8; hours <= 72; hours += 8) {
+        app().clock.advance(8 * 3_600_000);
+        await deliver();
+      }
       const key = (
         await api.post(
           '/api/keys',
@@ -298,12 +304,56 @@ describe('webhooks', () => {
           { headers: { cookie: person.cookieHeader(), 'x-csrf-token': person.csrf } },
         )
       ).body.key;
-      await api.patch(`/api/profiles/${pageId}`, { bio: 'Nobody there' }, { key });
-      await deliver();
+      expect((await api.get('/api/webhooks', { key })).body.webhooks[0].enabled).to.equal(false);
       await mailbox.next(person.email); // the sign-up's confirmation
       const message = await mailbox.next(person.email);
       expect(message.subject).to.match(/webhook was turned off/);
       expect(message.link).to.equal(`${app().url}/dashboard/webhooks`);
+    });
+
+    it('sends nothing more once its owner turns the endpoint off: what waited is given up', async () => {
+      const a = await createAgentAccount();
+      const { id } = await register(a.key, receiver.url, ['page.published']);
+      receiver.answer(500);
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Then off' }, { key: a.key });
+      await deliver();
+      await api.patch(`/api/webhooks/${id}`, { enabled: false }, { key: a.key });
+      app().clock.advance(MINUTE);
+      await deliver();
+      expect(receiver.deliveries).to.have.length(1);
+      const [d] = (await api.get(`/api/webhooks/${id}/deliveries`, { key: a.key })).body.deliveries;
+      expect(d).to.include({ state: 'failed', attempts: 1 });
+    });
+
+    it('starts a new failure streak when the last failure is older than any wait between retries', async () => {
+      const a = await createAgentAccount();
+      const { id } = await register(a.key, receiver.url, ['page.published']);
+      const repo = webhooksRepo(app().services.db);
+      const gap = 9 * 3_600_000;
+      expect(await repo.failed(id, T0, gap)).to.deep.equal(T0);
+      const later = new Date(T0.getTime() + 8 * 3_600_000);
+      expect(await repo.failed(id, later, gap)).to.deep.equal(T0);
+      const muchLater = new Date(T0.getTime() + 30 * DAY);
+      expect(await repo.failed(id, muchLater, gap)).to.deep.equal(muchLater);
+    });
+
+    it('records nothing of a delivery whose lease ran out and another sender claimed', async () => {
+      const a = await createAgentAccount();
+      await register(a.key, receiver.url, ['page.published']);
+      receiver.always(500);
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Slow' }, { key: a.key });
+      await app().services.webhooks.settle();
+      app().clock.advance(MINUTE);
+      const deliveries = webhookDeliveriesRepo(app().services.db);
+      const [first] = await deliveries.claimDue(app().services.now(), 10, 60_000, 'sender-a');
+      const later = new Date(app().services.now().getTime() + 61_000);
+      const [second] = await deliveries.claimDue(later, 10, 60_000, 'sender-b');
+      expect(second.id).to.equal(first.id);
+      expect(await deliveries.take(first.id, 'sender-a', later, 60_000)).to.equal(false);
+      expect(await deliveries.take(first.id, 'sender-b', later, 60_000)).to.equal(true);
+      await deliveries.delivered(first.id, 'sender-a', 200, later);
+      const [row] = await deliveries.recent(first.webhook_id);
+      expect(row).to.include({ state: 'pending', attempts: 2 });
     });
 
     it('gives up a delivery 3 days after its event', async () => {

@@ -107,6 +107,36 @@ describe('nightly link check (checkLinks)', () => {
     expect(receiver.deliveries).to.have.length(1);
   });
 
+  it('marks broken only two failing nights in a row: a night the site refused the checker ends the run', async () => {
+    site.route('/moody', { status: 500, body: 'down' });
+    const a = await pageWithLinks([`${site.origin}/moody`]);
+    await night(NIGHT_1);
+    site.route('/moody', { status: 403, body: 'no robots' });
+    await night(new Date(NIGHT_1.getTime() + DAY));
+    expect((await linkStatuses(a))[0]).to.include({ state: 'unknown', status: 403 });
+    site.route('/moody', { status: 500, body: 'down' });
+    await night(new Date(NIGHT_1.getTime() + 2 * DAY));
+    expect((await linkStatuses(a))[0]).to.include({ state: 'failing', status: 500 });
+  });
+
+  it('sends links.broken the next night when a run died before sending it', async () => {
+    site.route('/lost', { status: 404, body: 'no' });
+    const a = await pageWithLinks([`${site.origin}/lost`]);
+    await api.post('/api/webhooks', { url: receiver.url, events: ['links.broken'] }, { key: a.key });
+    await night(NIGHT_1);
+    await night(new Date(NIGHT_1.getTime() + DAY));
+    // As if the run had stopped between recording the breakage and announcing it.
+    await app().services.webhooks.settle();
+    await app().services.db.query('UPDATE link_checks SET announced_at = NULL');
+    await app().services.db.query('DELETE FROM webhook_deliveries');
+    receiver.deliveries.length = 0;
+    await night(new Date(NIGHT_1.getTime() + 2 * DAY));
+    await app().services.webhooks.settle();
+    await deliverDueWebhooks(app().services);
+    expect(receiver.deliveries.map((d) => d.json.type)).to.deep.equal(['links.broken']);
+    expect(receiver.deliveries[0].json.object.links[0].url).to.equal(`${site.origin}/lost`);
+  });
+
   it('counts a failure once a night however often it runs', async () => {
     site.route('/flaky', { status: 500, body: 'down' });
     const a = await pageWithLinks([`${site.origin}/flaky`]);

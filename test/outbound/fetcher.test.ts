@@ -264,18 +264,27 @@ describe('outbound fetcher', () => {
     const allowing = (allow: string[]) =>
       createFetcher({ allow, resolve: async (host) => (host === 'hooks.internal' ? ['127.0.0.1'] : ['10.9.8.7']) });
 
-    it('reaches a listed host:port on a private address, by address or by name', async () => {
+    const listed = { ...options, allowListed: true };
+
+    it('reaches a listed host:port on a private address, by address or by name, for an allow-listed fetch', async () => {
       const f = allowing([`127.0.0.1:${port}`, `hooks.internal:${port}`]);
-      expect((await f.fetchPublic(`${local()}/ok`, 'url', options)).body.toString()).to.equal('hello');
-      expect((await f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', options)).status).to.equal(200);
+      expect((await f.fetchPublic(`${local()}/ok`, 'url', listed)).body.toString()).to.equal('hello');
+      expect((await f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', listed)).status).to.equal(200);
+    });
+
+    it('refuses a listed host to every other fetch (imports, avatars, link checks), after an allow-listed one too', async () => {
+      const f = allowing([`127.0.0.1:${port}`, `hooks.internal:${port}`]);
+      await f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', listed);
+      expect(await codeOf(f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', options))).to.equal('blocked');
+      expect(await codeOf(f.fetchPublic(`${local()}/ok`, 'url', options))).to.equal('blocked');
     });
 
     it('refuses the same host on another port, and a redirect from a listed host to an unlisted one', async () => {
       const f = allowing([`127.0.0.1:${port}`]);
-      expect(await codeOf(f.fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('blocked');
-      expect(await codeOf(f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', options))).to.equal('blocked');
+      expect(await codeOf(f.fetchPublic('http://127.0.0.1:1/', 'url', listed))).to.equal('blocked');
+      expect(await codeOf(f.fetchPublic(`http://hooks.internal:${port}/ok`, 'url', listed))).to.equal('blocked');
       const away = `${local()}/to?u=${encodeURIComponent('http://10.9.8.7/')}`;
-      expect(await codeOf(f.fetchPublic(away, 'url', options))).to.equal('blocked');
+      expect(await codeOf(f.fetchPublic(away, 'url', listed))).to.equal('blocked');
     });
   });
 
