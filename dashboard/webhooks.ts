@@ -7,10 +7,9 @@ import type Koa from 'koa';
 import {
   createWebhook,
   deleteWebhook,
-  listWebhooks,
-  recentDeliveries,
   rollWebhookSecret,
   updateWebhook,
+  webhooksWithDeliveries,
 } from '../core/commands/webhooks.js';
 import { AppError } from '../core/errors.js';
 import { EVENT_TYPES } from '../core/events.js';
@@ -48,12 +47,10 @@ export function webhooksRoutes(router: Router, d: DashboardContext): void {
 
   async function showWebhooks(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const now = s.now();
-    const webhooks = await Promise.all(
-      (await listWebhooks(s, accountId)).map(async (row) => ({
-        ...presentWebhook(row, now),
-        deliveries: (await recentDeliveries(s, accountId, row.id)).slice(0, SHOWN_DELIVERIES).map(presentDelivery),
-      })),
-    );
+    const webhooks = (await webhooksWithDeliveries(s, accountId, SHOWN_DELIVERIES)).map(({ row, deliveries }) => ({
+      ...presentWebhook(row, now),
+      deliveries: deliveries.map(presentDelivery),
+    }));
     await show(ctx, 'webhooks', { title: 'Webhooks', webhooks, events: EVENTS, fieldOf, input: {}, ...extra }, status);
   }
 

@@ -119,6 +119,18 @@ export async function rollWebhookSecret(s: Services, accountId: string, id: stri
   return { row, secret };
 }
 
+/** The account's endpoints, each with its latest `limit` deliveries (newest first): the dashboard and the export. */
+export async function webhooksWithDeliveries(
+  s: Services,
+  accountId: string,
+  limit?: number,
+): Promise<{ row: WebhookRow; deliveries: DeliveryRow[] }[]> {
+  const rows = await listWebhooks(s, accountId);
+  return Promise.all(
+    rows.map(async (row) => ({ row, deliveries: await webhookDeliveriesRepo(s.db).recent(row.id, limit) })),
+  );
+}
+
 /** The endpoint's latest deliveries, newest first. */
 export async function recentDeliveries(s: Services, accountId: string, id: string): Promise<DeliveryRow[]> {
   await getWebhook(s, accountId, id);

@@ -15,11 +15,10 @@ import { pagesRepo } from '../../store/pages.js';
 import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { sessionsRepo } from '../../store/sessions.js';
 import { statsRepo } from '../../store/stats.js';
-import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
-import { webhooksRepo } from '../../store/webhooks.js';
 import { loadAccount } from '../commands/account.js';
 import { mediaUrl } from '../commands/images.js';
 import { presentEntry } from '../commands/pageHistory.js';
+import { webhooksWithDeliveries } from '../commands/webhooks.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
@@ -46,9 +45,8 @@ export async function exportAccount(s: Services, accountId: string) {
     statsRepo(s.db).breakdownsOfPages(pageIds),
     Promise.all(pageIds.map((id) => pageVersionsRepo(s.db).list(id, s.now()))),
     linkStatusesOf(s, pages),
-    webhooksRepo(s.db).listByAccount(account.id),
+    webhooksWithDeliveries(s, account.id),
   ]);
-  const deliveries = await Promise.all(webhooks.map((w) => webhookDeliveriesRepo(s.db).recent(w.id)));
   return {
     exportedAt: s.now().toISOString(),
     account: presentAccount(account),
@@ -74,9 +72,9 @@ export async function exportAccount(s: Services, accountId: string) {
         .filter((b) => b.page_id === p.id)
         .map((b) => ({ date: b.day, dimension: b.dimension, value: b.value, views: b.count })),
     })),
-    webhooks: webhooks.map((w, i) => ({
-      ...presentWebhook(w, s.now()),
-      deliveries: deliveries[i].map((d) => ({ ...presentDelivery(d), body: d.body })),
+    webhooks: webhooks.map(({ row, deliveries }) => ({
+      ...presentWebhook(row, s.now()),
+      deliveries: deliveries.map((d) => ({ ...presentDelivery(d), body: d.body })),
     })),
     history: pages.map((p, i) => ({ pageId: p.id, versions: history[i].map(presentEntry) })),
     images: images.map((m) => ({
