@@ -10,12 +10,13 @@
  */
 import { templateKey } from '../cdn/cdn.js';
 import type { Services } from '../core/services.js';
-import { fromSource, type RenderSource } from '../renderer/publish.js';
+import type { Copies } from '../renderer/encode.js';
+import { fromSource, type RenderSource } from '../renderer/pageFiles.js';
 import { startRenderWorker } from '../renderer/renderPool.js';
 import { renderVersions } from '../renderer/versions.js';
 import type { Queryable } from '../store/db.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
-import { republishRepo } from '../store/republish.js';
+import { republishRepo, type Staleness } from '../store/republish.js';
 
 export interface RepublishResult {
   /** Pages rendered again. */
@@ -23,6 +24,10 @@ export interface RepublishResult {
   /** Pages that needed it when the run started. */
   total: number;
   ms: number;
+  /** When every page was rendered again (a large run makes the compressed copies after). */
+  visibleMs: number;
+  /** Pages whose compressed copies a large run made after their files. */
+  copied: number;
 }
 
 export interface RepublishOptions {
@@ -39,6 +44,8 @@ export interface RepublishOptions {
    * default when the storage can be opened there and at least WORKER_MIN_PAGES need it.
    */
   worker?: boolean;
+  /** Called between a large run's two passes, when every page is rendered again and none has its copies yet. */
+  betweenPasses?: () => Promise<void>;
 }
 
 /** Below this many pages the worker's start-up (about a tenth of a second) is not worth it. */
@@ -68,9 +75,6 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   const pages = republishRepo(db);
   const total = await pages.countStale(versions);
   // The CDN keeps each page until its template's key is purged: once, after the last page.
-  if (total > 0 && s.cdn.kind !== 'none') {
-    await s.publisher.purges.hold((await pages.staleTemplates(versions)).map(templateKey), TEMPLATE_PURGE_HOLD_MS);
-  }
   if (total > 0) {
     const { pageScheme, pageDomain, mediaUrl } = s.config;
     s.log.info(
@@ -78,6 +82,9 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       `republish: ${pagesCount(total)} published with another template or other site addresses; rendering again`,
     );
   }
+  // The CDN keeps each page until its template's key is purged: once, after the last page.
+  const templates = total > 0 && s.cdn.kind !== 'none' ? (await pages.staleTemplates(versions)).map(templateKey) : [];
+  if (templates.length > 0) await s.publisher.purges.hold(templates, TEMPLATE_PURGE_HOLD_MS);
   const logEvery = o.logEveryMs ?? 5_000;
   let logged = started;
   const spec = s.storage.spec;
@@ -85,7 +92,7 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   const worker =
     spec && (o.worker ?? total >= WORKER_MIN_PAGES) ? startRenderWorker(spec, s.config, concurrency) : null;
 
-  /** Renders and stores pages here, a few at a time. */
+  /** Renders and stores pages here, a few at a time, with all their files. */
   const writeHere = async (rows: RenderSource[], unlessSame: boolean) => {
     for (let i = 0; i < rows.length; i += concurrency) {
       await Promise.all(
@@ -101,49 +108,57 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
    * here, each file compared with what is stored first, so a page the dead run had written is
    * not written again.
    */
-  const write = async (rows: (RenderSource & { claimed: boolean })[], now: Date) => {
+  const write = async (rows: (RenderSource & { claimed: boolean })[], now: Date, copies: Copies) => {
     const claimed = rows.filter((r) => r.claimed);
     const fresh = claimed.length === 0 ? rows : rows.filter((r) => !r.claimed);
     if (claimed.length > 0) await writeHere(claimed, true);
-    if (worker) return worker.write(fresh, now);
+    if (worker) return worker.write(fresh, now, copies);
     await writeHere(fresh, false);
   };
 
-  /** Records the batch's new version; a page changed (edited, unpublished, banned) since it was read is converged once more. */
-  const finish = async (ids: string[], readAt: Date) => {
-    await pages.markRendered(versions, ids);
-    for (const username of await pages.changedSince(ids, readAt)) {
-      await publishQueueRepo(db).enqueue(username, s.now());
-      await s.publisher.publishSoon(username);
-    }
-    done += ids.length;
-    o.onProgress?.(done, Math.max(total, done));
-    const at = performance.now();
-    if (at - logged >= logEvery) {
-      logged = at;
-      s.log.info({ done, total: Math.max(total, done) }, `republish: ${done} of ${pagesCount(Math.max(total, done))}`);
-    }
-  };
-
   let done = 0;
-  let after = '';
-  // The batch being written while the next one is read.
-  let writing: { ids: string[]; readAt: Date; stored: Promise<void> } | null = null;
-  try {
+  /**
+   * One pass over the pages in key order: the batch being written while the next one is read.
+   * Each batch's new version is recorded once it is stored; a page changed (edited,
+   * unpublished, banned) since it was read is converged once more through the outbox.
+   */
+  const pass = async (which: Staleness, copies: Copies) => {
+    let made = 0;
+    const finish = async (ids: string[], readAt: Date) => {
+      await pages.markRendered(versions, ids, copies !== 'none');
+      for (const username of await pages.changedSince(ids, readAt)) {
+        await publishQueueRepo(db).enqueue(username, s.now());
+        await s.publisher.publishSoon(username);
+      }
+      made += ids.length;
+      if (copies !== 'only') done += ids.length;
+      o.onProgress?.(done, Math.max(total, done)); // also the job's heartbeat (jobs/agenda.ts)
+      if (copies === 'only') return;
+      const at = performance.now();
+      if (at - logged >= logEvery) {
+        logged = at;
+        s.log.info(
+          { done, total: Math.max(total, done) },
+          `republish: ${done} of ${pagesCount(Math.max(total, done))}`,
+        );
+      }
+    };
+    let after = '';
+    let writing: { ids: string[]; readAt: Date; stored: Promise<void> } | null = null;
     for (;;) {
       const readAt = s.now();
       // The next chunk of ids in key order, then its stale pages: each step reads an index
       // range, where "the next 100 stale pages" made the planner scan every page left.
       const last = await pages.chunkEnd(after, batchSize);
       if (last === null) break;
-      const rows = await pages.staleIn(versions, after, last);
+      const rows = await pages.staleIn(versions, after, last, which);
       after = last;
       if (rows.length === 0) continue;
       await pages.claim(
         rows.map((r) => r.id),
         readAt,
       );
-      const stored = write(rows, readAt);
+      const stored = write(rows, readAt, copies);
       // Not awaited yet: a failure is reported where the batch is finished.
       stored.catch(() => {});
       if (writing) {
@@ -156,16 +171,42 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       await writing.stored;
       await finish(writing.ids, writing.readAt);
     }
+    return made;
+  };
+
+  let copied = 0;
+  let visibleMs = 0;
+  try {
+    if (!worker) {
+      await pass('any', 'all');
+    } else {
+      // A large run: the pages first, so visitors see the new render sooner, then their
+      // compressed copies (most of the work: encode.ts). Between the two the page host sends a
+      // page uncompressed; the first pass removes the copies it makes stale.
+      await pass('stale', 'none');
+      visibleMs = performance.now() - started;
+      if (templates.length > 0) {
+        await s.publisher.purges.release(templateKey(''));
+        await s.publisher.purges.hold(templates, TEMPLATE_PURGE_HOLD_MS);
+      }
+      await o.betweenPasses?.();
+      copied = await pass('withoutCopies', 'only');
+    }
   } finally {
     await worker?.close();
   }
   await s.publisher.purges.release(templateKey(''));
-  const result = { republished: done, total, ms: performance.now() - started };
+  const ms = performance.now() - started;
+  const result = { republished: done, total, ms, visibleMs: visibleMs || ms, copied };
+  const seconds = (at: number) => `${(at / 1000).toFixed(1)} s`;
   s.log.info(
     result,
-    done === 0
+    done === 0 && copied === 0
       ? 'republish: every published page is up to date'
-      : `republish: ${pagesCount(done)} rendered again in ${(result.ms / 1000).toFixed(1)} s`,
+      : `republish: ${pagesCount(done)} rendered again in ${seconds(ms)}` +
+          (worker
+            ? ` (shown after ${seconds(result.visibleMs)}, with the compressed copies of ${pagesCount(copied)} made after)`
+            : ''),
   );
   return result;
 }

@@ -8,7 +8,7 @@
  * `npm run bench -- encodings` measures both.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type Encoding, encodedKey } from '../store/layout.js';
+import { ENCODINGS, type Encoding, encodedKey } from '../store/layout.js';
 import type { ObjectMeta } from '../store/objects.js';
 
 export const GZIP_LEVEL = 9;
@@ -32,14 +32,18 @@ export interface PageFile {
   meta: ObjectMeta;
 }
 
+/** Which of a file and its compressed copies to make: both, the file alone, or the copies alone. */
+export type Copies = 'all' | 'none' | 'only';
+
 /** The file and its brotli and gzip copies, each stored beside it with its Content-Encoding. */
-export function withEncodings(file: PageFile): PageFile[] {
-  return [
-    file,
-    ...(['br', 'gzip'] as const).map((encoding) => ({
-      key: encodedKey(file.key, encoding),
-      body: encode(file.body, encoding),
-      meta: { ...file.meta, contentEncoding: encoding },
-    })),
-  ];
+export function withEncodings(file: PageFile, copies: Copies = 'all'): PageFile[] {
+  const made =
+    copies === 'none'
+      ? []
+      : ENCODINGS.map((encoding) => ({
+          key: encodedKey(file.key, encoding),
+          body: encode(file.body, encoding),
+          meta: { ...file.meta, contentEncoding: encoding },
+        }));
+  return copies === 'only' ? made : [file, ...made];
 }

@@ -11,7 +11,7 @@ import type { ObjectStorage } from '../store/objects.js';
 import { readableOn } from './contrast.js';
 import type { PageFile } from './encode.js';
 import { escapeHtml } from './escape.js';
-import type { RenderRow } from './publish.js';
+import type { RenderRow } from './pageFiles.js';
 import { initialOf } from './view.js';
 
 // Loaded with the first icon: the render worker threads, which import the publisher, never need it.

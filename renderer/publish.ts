@@ -5,105 +5,18 @@
  * transaction (the outbox), so a failed publish is retried until storage takes it.
  */
 import type { Logger } from 'pino';
-import { type Cdn, pageKey, templateKey } from '../cdn/cdn.js';
+import { type Cdn, pageKey } from '../cdn/cdn.js';
 import type { Config } from '../core/config.js';
 import { nextVisibilityChange } from '../core/model.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
-import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
+import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
-import { type PageFile, withEncodings } from './encode.js';
-import { pageLlmsTxt } from './llmsTxt.js';
+import { pageFiles, type RenderRow } from './pageFiles.js';
 import { pageIcons } from './pageIcons.js';
 import { createPurger } from './purges.js';
-import { renderPage } from './render.js';
-import { withUtm } from './utm.js';
-import { renderVersions, type SiteUrls } from './versions.js';
-
-export type { SiteUrls } from './versions.js';
-
-const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
-
-/** What the router needs to answer a page host without the database: the id and the short paths. */
-export interface PageMeta {
-  id: string;
-  username: string;
-  /**
-   * Short paths of visible link blocks; a scheduled one keeps its window, which the router
-   * checks with its own clock (the block's page file changes only when the visibility job runs).
-   */
-  links: Record<string, { url: string; blockId: string; showFrom?: string; showUntil?: string }>;
-  /** Blocks whose taps may be counted. */
-  blockIds: string[];
-}
-
-function pageMeta(row: RenderRow): PageMeta {
-  const links: PageMeta['links'] = {};
-  for (const b of row.blocks) {
-    if (b.type === 'link' && b.path && b.visible) {
-      links[b.path] = {
-        url: row.profile.utm ? withUtm(b.url, row.username) : b.url,
-        blockId: b.id,
-        ...(b.showFrom ? { showFrom: b.showFrom } : {}),
-        ...(b.showUntil ? { showUntil: b.showUntil } : {}),
-      };
-    }
-  }
-  return { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };
-}
-
-/** What a page needs to be rendered: plain data, so a worker thread can receive it. */
-export type RenderRow = Pick<PageRow, 'id' | 'username' | 'profile' | 'blocks'>;
-
-/**
- * A page as the republish job reads it: the blocks still as their json text, parsed where the
- * page is rendered (on the worker thread for large runs), not on the thread the API uses.
- */
-export type RenderSource = PageSource;
-
-export function fromSource({ blocksJson, ...row }: RenderSource): RenderRow {
-  return { ...row, blocks: JSON.parse(blocksJson) };
-}
-
-/**
- * The files of a published page, rendered at `now`: index.html and page.md with their gzip
- * and brotli copies (encode.ts), llms.txt and, unless `routes: false`, the router's table
- * meta.json. The icons are made apart (pageIcons.ts): they do not depend on the template.
- */
-export function pageFiles(row: RenderRow, site: SiteUrls, now: Date, options: { routes?: boolean } = {}): PageFile[] {
-  const keys = pageKeys(row.username);
-  const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
-  const { html, md } = renderPage({
-    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
-    now,
-    urls: { page, media: site.mediaUrl },
-  });
-  const surrogateKeys = `${pageKey(row.username)} ${templateKey(row.profile.templateId)}`;
-  const llms = pageLlmsTxt({ title: row.profile.displayName || row.username, bio: row.profile.bio, page });
-  const files: PageFile[] = [
-    ...withEncodings({
-      key: keys.html,
-      body: Buffer.from(html),
-      meta: { contentType: 'text/html; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
-    }),
-    ...withEncodings({
-      key: keys.md,
-      body: Buffer.from(md),
-      meta: { contentType: 'text/markdown; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
-    }),
-    {
-      key: keys.llms,
-      body: Buffer.from(llms),
-      meta: { contentType: 'text/plain; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
-    },
-  ];
-  if (options.routes !== false) {
-    const meta = Buffer.from(JSON.stringify(pageMeta(row)));
-    files.push({ key: keys.meta, body: meta, meta: { contentType: 'application/json', cacheControl: 'no-cache' } });
-  }
-  return files;
-}
+import { renderVersions } from './versions.js';
 
 export interface PublisherDeps {
   config: Config;

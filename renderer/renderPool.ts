@@ -1,13 +1,14 @@
 /** The main thread's side of renderer/renderWorker.ts: batches of pages out, one answer per batch. */
 import { Worker } from 'node:worker_threads';
 import type { StorageSpec } from '../store/objects.js';
-import type { RenderSource } from './publish.js';
+import type { Copies } from './encode.js';
+import type { RenderSource } from './pageFiles.js';
 import type { RenderBatch, RenderBatchResult } from './renderWorker.js';
 import { type SiteUrls, siteUrls } from './versions.js';
 
 export interface RenderWorker {
   /** Renders the rows at `now` and stores their files (not meta.json); rejects with the first failure. */
-  write(rows: RenderSource[], now: Date): Promise<void>;
+  write(rows: RenderSource[], now: Date, copies?: Copies): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,12 +47,12 @@ export function startRenderWorker(spec: StorageSpec, site: SiteUrls, concurrency
   worker.on('exit', (code) => failAll(new Error(`render worker stopped (exit code ${code})`)));
 
   return {
-    write(rows, now) {
+    write(rows, now, copies = 'all') {
       if (failure) return Promise.reject(failure);
       const id = next++;
       return new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, rows, now: now.getTime() } satisfies RenderBatch);
+        worker.postMessage({ id, rows, now: now.getTime(), copies } satisfies RenderBatch);
       });
     },
     async close() {

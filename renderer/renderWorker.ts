@@ -7,11 +7,18 @@ import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
-import { fromSource, pageFiles, type RenderSource, type SiteUrls } from './publish.js';
+import type { Copies } from './encode.js';
+import { copyKeys, fromSource, pageFiles, type RenderSource } from './pageFiles.js';
+import type { SiteUrls } from './versions.js';
 
 export interface RenderBatch {
   id: number;
   rows: RenderSource[];
+  /**
+   * Which files: all of them, the pages without their compressed copies (the copies stored
+   * before are removed, so none older than its page is ever sent), or the copies alone.
+   */
+  copies: Copies;
   /** Render time, ms since the epoch (the job's clock). */
   now: number;
 }
@@ -39,10 +46,10 @@ const storage = storageFromSpec(spec, { blocking: true });
 async function writeBatch(batch: RenderBatch): Promise<void> {
   const now = new Date(batch.now);
   for (let i = 0; i < batch.rows.length; i += concurrency) {
-    const files = batch.rows
-      .slice(i, i + concurrency)
-      .flatMap((row) => pageFiles(fromSource(row), site, now, { routes: false }));
+    const rows = batch.rows.slice(i, i + concurrency);
+    const files = rows.flatMap((row) => pageFiles(fromSource(row), site, now, { routes: false, copies: batch.copies }));
     await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
+    if (batch.copies === 'none') await storage.delete(rows.flatMap((row) => copyKeys(row.username)));
   }
 }
 

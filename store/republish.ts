@@ -3,26 +3,44 @@
  * `versions` is the JSON object of the current render versions by template id
  * (renderer/versions.ts); a page is stale when it is published, not banned, and its files were
  * rendered with another version than the current one of its template.
+ *
+ * A large run writes pages in two passes: their files first, then their compressed copies. A
+ * page between the two records its current version with WITHOUT_COPIES after it; the first pass
+ * takes the pages `stale` in the narrow sense, the second those `withoutCopies`, and a run that
+ * does both at once (`any`) takes both.
  */
 import type { Queryable } from './db.js';
 import type { PageSource } from './pages.js';
 
-const STALE = `is_published AND banned_at IS NULL
-  AND published_template_version IS DISTINCT FROM ($1::jsonb ->> (profile ->> 'templateId'))`;
+/** The mark after the version of a page whose files are current but whose compressed copies are not made yet. */
+export const WITHOUT_COPIES = '~without-copies';
+
+/** Which pages a pass of the republish job takes. */
+export type Staleness = 'any' | 'stale' | 'withoutCopies';
+
+const CURRENT = `($1::jsonb ->> (profile ->> 'templateId'))`;
+const LIVE = 'is_published AND banned_at IS NULL';
+const WHERE: Record<Staleness, string> = {
+  any: `${LIVE} AND published_template_version IS DISTINCT FROM ${CURRENT}`,
+  stale: `${LIVE} AND published_template_version IS DISTINCT FROM ${CURRENT}
+    AND published_template_version IS DISTINCT FROM ${CURRENT} || '${WITHOUT_COPIES}'`,
+  withoutCopies: `${LIVE} AND published_template_version = ${CURRENT} || '${WITHOUT_COPIES}'`,
+};
 
 export function republishRepo(db: Queryable) {
   return {
-    async countStale(versions: string): Promise<number> {
-      const [{ count }] = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM pages WHERE ${STALE}`, [
-        versions,
-      ]);
+    async countStale(versions: string, which: Staleness = 'any'): Promise<number> {
+      const [{ count }] = await db.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pages WHERE ${WHERE[which]}`,
+        [versions],
+      );
       return count;
     },
 
     /** The templates of the stale pages (their CDN keys are purged once the run is over). */
     async staleTemplates(versions: string): Promise<string[]> {
       const rows = await db.query<{ template: string }>(
-        `SELECT DISTINCT profile ->> 'templateId' AS template FROM pages WHERE ${STALE}`,
+        `SELECT DISTINCT profile ->> 'templateId' AS template FROM pages WHERE ${WHERE.any}`,
         [versions],
       );
       return rows.map((r) => r.template);
@@ -45,10 +63,15 @@ export function republishRepo(db: Queryable) {
      * The stale pages with ids in (after, last], in id order; `claimed` when a run that died
      * claimed it (its files may be written already).
      */
-    async staleIn(versions: string, after: string, last: string): Promise<(PageSource & { claimed: boolean })[]> {
+    async staleIn(
+      versions: string,
+      after: string,
+      last: string,
+      which: Staleness = 'any',
+    ): Promise<(PageSource & { claimed: boolean })[]> {
       return db.query<PageSource & { claimed: boolean }>(
         `SELECT id, username, profile, blocks::text AS "blocksJson", republish_claimed_at IS NOT NULL AS claimed
-         FROM pages WHERE id > $2 AND id <= $3 AND ${STALE} ORDER BY id`,
+         FROM pages WHERE id > $2 AND id <= $3 AND ${WHERE[which]} ORDER BY id`,
         [versions, after, last],
       );
     },
@@ -58,12 +81,15 @@ export function republishRepo(db: Queryable) {
       await db.query('UPDATE pages SET republish_claimed_at = $2 WHERE id = ANY($1::text[])', [ids, now]);
     },
 
-    /** Records the current render version of each page's template as the one its files were rendered with, and ends the claim. */
-    async markRendered(versions: string, ids: readonly string[]) {
+    /**
+     * Records the current render version of each page's template as the one its files were
+     * rendered with (marked WITHOUT_COPIES when `copiesMade` is false), and ends the claim.
+     */
+    async markRendered(versions: string, ids: readonly string[], copiesMade = true) {
       await db.query(
-        `UPDATE pages SET published_template_version = ($1::jsonb ->> (profile ->> 'templateId')), republish_claimed_at = NULL
+        `UPDATE pages SET published_template_version = ${CURRENT} || $3, republish_claimed_at = NULL
          WHERE id = ANY($2::text[])`,
-        [versions, ids],
+        [versions, ids, copiesMade ? '' : WITHOUT_COPIES],
       );
     },
 

@@ -69,6 +69,24 @@ describe('CDN purges (renderer/publish.ts, renderer/purges.ts)', () => {
     expect(await purgeQueueRepo(app().services.db).count()).to.equal(0);
   });
 
+  it('purges a large republish by template key twice: after the pages, then after their compressed copies', async () => {
+    for (let i = 0; i < 2; i++) await createAgentAccount({ page: { templateId: 'zine' } });
+    const current = renderVersions(app().services.config);
+    cdn().purges.length = 0;
+    let purgedBetween: string[][] = [];
+    const result = await republishStalePages(app().services, {
+      versions: { ...current, zine: 'edited-zine' },
+      worker: true,
+      betweenPasses: async () => {
+        purgedBetween = [...cdn().purges];
+      },
+    });
+    expect(result).to.include({ republished: 2, copied: 2 });
+    expect(purgedBetween).to.deep.equal([[templateKey('zine')]]);
+    expect(cdn().purges).to.deep.equal([[templateKey('zine')], [templateKey('zine')]]);
+    expect(await purgeQueueRepo(app().services.db).count()).to.equal(0);
+  });
+
   it('leaves nothing to purge after a republish that found nothing stale', async () => {
     await createAgentAccount();
     cdn().purges.length = 0;

@@ -170,6 +170,86 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
     expect(stale).to.equal(0);
   });
 
+  it("shows a large run's pages before their compressed copies, never sending a copy older than its page", async () => {
+    const pages = [];
+    for (let i = 0; i < 3; i++) pages.push(await createAgentAccount({ page: { templateId: 'zine', bio: `Bio ${i}` } }));
+    const names = pages.map((a) => a.page.username);
+    await app().services.db.query(
+      `UPDATE pages SET published_template_version = 'old', profile = jsonb_set(profile, '{bio}', '"After the deploy"')
+       WHERE username = ANY($1)`,
+      [names],
+    );
+    const seen: { html: string; copy: number; versions: string[] }[] = [];
+    const result = await republishStalePages(app().services, {
+      worker: true,
+      batchSize: 2,
+      betweenPasses: async () => {
+        const { storage } = app().services;
+        for (const name of names) {
+          const keys = pageKeys(name);
+          const copies = await Promise.all(
+            [keys.htmlBr, keys.htmlGzip, keys.mdBr, keys.mdGzip].map((k) => storage.get(k)),
+          );
+          seen.push({
+            html: (await files(name)).html,
+            copy: copies.filter(Boolean).length,
+            versions: Object.values(await storedVersions([name])),
+          });
+        }
+      },
+    });
+    expect(result).to.include({ republished: 3, total: 3, copied: 3 });
+    expect(result.visibleMs).to.be.at.most(result.ms);
+    for (const between of seen) {
+      expect(between.html).to.include('After the deploy');
+      expect(between.copy, 'compressed copies left from before the run').to.equal(0);
+      expect(between.versions[0]).to.match(/~without-copies$/);
+    }
+    for (const name of names) {
+      const br = await app().services.storage.get(pageKeys(name).htmlBr);
+      expect(brotliDecompressSync(br!.body).toString()).to.equal((await files(name)).html);
+    }
+    const current = renderVersions(app().services.config).zine;
+    expect(Object.values(await storedVersions(names))).to.deep.equal([current, current, current]);
+  });
+
+  it('makes the compressed copies a run that stopped between its passes did not make', async () => {
+    const pages = [];
+    for (let i = 0; i < 2; i++) pages.push(await createAgentAccount({ page: { templateId: 'mono' } }));
+    const names = pages.map((a) => a.page.username);
+    const current = renderVersions(app().services.config).mono;
+    await app().services.db.query(`UPDATE pages SET published_template_version = $2 WHERE username = ANY($1)`, [
+      names,
+      `${current}~without-copies`,
+    ]);
+    await app().services.storage.delete(names.flatMap((n) => [pageKeys(n).htmlBr, pageKeys(n).htmlGzip]));
+
+    for (const worker of [true, false]) {
+      const result = await republishStalePages(app().services, { worker });
+      expect(result.total).to.equal(worker ? 2 : 0);
+      if (worker) expect(result).to.include({ republished: 0, copied: 2 });
+      for (const name of names) {
+        const gzip = await app().services.storage.get(pageKeys(name).htmlGzip);
+        expect(gunzipSync(gzip!.body).toString()).to.equal((await files(name)).html);
+      }
+      expect(Object.values(await storedVersions(names))).to.deep.equal([current, current]);
+    }
+  });
+
+  it('makes in one pass, without the worker, the copies of pages a stopped large run left without them', async () => {
+    const a = await createAgentAccount({ page: { templateId: 'noir' } });
+    const current = renderVersions(app().services.config).noir;
+    await app().services.db.query(`UPDATE pages SET published_template_version = $2 WHERE username = $1`, [
+      a.page.username,
+      `${current}~without-copies`,
+    ]);
+    await app().services.storage.delete([pageKeys(a.page.username).htmlBr]);
+    expect(await republishStalePages(app().services, { worker: false })).to.include({ republished: 1, total: 1 });
+    const br = await app().services.storage.get(pageKeys(a.page.username).htmlBr);
+    expect(brotliDecompressSync(br!.body).toString()).to.equal((await files(a.page.username)).html);
+    expect(Object.values(await storedVersions([a.page.username]))).to.deep.equal([current]);
+  });
+
   it('republishes nothing when the configuration is unchanged: the publisher and the job agree on the version', async () => {
     const a = await createAgentAccount({ page: { templateId: 'aurora' } });
     await pageWithAvatar();
