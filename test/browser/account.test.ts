@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { dashboardBrowser } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -8,41 +8,15 @@ import { type Mailbox, startAppWithMailbox, startMailbox } from '../helpers/mail
 
 describe('a person’s account in Chromium: password reset and deletion @slow', function () {
   this.timeout(120_000);
-  let browser: Browser;
   let mailbox: Mailbox;
   before(async () => {
     mailbox = await startMailbox();
-    browser = await chromium.launch(CHROMIUM);
   });
   after(async () => {
-    await browser?.close();
     await mailbox?.close();
   });
   ownApp({ start: () => startAppWithMailbox(() => mailbox) });
-
-  let consoleErrors: string[] = [];
-  afterEach(() => {
-    const errors = consoleErrors;
-    consoleErrors = [];
-    expect(errors, 'console errors').to.deep.equal([]);
-  });
-
-  async function freshPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    return page;
-  }
-
-  async function signUp(page: Page, email: string, password: string) {
-    await page.goto(`${app().url}/signup`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard/);
-  }
+  const { freshPage, signUp, expectConsoleErrors } = dashboardBrowser();
 
   async function logIn(page: Page, email: string, password: string) {
     await page.goto(`${app().url}/login`);
@@ -99,7 +73,7 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
 
     // A browser that never saw the page (one that did may keep it for its cache lifetime); the
     // 404 is expected here, so this one's console is not watched.
-    const stranger = await (await browser.newContext()).newPage();
+    const stranger = await freshPage({ watched: false });
     const gone = await stranger.goto(`http://${username}.pages.test:${app().port}/`);
     expect(gone?.status()).to.equal(404);
     expect((await api.get(`/api/username/check?u=${username}`)).body.status).to.equal('taken');
@@ -113,15 +87,11 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     expect(await page.getByRole('alert').textContent()).to.include('E-mail or password is wrong');
     expect((await mailbox.next(email)).subject).to.include('is deleted');
     // The answers this test expects to fail: the deleted page and the refused log-in.
-    consoleErrors = consoleErrors.filter((e) => !/pages\.test:\d+\/: .* 404|\/login: .* 401/.test(e));
+    expectConsoleErrors(/pages\.test:\d+\/: .* 404|\/login: .* 401/);
   });
 
   it('fits a 360 px phone: the menu on one line, nothing wider than the screen', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
+    const page = await freshPage({ width: 360, height: 740, isMobile: true });
     await signUp(page, `${uniqueName('phone')}@example.com`, 'correct horse battery');
     await page.getByLabel(/^Name/).fill(uniqueName('a-rather-long-name'));
     await page.getByRole('button', { name: 'Create page' }).click();

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM } from '../helpers/browser.js';
+import { dashboardBrowser } from '../helpers/browser.js';
 import { api, BROWSER_UA } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -11,40 +10,11 @@ const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 
 describe('the dashboard in Chromium', function () {
   this.timeout(120_000);
-  let browser: Browser;
   before(async () => {
-    browser = await chromium.launch(CHROMIUM);
     await mkdir(SHOTS, { recursive: true });
   });
-  after(async () => {
-    await browser?.close();
-  });
-
-  // Console errors of every dashboard page a test opens; any one fails the test.
-  let consoleErrors: string[] = [];
-  afterEach(() => {
-    const errors = consoleErrors;
-    consoleErrors = [];
-    expect(errors, 'console errors').to.deep.equal([]);
-  });
-
-  /** A fresh browser profile (no cookies) at a desktop size. */
-  async function freshPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    return page;
-  }
-
-  async function signUp(page: Page) {
-    await page.goto(`${app().url}/signup`);
-    await page.getByLabel('E-mail').fill(`${uniqueName('person')}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard/);
-  }
+  // Every console error of a dashboard page a test opens fails the test.
+  const { freshPage, signUp } = dashboardBrowser();
 
   it('signs up, creates a page, edits it with several block types and sees it live', async () => {
     const page = await freshPage();
@@ -150,7 +120,7 @@ describe('the dashboard in Chromium', function () {
     await page.locator('#new-link-url').fill('https://tap.example.com/');
     await page.getByRole('button', { name: 'Add link' }).click();
 
-    const visitor = await browser.newPage({ userAgent: BROWSER_UA });
+    const visitor = await freshPage({ userAgent: BROWSER_UA, watched: false });
     await visitor.goto(`http://${username}.pages.test:${app().port}/`);
     await visitor.waitForLoadState('networkidle');
     await visitor.close();

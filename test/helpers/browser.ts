@@ -1,3 +1,8 @@
+import { expect } from 'chai';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { uniqueName } from './factories.js';
+import { app } from './hooks.js';
+
 /**
  * The Chromium the browser tests launch: Debian's build at /usr/bin/chromium, or the executable
  * named by CHROMIUM_PATH. The test preflight (preflight.ts) checks this same path.
@@ -15,3 +20,59 @@ export const CHROMIUM = {
     '--host-resolver-rules=MAP *.pages.test 127.0.0.1',
   ],
 };
+
+/**
+ * Chromium for a describe block that drives the dashboard: launched before its tests, closed
+ * after, and every console error a page shows fails the test it happened in.
+ */
+export function dashboardBrowser() {
+  let browser: Browser;
+  let consoleErrors: string[] = [];
+  before(async () => {
+    browser = await chromium.launch(CHROMIUM);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  afterEach(() => {
+    const errors = consoleErrors;
+    consoleErrors = [];
+    expect(errors, 'console errors').to.deep.equal([]);
+  });
+
+  return {
+    /**
+     * A fresh browser profile (no cookies), at a desktop size unless told; its console errors
+     * fail the test unless `watched: false`.
+     */
+    async freshPage(
+      o: { width?: number; height?: number; isMobile?: boolean; userAgent?: string; watched?: boolean } = {},
+    ): Promise<Page> {
+      const context = await browser.newContext({
+        viewport: { width: o.width ?? 1280, height: o.height ?? 900 },
+        isMobile: o.isMobile ?? false,
+        ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+      });
+      const page = await context.newPage();
+      if (o.watched === false) return page;
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
+      });
+      return page;
+    },
+
+    /** Lets the console errors a test expects (`<page url>: <message>`) pass. */
+    expectConsoleErrors(expected: RegExp) {
+      consoleErrors = consoleErrors.filter((e) => !expected.test(e));
+    },
+
+    /** Signs up through the form and waits for the dashboard. */
+    async signUp(page: Page, email = `${uniqueName('person')}@example.com`, password = 'correct horse battery') {
+      await page.goto(`${app().url}/signup`);
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.waitForURL(/\/dashboard/);
+    },
+  };
+}
