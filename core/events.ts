@@ -7,7 +7,7 @@
  * receivers to drop repeats), `time` when the event happened, `object` what it is about.
  */
 import type { Queryable } from '../store/db.js';
-import type { PageRow } from '../store/pages.js';
+import { isLive, type PageRow } from '../store/pages.js';
 import { webhookDeliveriesRepo } from '../store/webhookDeliveries.js';
 import { newId } from './secrets.js';
 import { pageUrl, type Services } from './services.js';
@@ -47,10 +47,6 @@ export function pageObject(config: Services['config'], row: PageRow) {
     isPublished: row.is_published,
     banned: row.banned_at !== null,
   };
-}
-
-function isLive(row: Pick<PageRow, 'is_published' | 'banned_at'>): boolean {
-  return row.is_published && row.banned_at === null;
 }
 
 /**

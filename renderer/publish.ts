@@ -11,7 +11,7 @@ import { nextVisibilityChange } from '../core/model.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
-import { pagesRepo } from '../store/pages.js';
+import { isLive, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { pageIcons } from './pageIcons.js';
@@ -41,7 +41,7 @@ export function createPublisher(d: PublisherDeps) {
   /** Reads the name's page and outbox generation, brings its files in line, clears the outbox row. */
   async function converge(db: Queryable, username: string): Promise<Published> {
     const { queued, row } = await publishQueueRepo(db).withPage(username);
-    const live = Boolean(row?.is_published && row.banned_at === null);
+    const live = isLive(row);
     let objects: Map<string, StoredObject> | null = null;
     if (row && live) {
       const written = await writePage(row);

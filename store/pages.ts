@@ -31,6 +31,11 @@ export interface PageRow {
   version: number;
 }
 
+/** Whether a page is shown: published and not banned (its files are stored, its events say so). */
+export function isLive(row: Pick<PageRow, 'is_published' | 'banned_at'> | null | undefined): boolean {
+  return Boolean(row?.is_published && row.banned_at === null);
+}
+
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
 export type PageSource = Pick<PageRow, 'id' | 'username' | 'profile'> & { blocksJson: string };
 
