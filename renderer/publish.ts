@@ -80,7 +80,7 @@ export function pageFiles(row: RenderRow, site: SiteUrls, now: Date, options: { 
     urls: { page, media: site.mediaUrl },
   });
   const surrogateKeys = `${pageKey(row.username)} ${templateKey(row.profile.templateId)}`;
-  const llms = pageLlmsTxt({ title: row.profile.displayName || row.username, bio: row.profile.bio, page });
+  const llms = pageLlmsTxt(row.profile, row.username, page);
   const files: PageFile[] = [
     ...withEncodings({
       key: keys.html,

@@ -11,7 +11,7 @@ import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
-import { mdBlock, mdInline, mdUrl } from './markdown.js';
+import { markdownData } from './markdownView.js';
 import { buildView, type RenderInput } from './view.js';
 
 export { nextVisibilityChange } from '../core/model.js';
@@ -116,7 +116,7 @@ export function renderPage(input: RenderInput): Rendered {
     colors: templates.colors[template],
     escape: escapeHtml,
   });
-  const md = tidyMarkdown(templates.md({ v, inline: mdInline, block: mdBlock, url: mdUrl }));
+  const md = tidyMarkdown(templates.md(markdownData(v)));
   return { html, md };
 }
 
