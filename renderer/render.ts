@@ -11,6 +11,7 @@ import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
+import { templateFonts } from './fonts.js';
 import { markdownData } from './markdownView.js';
 import { buildView, type RenderInput } from './view.js';
 
@@ -54,7 +55,8 @@ function loadTemplates() {
   const colors = {} as Record<TemplateId, TemplateColors>;
   const versions = {} as Record<TemplateId, string>;
   for (const id of TEMPLATE_IDS) {
-    const own = read(`${id}/style.css`);
+    // The template's @font-face rules (renderer/fonts.ts) join its CSS and its version.
+    const own = read(`${id}/style.css`) + templateFonts(id);
     css[id] = base + minifyCss(own);
     colors[id] = colorsOf(own);
     versions[id] = createHash('sha256')
