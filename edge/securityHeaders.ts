@@ -69,6 +69,8 @@ export function pageCsp(site: Site, name: string, hashes: string[]): string {
     "script-src 'none'",
     `style-src ${styles(hashes)}`,
     `img-src 'self' ${media}`,
+    // The template's self-hosted faces, from the page's own host (/_/fonts/).
+    "font-src 'self'",
     `frame-src ${PLAYER_ORIGINS.join(' ')}`,
     `connect-src 'self' ${page}`,
     "base-uri 'none'",

@@ -1,28 +1,23 @@
 /**
- * A page host's `/llms.txt` (https://llmstxt.org): the page named, its address and its
- * Markdown twin, for a language model that lands on the page host.
+ * A page host's `/llms.txt` (https://llmstxt.org): the page named, its bio quoted and its
+ * address stated as in its Markdown twin (page.md), and the two versions of the page listed.
  */
+import type { Profile } from '../core/model.js';
+import { mdBlock, mdHeading } from './markdown.js';
+import { markdownStrings } from './markdownStrings.js';
 
-/** One line of plain text: no line breaks, no Markdown link or heading syntax made by accident. */
-function oneLine(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .replace(/[[\]<>]/g, (c) => `\\${c}`)
-    .trim();
-}
-
-export function pageLlmsTxt(p: { title: string; bio: string; page: string }): string {
-  const title = oneLine(p.title);
-  const lines = [`# ${title}`, ''];
-  if (p.bio.trim()) lines.push(`> ${oneLine(p.bio)}`, '');
+export function pageLlmsTxt(profile: Profile, username: string, page: string): string {
+  const s = markdownStrings(profile.pageLocale);
+  const lines = [`# ${mdHeading(profile.displayName || username)}`, ''];
+  const bio = mdBlock(profile.bio, '> ');
+  if (bio) lines.push(bio, '');
   lines.push(
-    `The link page of ${title}, at ${p.page}. Its Markdown twin holds the same content (the name, the`,
-    'bio, every link with its address) as plain Markdown.',
+    `${s.page}: <${page}>`,
     '',
-    '## Page',
+    `## ${s.page}`,
     '',
-    `- [Markdown](${p.page}page.md): the page as Markdown, the best version to read`,
-    `- [HTML](${p.page}): the page as people see it`,
+    `- [Markdown](${page}page.md): ${s.twin}`,
+    `- [HTML](${page}): ${s.html}`,
     '',
   );
   return lines.join('\n');

@@ -100,7 +100,7 @@ export function pageFiles(
     ),
   ];
   if (options.copies === 'only') return files;
-  const llms = pageLlmsTxt({ title: row.profile.displayName || row.username, bio: row.profile.bio, page });
+  const llms = pageLlmsTxt(row.profile, row.username, page);
   files.push({
     key: keys.llms,
     body: Buffer.from(llms),

@@ -7,6 +7,7 @@ import { watch } from 'node:fs';
 import http from 'node:http';
 import sharp from 'sharp';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
+import { FONT_PATH, fontFile } from './fonts.js';
 import { reloadTemplates, renderPage, TEMPLATES_DIR } from './render.js';
 import { samplePage } from './sample.js';
 
@@ -47,6 +48,8 @@ const server = http.createServer(async (req, res) => {
   } else if (path.startsWith('/media/avatar/') || path.startsWith('/media/card/')) {
     const body = await (path.startsWith('/media/avatar/') ? pictures.avatar : pictures.card);
     res.writeHead(200, { 'content-type': 'image/avif' }).end(body);
+  } else if (path.startsWith(FONT_PATH) && fontFile(path.slice(FONT_PATH.length))) {
+    res.writeHead(200, { 'content-type': 'font/woff2' }).end(fontFile(path.slice(FONT_PATH.length)));
   } else if (path.startsWith('/t/') && path.endsWith('/page.md')) {
     const id = path.split('/')[2] as TemplateId;
     const { md } = renderPage({ page: samplePage(id), now: new Date(), urls: { page: `/t/${id}/`, media: '/media' } });

@@ -11,7 +11,8 @@ import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
-import { mdBlock, mdInline, mdUrl } from './markdown.js';
+import { templateFonts } from './fonts.js';
+import { markdownData } from './markdownView.js';
 import { buildView, type RenderInput } from './view.js';
 
 export { nextVisibilityChange } from '../core/model.js';
@@ -54,7 +55,8 @@ function loadTemplates() {
   const colors = {} as Record<TemplateId, TemplateColors>;
   const versions = {} as Record<TemplateId, string>;
   for (const id of TEMPLATE_IDS) {
-    const own = read(`${id}/style.css`);
+    // The template's @font-face rules (renderer/fonts.ts) join its CSS and its version.
+    const own = read(`${id}/style.css`) + templateFonts(id);
     css[id] = base + minifyCss(own);
     colors[id] = colorsOf(own);
     versions[id] = createHash('sha256')
@@ -116,7 +118,7 @@ export function renderPage(input: RenderInput): Rendered {
     colors: templates.colors[template],
     escape: escapeHtml,
   });
-  const md = tidyMarkdown(templates.md({ v, inline: mdInline, block: mdBlock, url: mdUrl }));
+  const md = tidyMarkdown(templates.md(markdownData(v)));
   return { html, md };
 }
 

@@ -1,13 +1,14 @@
 /**
  * A page host's small files besides the page: its icons (`/favicon.ico` too, which browsers
  * ask for on their own) and `/llms.txt`, each stored beside the page at publish, and the
- * same robots.txt for every page host. An icon not
+ * same robots.txt and template fonts (fontFiles.ts) for every page host. An icon not
  * stored (a page published before icons were made, or a name with no page) is answered with a
  * neutral one, never a 404.
  */
 import { createHash } from 'node:crypto';
 import { pageKeys } from '../store/layout.js';
 import type { StoredObject } from '../store/objects.js';
+import { FONT_PATH, fontAnswer } from './fontFiles.js';
 
 /** A neutral 48 × 48 PNG: a light figure on slate grey. */
 const NEUTRAL_ICON = Buffer.from(
@@ -47,6 +48,6 @@ export function hostFile(name: string, path: string): { key: string | null; fall
     case '/llms.txt':
       return { key: keys.llms, fallback: null };
     default:
-      return null;
+      return path.startsWith(FONT_PATH) ? { key: null, fallback: fontAnswer(path) } : null;
   }
 }

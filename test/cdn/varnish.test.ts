@@ -144,6 +144,25 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
     expect((await through(varnish, name, '/favicon.ico')).headers['x-cache']).to.equal('MISS');
   });
 
+  it('keeps a template font after its first request, and passes an unknown font file to the router (a 404 not kept)', async () => {
+    const a = await createAgentAccount({ page: { templateId: 'noir' } });
+    const name = a.page.username;
+    const url = /url\((\/_\/fonts\/[^)]+)\)/.exec((await through(varnish, name, '/')).text)?.[1];
+    expect(url).to.be.a('string');
+    const first = await through(varnish, name, String(url));
+    expect(first.status).to.equal(200);
+    expect(first.headers['content-type']).to.equal('font/woff2');
+    expect(first.headers['x-cache']).to.equal('MISS');
+    const second = await through(varnish, name, String(url));
+    expect(second.headers['x-cache']).to.equal('HIT');
+    expect(second.body.equals(first.body)).to.equal(true);
+    for (let i = 0; i < 2; i++) {
+      const missing = await through(varnish, name, '/_/fonts/nope-0000000000.woff2');
+      expect(missing.status).to.equal(404);
+      expect(missing.headers['x-cache']).to.equal('MISS');
+    }
+  });
+
   it('passes short paths, the view pixel and tap pings to the router every time, and counts each', async () => {
     const a = await createAgentAccount({
       page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example/', path: 'shop' }] },

@@ -31,7 +31,7 @@ describe('mdBlock (renderer/markdown.ts)', () => {
     }
   });
 
-  it('renders a page titled "1. Intro" with the title as text in its Markdown', () => {
+  it('renders a page titled "1. Intro" with the title as text in its Markdown, unescaped in the heading', () => {
     const page = samplePage('mono');
     page.profile.displayName = '1. Intro';
     const { md } = renderPage({
@@ -39,7 +39,7 @@ describe('mdBlock (renderer/markdown.ts)', () => {
       now: new Date(),
       urls: { page: 'https://a.example/', media: 'https://m.example' },
     });
-    expect(md).to.include('# 1\\. Intro').and.not.include('\\1.');
+    expect(md).to.include('# 1. Intro\n').and.not.include('\\1.');
   });
 });
 

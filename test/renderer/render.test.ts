@@ -47,9 +47,9 @@ describe('renderPage', () => {
         ]);
       });
 
-      it('has the same outbound links in the HTML and the Markdown twin', () => {
+      it('has the same outbound links in the HTML and the Markdown twin (which also states its own address)', () => {
         const { html, md } = render(samplePage(id));
-        expect(markdownLinks(md)).to.deep.equal(htmlLinks(html));
+        expect(markdownLinks(md)).to.deep.equal([...htmlLinks(html), urls.page].sort());
       });
     });
   }

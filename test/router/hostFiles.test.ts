@@ -76,9 +76,9 @@ describe("a page host's icons, llms.txt and colours (router/hostFiles.ts, render
     }
   });
 
-  it('names the page, its address and its Markdown twin at /llms.txt, and removes it and the icons with the page', async () => {
+  it('names the page, quotes its bio line by line, states its address and its Markdown twin at /llms.txt, and removes it and the icons with the page', async () => {
     const a = await createAgentAccount({
-      page: { displayName: 'Llm [Reader]', bio: 'Writes about\nmachines and <tea>' },
+      page: { displayName: 'Llm [Reader](x)', bio: 'Writes about\nmachines & <tea>' },
     });
     const name = a.page.username;
     const res = await pageRequest(name, '/llms.txt');
@@ -86,9 +86,9 @@ describe("a page host's icons, llms.txt and colours (router/hostFiles.ts, render
     expect(res.headers['content-type']).to.equal('text/plain; charset=utf-8');
     const page = `http://${name}.pages.test/`;
     const lines = res.text.split('\n');
-    expect(lines[0]).to.equal('# Llm \\[Reader\\]');
-    expect(lines).to.include('> Writes about machines and \\<tea\\>');
-    expect(res.text).to.include(`at ${page}.`);
+    expect(lines[0]).to.equal('# Llm \\[Reader\\](x)');
+    expect(lines.slice(2, 4)).to.deep.equal(['> Writes about  ', '> machines & \\<tea>']);
+    expect(lines).to.include(`Page: <${page}>`);
     expect(res.text).to.include(`(${page}page.md)`);
     expect((await pageRequest(name, '/page.md')).status).to.equal(200);
 
