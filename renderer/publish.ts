@@ -15,6 +15,7 @@ import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { type PageFile, withEncodings } from './encode.js';
 import { pageLlmsTxt } from './llmsTxt.js';
+import { deleteOgImages, ogImageFile } from './ogPicture.js';
 import { pageIcons } from './pageIcons.js';
 import { createPurger } from './purges.js';
 import { renderPage } from './render.js';
@@ -147,7 +148,7 @@ export function createPublisher(d: PublisherDeps) {
   }
 
   async function deleteFiles(username: string): Promise<void> {
-    await d.storage.delete(Object.values(pageKeys(username)));
+    await Promise.all([d.storage.delete(Object.values(pageKeys(username))), deleteOgImages(d.storage, username)]);
   }
 
   /** Publishes one name now; on failure the outbox row stays and records the error. */
@@ -201,11 +202,10 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    // The icons, which no template changes, only with a publish that may change them; a page
-    // whose icons cannot be made is published without (the page host answers a neutral one).
-    if (options.routes !== false) {
-      files.push(...(await pageIcons(row, d.storage, (err) => d.log.warn({ err }, 'icons not made'))));
-    }
+    // Icons (when routes may change) and link preview side by side; the page goes out without any that fail.
+    const warn = (what: string) => (err: unknown) => d.log.warn({ err, username: row.username }, what);
+    const icons = options.routes !== false ? pageIcons(row, d.storage, warn('icons not made')) : [];
+    files.push(...(await Promise.all([icons, ogImageFile(row, d.storage, warn('preview not made'))])).flat());
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });

@@ -12,6 +12,7 @@ import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { mdBlock, mdInline, mdUrl } from './markdown.js';
+import { ogView } from './ogImage.js';
 import { buildView, type RenderInput } from './view.js';
 
 export { nextVisibilityChange } from '../core/model.js';
@@ -114,6 +115,7 @@ export function renderPage(input: RenderInput): Rendered {
     template,
     css: templates.css[template],
     colors: templates.colors[template],
+    og: ogView(input.page, input.urls.page),
     escape: escapeHtml,
   });
   const md = tidyMarkdown(templates.md({ v, inline: mdInline, block: mdBlock, url: mdUrl }));

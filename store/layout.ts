@@ -6,6 +6,7 @@
  *   pages/<username>/index.html.gz, .br, page.md.gz, .br  their gzip and brotli copies (renderer/encode.ts)
  *   pages/<username>/llms.txt                           the page introduced to language models
  *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (renderer/pageIcons.ts)
+ *   pages/<username>/og/<hash>.png                      its link-preview picture (renderer/ogPicture.ts)
  *   media/<kind>/<account id>/<uuid>.avif                an image (core/commands/images.ts)
  *   health/probe                                         written by readiness checks (ops/health.ts)
  *
@@ -49,6 +50,16 @@ export function pageKeys(username: string) {
     favicon: `${dir}/favicon.png`,
     touchIcon: `${dir}/apple-touch-icon.png`,
   };
+}
+
+/** The link-preview pictures of a page name: one folder, so a publish or a removal clears them at once. */
+export function ogImagePrefix(username: string): string {
+  return `pages/${username}/og/`;
+}
+
+/** A page's link-preview picture, named by the hash of what it shows (renderer/ogImage.ts). */
+export function ogImageKey(username: string, hash: string): string {
+  return `${ogImagePrefix(username)}${hash}.png`;
 }
 
 const MEDIA_DIR = 'media';
