@@ -15,8 +15,8 @@ import { type PageRow, type PageSource, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { type PageFile, withEncodings } from './encode.js';
 import { pageLlmsTxt } from './llmsTxt.js';
-import { deleteOgImages, ogImageFile } from './ogPicture.js';
-import { pageIcons } from './pageIcons.js';
+import { deleteOgImages } from './ogPicture.js';
+import { pageImageFiles } from './pageImages.js';
 import { createPurger } from './purges.js';
 import { renderPage } from './render.js';
 import { withUtm } from './utm.js';
@@ -202,10 +202,8 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    // Icons (when routes may change) and link preview side by side; the page goes out without any that fail.
-    const warn = (what: string) => (err: unknown) => d.log.warn({ err, username: row.username }, what);
-    const icons = options.routes !== false ? pageIcons(row, d.storage, warn('icons not made')) : [];
-    files.push(...(await Promise.all([icons, ogImageFile(row, d.storage, warn('preview not made'))])).flat());
+    // The icons and link preview with a publish that may change them; a template republish leaves them be.
+    if (options.routes !== false) files.push(...(await pageImageFiles(row, d.storage, d.log)));
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });

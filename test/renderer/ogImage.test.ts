@@ -102,6 +102,18 @@ function linkPreviews(storage: () => ObjectStorage) {
     expect((await picture(name, fourth.path)).px(5, 5)).to.equal('#0f1226');
   });
 
+  it('draws the picture again when a name comes back after another one replaced it', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'First Name' } });
+    const name = a.page.username;
+    const first = await ogOf(name);
+    for (const displayName of ['Second Name', 'First Name']) {
+      const res = await api.patch(`/api/profiles/${a.page.id}`, { displayName }, { key: a.key });
+      expect(res.status, res.text).to.equal(200);
+    }
+    expect((await ogOf(name)).url).to.equal(first.url);
+    expect((await picture(name, first.path)).width).to.equal(1200);
+  });
+
   it('deletes the picture with the page', async () => {
     const a = await createAgentAccount({ page: { displayName: 'Short Lived' } });
     const name = a.page.username;
