@@ -26,7 +26,7 @@ import { emitPageChange } from '../core/events.js';
 import type { Services } from '../core/services.js';
 import { accountsRepo } from '../store/accounts.js';
 import { forgottenAccountsRepo } from '../store/housekeeping.js';
-import { mediaObjectKey } from '../store/layout.js';
+import { mediaObjectKeys } from '../store/layout.js';
 import { mailTokensRepo } from '../store/mailTokens.js';
 import { mediaRepo } from '../store/media.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
@@ -123,7 +123,7 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
         .transaction(async (tx) => {
           await accountsRepo(tx).lock(accountId);
           const unused = await mediaRepo(tx).removeUnused(accountId, keys, now);
-          await s.storage.delete(unused.map(mediaObjectKey));
+          await s.storage.delete(unused.flatMap(mediaObjectKeys));
           return unused.length;
         })
         .catch((err) => {

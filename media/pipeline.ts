@@ -3,13 +3,13 @@
  * bytes (never from a name or a Content-Type), HEIC is decoded with libheif (sharp's prebuilt
  * binaries cannot), the picture is turned upright by its EXIF orientation, every piece of
  * metadata is dropped (GPS positions included), it is scaled down to the kind's maximum and
- * encoded as AVIF. The pixel count is bounded before anything is decoded in full, so a small
+ * encoded as AVIF, and again at the kind's smaller widths (the sizes pages pick from by srcset). The pixel count is bounded before anything is decoded in full, so a small
  * file that claims a huge picture (a decompression bomb) is refused, not expanded.
  */
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { AppError } from '../core/errors.js';
-import { IMAGE_KINDS, type ImageKind } from '../store/layout.js';
+import { IMAGE_KINDS, IMAGE_WIDTHS, type ImageKind } from '../store/layout.js';
 
 // One picture at a time per worker thread and no libvips operation cache: memory stays flat
 // across many uploads instead of holding on to the last decoded pictures.
@@ -65,6 +65,8 @@ export interface ProcessedImage {
   avif: Buffer;
   width: number;
   height: number;
+  /** The same picture at the kind's smaller widths (store/layout.ts IMAGE_WIDTHS) below its own. */
+  sizes: { width: number; avif: Buffer }[];
   /** The format the upload was in. */
   source: string;
 }
@@ -97,6 +99,7 @@ async function convert(bytes: Buffer, kind: ImageKind, field: string): Promise<P
   }
   try {
     const input = source === 'HEIC' ? await decodeHeic(bytes) : sharp(bytes, sharpInput);
+    // Decoded, turned and scaled once; every size is encoded from these pixels.
     const { data, info } = await input
       .rotate()
       .resize({
@@ -105,10 +108,17 @@ async function convert(bytes: Buffer, kind: ImageKind, field: string): Promise<P
         fit: 'inside',
         withoutEnlargement: true,
       })
-      .avif({ quality: 55, effort: 2 })
+      .raw()
       .timeout({ seconds: 30 })
       .toBuffer({ resolveWithObject: true });
-    return { avif: data, width: info.width, height: info.height, source };
+    const pixels = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    const encode = (image: Sharp) => image.avif({ quality: 55, effort: 2 }).timeout({ seconds: 30 }).toBuffer();
+    const avif = await encode(pixels());
+    const sizes: ProcessedImage['sizes'] = [];
+    for (const width of IMAGE_WIDTHS[kind].filter((w) => w < info.width)) {
+      sizes.push({ width, avif: await encode(pixels().resize({ width })) });
+    }
+    return { avif, width: info.width, height: info.height, sizes, source };
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw new AppError('processing_failed', {

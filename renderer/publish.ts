@@ -13,8 +13,9 @@ import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { isLive, pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { deleteOgImages } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
-import { pageIcons } from './pageIcons.js';
+import { pageImageFiles } from './pageImages.js';
 import { createPurger } from './purges.js';
 import { renderVersions } from './versions.js';
 
@@ -60,7 +61,7 @@ export function createPublisher(d: PublisherDeps) {
   }
 
   async function deleteFiles(username: string): Promise<void> {
-    await d.storage.delete(Object.values(pageKeys(username)));
+    await Promise.all([d.storage.delete(Object.values(pageKeys(username))), deleteOgImages(d.storage, username)]);
   }
 
   /** Publishes one name now; on failure the outbox row stays and records the error. */
@@ -114,11 +115,8 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    // The icons, which no template changes, only with a publish that may change them; a page
-    // whose icons cannot be made is published without (the page host answers a neutral one).
-    if (options.routes !== false) {
-      files.push(...(await pageIcons(row, d.storage, (err) => d.log.warn({ err }, 'icons not made'))));
-    }
+    // The icons and link preview with a publish that may change them; a template republish leaves them be.
+    if (options.routes !== false) files.push(...(await pageImageFiles(row, d.storage, d.log)));
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });

@@ -13,6 +13,7 @@ import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { templateFonts } from './fonts.js';
 import { markdownData } from './markdownView.js';
+import { ogView } from './ogImage.js';
 import { buildView, type RenderInput } from './view.js';
 
 export { nextVisibilityChange } from '../core/model.js';
@@ -116,6 +117,7 @@ export function renderPage(input: RenderInput): Rendered {
     template,
     css: templates.css[template],
     colors: templates.colors[template],
+    og: ogView(input.page, input.urls.page),
     escape: escapeHtml,
   });
   const md = tidyMarkdown(templates.md(markdownData(v)));

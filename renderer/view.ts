@@ -8,6 +8,7 @@ import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { iconKey, iconSymbols, platformName } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
+import { imageSlots, responsive } from './srcset.js';
 import { withUtm } from './utm.js';
 
 export interface RenderInput {
@@ -42,6 +43,10 @@ export interface ViewBlock {
   /** The tap ping URL, already HTML-safe: an escaped base and a percent-encoded id. */
   ping: string;
   image: string | null;
+  /** link: the image's stored sizes (srcset.ts; empty for images stored before sizes), and whether it may load lazily. */
+  srcset: string;
+  sizes: string;
+  lazy: boolean;
   imagePos: string;
   badge: string | null;
   featured: boolean;
@@ -63,6 +68,9 @@ export interface ViewBlock {
 
 const NONE: never[] = [];
 
+/** Card images in the first blocks load at once (above the fold on a phone); later ones lazily. */
+const EAGER_BLOCKS = 4;
+
 function viewBlock(kind: ViewBlock['kind'], id: string, ping: string): ViewBlock {
   return {
     kind,
@@ -73,6 +81,9 @@ function viewBlock(kind: ViewBlock['kind'], id: string, ping: string): ViewBlock
     href: '',
     ping,
     image: null,
+    srcset: '',
+    sizes: '',
+    lazy: false,
     imagePos: '50% 50%',
     badge: null,
     featured: false,
@@ -127,6 +138,7 @@ export function buildView(input: RenderInput) {
   const sameAs: string[] = [];
 
   const blocks: ViewBlock[] = [];
+  const slots = imageSlots(p.templateId, p.layout);
   for (const b of input.page.blocks) {
     if (!isShown(b, input.now)) continue;
     const v = viewBlock(b.type === 'text' ? b.variant : b.type, b.id, pingBase + encodeURIComponent(b.id));
@@ -136,6 +148,7 @@ export function buildView(input: RenderInput) {
         v.note = b.note;
         v.href = outbound(b.url, utm, username);
         v.image = b.image ? media + b.image : null;
+        if (b.image) Object.assign(v, responsive(media, b.image, slots.thumb), { lazy: blocks.length >= EAGER_BLOCKS });
         v.imagePos = focus(b.imageFocus);
         v.badge = b.badge;
         v.featured = b.featured;
@@ -206,6 +219,7 @@ export function buildView(input: RenderInput) {
     canonical: input.urls.page,
     markdown: `${input.urls.page}page.md`,
     avatar,
+    avatarImage: p.avatar ? responsive(media, p.avatar, slots.avatar) : null,
     avatarPos: focus(p.avatarFocus),
     initial: initialOf(title),
     align: p.headerAlign,

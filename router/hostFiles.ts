@@ -1,12 +1,13 @@
 /**
  * A page host's small files besides the page: its icons (`/favicon.ico` too, which browsers
- * ask for on their own) and `/llms.txt`, each stored beside the page at publish, and the
- * same robots.txt and template fonts (fontFiles.ts) for every page host. An icon not
+ * ask for on their own), its link-preview picture (`/og/<hash>.png`) and `/llms.txt`, each
+ * stored beside the page at publish, and the same robots.txt and template fonts (fontFiles.ts)
+ * for every page host. An icon not
  * stored (a page published before icons were made, or a name with no page) is answered with a
  * neutral one, never a 404.
  */
 import { createHash } from 'node:crypto';
-import { pageKeys } from '../store/layout.js';
+import { ogImageKey, pageKeys } from '../store/layout.js';
 import type { StoredObject } from '../store/objects.js';
 import { FONT_PATH, fontAnswer } from './fontFiles.js';
 
@@ -22,6 +23,8 @@ const neutralIcon: StoredObject = {
   cacheControl: 'public, max-age=60, stale-while-revalidate=600',
   etag: `"${createHash('md5').update(NEUTRAL_ICON).digest('hex')}"`,
 };
+
+const OG_PATH = /^\/og\/[0-9a-f]{16}\.png$/;
 
 const robots = fixed('User-agent: *\nAllow: /\n', 'text/plain; charset=utf-8', 'public, max-age=3600');
 
@@ -48,6 +51,8 @@ export function hostFile(name: string, path: string): { key: string | null; fall
     case '/llms.txt':
       return { key: keys.llms, fallback: null };
     default:
-      return path.startsWith(FONT_PATH) ? { key: null, fallback: fontAnswer(path) } : null;
+      if (path.startsWith(FONT_PATH)) return { key: null, fallback: fontAnswer(path) };
+      // The link-preview picture, named by the hash of what it shows.
+      return OG_PATH.test(path) ? { key: ogImageKey(name, path.slice(4, -4)), fallback: null } : null;
   }
 }

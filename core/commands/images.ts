@@ -13,14 +13,14 @@
 import { randomUUID } from 'node:crypto';
 import { KIND_LIMITS, processImage } from '../../media/pipeline.js';
 import type { Queryable } from '../../store/db.js';
-import { type ImageKind, mediaObjectKey, newMediaKey } from '../../store/layout.js';
+import { type ImageKind, mediaObjectKey, mediaObjectKeys, mediaSizes, newMediaKey } from '../../store/layout.js';
 import { mediaRepo } from '../../store/media.js';
 import { AppError } from '../errors.js';
 import type { Block, Profile } from '../model.js';
 import type { Services } from '../services.js';
 
 export interface StoredImage {
-  /** Storage key, `<kind>/<account id>/<uuid>.avif`: what page fields take. */
+  /** Storage key, `<kind>/<account id>/<uuid>_<width>x<height>.avif`: what page fields take. */
   key: string;
   /** Public address of the image. */
   url: string;
@@ -42,10 +42,17 @@ export async function storeImage(
   field = 'file',
 ): Promise<StoredImage> {
   const image = await processImage(bytes, kind, field);
-  const key = newMediaKey(kind, accountId, randomUUID());
+  const key = newMediaKey(kind, accountId, randomUUID(), image);
   // The row first: a file is never stored that the sweep cannot find.
   await mediaRepo(s.db).add(key, accountId, s.now());
-  await s.storage.put(mediaObjectKey(key), image.avif, { contentType: 'image/avif', cacheControl: IMAGE_CACHE });
+  const meta = { contentType: 'image/avif', cacheControl: IMAGE_CACHE };
+  // The smaller sizes the key names (layout.ts mediaSizes), each as the pipeline made it.
+  const sizes = mediaSizes(key).map((size) => {
+    const made = image.sizes.find((m) => m.width === size.width);
+    if (!made) throw new Error(`image size ${size.width} not made`);
+    return s.storage.put(mediaObjectKey(size.key), made.avif, meta);
+  });
+  await Promise.all([s.storage.put(mediaObjectKey(key), image.avif, meta), ...sizes]);
   return { key, url: mediaUrl(s, key) };
 }
 
@@ -67,7 +74,7 @@ export async function storeImageFromUrl(
 /** Removes images stored by a request that then failed (all-or-nothing creation). */
 export async function discardImages(s: Services, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await s.storage.delete(keys.map(mediaObjectKey)).catch((err) => {
+  await s.storage.delete(keys.flatMap(mediaObjectKeys)).catch((err) => {
     s.log.warn({ err, keys }, 'could not remove images of a failed request');
   });
 }
@@ -124,7 +131,7 @@ export function releaseImages(
 export async function deleteImageFiles(s: Services, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   try {
-    await s.storage.delete(keys.map(mediaObjectKey));
+    await s.storage.delete(keys.flatMap(mediaObjectKeys));
   } catch (err) {
     s.log.warn({ err, keys }, 'could not remove unused images; the nightly sweep tries again');
     await mediaRepo(s.db)

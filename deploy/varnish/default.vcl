@@ -7,8 +7,8 @@
 #
 # What it does:
 #   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md), its icons,
-#     llms.txt, robots.txt and the template fonts (/_/fonts/, kept a year as their
-#     Cache-Control says) by host and path, and by Accept as the router's `Vary: Accept`
+#     link-preview picture (/og/<hash>.png), llms.txt, robots.txt and the template fonts
+#     (/_/fonts/, kept a year as their Cache-Control says) by host and path, and by Accept as the router's `Vary: Accept`
 #     asks, with the browser's Accept reduced to "text/markdown" or "text/html" and every
 #     query parameter but format=md dropped (utm_* links share one copy);
 #   - keeps one copy per content coding the router stores (brotli, gzip, none), with the
@@ -82,7 +82,7 @@ sub vcl_recv {
     return (pass);
   }
   set req.http.x-path = regsub(req.url, "\?.*$", "");
-  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt|llms\.txt|favicon\.(ico|png)|apple-touch-icon(-precomposed)?\.png|_/fonts/[a-z0-9-]+\.woff2)?$") {
+  if (req.http.x-path !~ "^/(index\.html|page\.md|robots\.txt|llms\.txt|favicon\.(ico|png)|apple-touch-icon(-precomposed)?\.png|og/[0-9a-f]{16}\.png|_/fonts/[a-z0-9-]+\.woff2)?$") {
     # Short paths, the view pixel, anything else: the router answers (and counts) each one.
     unset req.http.x-path;
     return (pass);

@@ -7,7 +7,7 @@ import { FORMATS, imageOf, once, photo, pngBomb, sidewaysJpegWithGps } from '../
 import { startSite, type TestSite } from '../helpers/site.js';
 
 const MB = 1024 * 1024;
-const KEY_SHAPE = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/;
+const KEY_SHAPE = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}_[0-9]+x[0-9]+\.avif$/;
 
 /**
  * Tests that make and upload big photos carry `@slow` in their title (`npm run test:fast` leaves

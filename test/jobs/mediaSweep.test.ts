@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { housekeeping } from '../../jobs/housekeeping.js';
+import { mediaObjectKeys } from '../../store/layout.js';
 import { api, request } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -45,6 +46,26 @@ describe('nightly housekeeping: unused images (jobs/housekeeping.ts)', () => {
     expect(second.unusedImages).to.equal(1);
     expect(await served(waiting)).to.equal(404);
     expect(await served(attached)).to.equal(200);
+  });
+
+  it('removes the smaller sizes of an unused image with it', async () => {
+    app().clock.set(T0);
+    const a = await createAgentAccount();
+    const form = new FormData();
+    form.append('kind', 'avatar');
+    const big = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    form.append('file', new Blob([new Uint8Array(big)]), 'me.png');
+    const res = await request('POST', '/api/upload', { key: a.key, form });
+    expect(res.status, res.text).to.equal(201);
+    const keys = mediaObjectKeys(res.body.key);
+    expect(keys).to.have.length(4);
+    const stored = () => Promise.all(keys.map(async (k) => (await app().services.storage.get(k)) !== null));
+    expect(await stored()).to.deep.equal([true, true, true, true]);
+    const swept = await housekeeping(app().services, new Date(T0.getTime() + 25 * HOUR));
+    expect(swept.unusedImages).to.equal(1);
+    expect(await stored()).to.deep.equal([false, false, false, false]);
   });
 
   it('answers 400 invalid_fields to a change attaching an upload the sweep removed first', async () => {

@@ -313,7 +313,7 @@ describe('republishing stale pages (jobs/republish.ts)', () => {
       expect(result).to.include({ republished: 2, total: 2 });
       const { html } = await files(withAvatar.page.username);
       expect(html).to.include(`src="https://cdn.example.test/m/${withAvatar.avatarKey}"`);
-      expect(html).to.include(`content="https://cdn.example.test/m/${withAvatar.avatarKey}"`);
+      expect(html).to.include(`srcset="https://cdn.example.test/m/${withAvatar.avatarKey} 64w"`);
       expect(html).to.not.include(`${app().url}/media/`);
       expect((await files(plain.page.username)).html).to.include(`http://${plain.page.username}.pages.test/`);
       expect((await republishStalePages(restarted.services)).republished).to.equal(0);

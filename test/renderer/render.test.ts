@@ -62,10 +62,11 @@ describe('renderPage', () => {
       `${urls.page}page.md`,
     );
     expect(doc.querySelector('meta[property="og:title"]')!.getAttribute('content')).to.equal('Ada Example');
-    expect(doc.querySelector('meta[property="og:image"]')!.getAttribute('content')).to.match(
-      /^https:\/\/media\.example\/m\/avatar\//,
-    );
-    expect(doc.querySelector('meta[name="twitter:card"]')).to.not.equal(null);
+    // The link preview is the page's own PNG (the big crawlers read no AVIF), at an absolute URL.
+    const og = doc.querySelector('meta[property="og:image"]')!.getAttribute('content');
+    expect(og).to.match(/^https:\/\/ada\.pages\.example\/og\/[0-9a-f]{16}\.png$/);
+    expect(doc.querySelector('meta[name="twitter:image"]')!.getAttribute('content')).to.equal(og);
+    expect(doc.querySelector('meta[name="twitter:card"]')!.getAttribute('content')).to.equal('summary_large_image');
     const ld = JSON.parse(doc.querySelector('script[type="application/ld+json"]')!.text);
     expect(ld['@type']).to.equal('ProfilePage');
     expect(ld.mainEntity['@type']).to.equal('Person');

@@ -1,0 +1,201 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import S3rver from 's3rver';
+import sharp from 'sharp';
+import { drawableName, drawOgImage, nameLines } from '../../renderer/ogPicture.js';
+import { ogImagePrefix } from '../../store/layout.js';
+import { type ObjectStorage, s3Storage } from '../../store/objects.js';
+import { startApp } from '../helpers/app.js';
+import { api, pageRequest, request } from '../helpers/client.js';
+import { createAgentAccount } from '../helpers/factories.js';
+import { app, ownApp } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+
+/** The og:image URL in the page's head, and the path of it on the page host. */
+async function ogOf(name: string): Promise<{ url: string; path: string; html: string }> {
+  const html = (await pageRequest(name, '/')).text;
+  const url = /<meta property="og:image" content="([^"]+)">/.exec(html)?.[1];
+  expect(url, html).to.be.a('string');
+  return { url: url!, path: new URL(url!).pathname, html };
+}
+
+async function picture(name: string, at: string) {
+  const res = await pageRequest(name, at);
+  expect(res.status).to.equal(200);
+  expect(res.headers['content-type']).to.equal('image/png');
+  const { data, info } = await sharp(res.body).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const px = (x: number, y: number) => {
+    const i = (y * info.width + x) * 3;
+    return `#${[...data.subarray(i, i + 3)].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+  };
+  return { res, width: info.width, height: info.height, format: (await sharp(res.body).metadata()).format, px };
+}
+
+async function uploadAvatar(key: string): Promise<string> {
+  const form = new FormData();
+  form.append('kind', 'avatar');
+  form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
+  const upload = await request('POST', '/api/upload', { key, form });
+  expect(upload.status, upload.text).to.equal(201);
+  return upload.body.key;
+}
+
+function linkPreviews(storage: () => ObjectStorage) {
+  it('draws a 1200 × 630 PNG in the template colours, linked from the head with its size, type, alt and twitter:image', async () => {
+    const a = await createAgentAccount({
+      page: { displayName: 'Preview Person', templateId: 'noir', theme: { accent: '#1a7f37' } },
+    });
+    const name = a.page.username;
+    const { url, path: at, html } = await ogOf(name);
+    expect(url).to.match(new RegExp(`^http://${name}\\.pages\\.test/og/[0-9a-f]{16}\\.png$`));
+    expect(html).to.include('<meta property="og:image:type" content="image/png">');
+    expect(html).to.include('<meta property="og:image:width" content="1200">');
+    expect(html).to.include('<meta property="og:image:height" content="630">');
+    expect(html).to.include('<meta property="og:image:alt" content="Preview Person">');
+    expect(html).to.include(`<meta property="og:site_name" content="${name}.pages.test">`);
+    expect(html).to.include('<meta name="twitter:card" content="summary_large_image">');
+    expect(html).to.include(`<meta name="twitter:image" content="${url}">`);
+    const png = await picture(name, at);
+    expect([png.format, png.width, png.height]).to.deep.equal(['png', 1200, 630]);
+    expect(png.res.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    // noir's --bg in the corner, the accent in the bottom bar and in the disc without an avatar.
+    expect(png.px(5, 5)).to.equal('#0a0a0a');
+    expect(png.px(600, 625)).to.equal('#1a7f37');
+    expect(png.px(470, 240)).to.equal('#1a7f37');
+  });
+
+  it('does not draw it again when the bio or a link changes, only when the name, avatar or template does', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Steady Name', templateId: 'editorial' } });
+    const name = a.page.username;
+    const first = await ogOf(name);
+    // Stored bytes replaced by a marker: a publish that drew the picture again would overwrite it.
+    const key = `${ogImagePrefix(name)}${first.path.slice(4)}`;
+    const marker = Buffer.from('marker');
+    await storage().put(key, marker, { contentType: 'image/png', cacheControl: 'no-cache' });
+    const bio = await api.patch(`/api/profiles/${a.page.id}`, { bio: 'A new bio' }, { key: a.key });
+    expect(bio.status, bio.text).to.equal(200);
+    expect((await ogOf(name)).url).to.equal(first.url);
+    expect((await storage().get(key))?.body.equals(marker)).to.equal(true);
+
+    const renamed = await api.patch(`/api/profiles/${a.page.id}`, { displayName: 'Other Name' }, { key: a.key });
+    expect(renamed.status, renamed.text).to.equal(200);
+    const second = await ogOf(name);
+    expect(second.url).to.not.equal(first.url);
+    expect((await picture(name, second.path)).width).to.equal(1200);
+    expect(await storage().get(key), 'the earlier picture is deleted').to.equal(null);
+    expect((await pageRequest(name, first.path)).status).to.equal(404);
+
+    const avatar = await uploadAvatar(a.key);
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar }, { key: a.key })).status).to.equal(200);
+    const third = await ogOf(name);
+    expect(third.url).to.not.equal(second.url);
+    // The avatar (red on its left half, blue on its right) fills the disc.
+    const withAvatar = await picture(name, third.path);
+    expect(withAvatar.px(500, 240)).to.not.equal(withAvatar.px(700, 240));
+
+    const template = await api.patch(`/api/profiles/${a.page.id}`, { templateId: 'aurora' }, { key: a.key });
+    expect(template.status, template.text).to.equal(200);
+    const fourth = await ogOf(name);
+    expect(fourth.url).to.not.equal(third.url);
+    expect((await picture(name, fourth.path)).px(5, 5)).to.equal('#0f1226');
+  });
+
+  it('draws the picture again when a name comes back after another one replaced it', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'First Name' } });
+    const name = a.page.username;
+    const first = await ogOf(name);
+    for (const displayName of ['Second Name', 'First Name']) {
+      const res = await api.patch(`/api/profiles/${a.page.id}`, { displayName }, { key: a.key });
+      expect(res.status, res.text).to.equal(200);
+    }
+    expect((await ogOf(name)).url).to.equal(first.url);
+    expect((await picture(name, first.path)).width).to.equal(1200);
+  });
+
+  it('deletes the picture with the page', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Short Lived' } });
+    const name = a.page.username;
+    const { path: at } = await ogOf(name);
+    const key = `${ogImagePrefix(name)}${at.slice(4)}`;
+    expect(await storage().get(key)).to.not.equal(null);
+    const off = await api.patch(`/api/profiles/${a.page.id}`, { isPublished: false }, { key: a.key });
+    expect(off.status, off.text).to.equal(200);
+    expect(await storage().get(key)).to.equal(null);
+    expect((await pageRequest(name, at)).status).to.equal(404);
+  });
+}
+
+describe('link previews: og:image drawn at publish (renderer/ogImage.ts, renderer/ogPicture.ts)', () => {
+  describe('in folder storage', () => {
+    linkPreviews(() => app().services.storage);
+
+    it('answers 404, not a 500, for a picture that is not stored or a path that only looks like one', async () => {
+      const a = await createAgentAccount();
+      expect((await pageRequest(a.page.username, '/og/0123456789abcdef.png')).status).to.equal(404);
+      expect((await pageRequest(a.page.username, '/og/../index.html.png')).status).to.equal(404);
+    });
+  });
+
+  describe('in an S3 bucket (s3rver)', function () {
+    this.timeout(60_000);
+    let server: S3rver;
+    let dir: string;
+    let port = 0;
+    const bucket = () =>
+      s3Storage({
+        bucket: 'pages',
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+    before(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'linkpage-s3-og-'));
+      server = new S3rver({
+        address: '127.0.0.1',
+        port: 0,
+        silent: true,
+        directory: dir,
+        configureBuckets: [{ name: 'pages', configs: [] }],
+      });
+      port = (await server.run()).port;
+    });
+    after(async () => {
+      await server?.close().catch(() => {});
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+    ownApp({ start: () => startApp({ storage: bucket() }) });
+    linkPreviews(bucket);
+  });
+
+  describe('the name as drawn', () => {
+    const nowhere = { get: async () => null } as unknown as ObjectStorage;
+    const inputs = { avatar: null, focus: null, accent: '#ff5a1f', bg: '#ffffff', fg: '#111111' };
+
+    it('leaves out emoji and characters XML cannot hold, and keeps Arabic and Hebrew', () => {
+      expect(drawableName('Ana 🎨 Souza 👩🏽‍💻')).to.equal('Ana Souza');
+      expect(drawableName('a\u0000b\u0007c\ud800')).to.equal('abc');
+      expect(drawableName('سارة العلي')).to.equal('سارة العلي');
+      expect(drawableName('דנה לוי 🇮🇱')).to.equal('דנה לוי');
+    });
+
+    it('sets a long name in two lines at most, the second cut with an ellipsis', () => {
+      expect(nameLines('Ana Souza').lines).to.deep.equal(['Ana Souza']);
+      const long = nameLines('W'.repeat(60));
+      expect(long.lines).to.have.length(2);
+      expect(long.lines[1].endsWith('…')).to.equal(true);
+      const words = nameLines('Maximiliano Alejandro de la Santísima Trinidad Fernández-Gutiérrez y Montenegro');
+      expect(words.lines.length).to.be.at.most(2);
+    });
+
+    it('draws names with markup characters, right-to-left script or emoji alone without failing', async () => {
+      for (const name of ['<script>&"\'</script>', 'سارة العلي', '🎨🎶', 'x'.repeat(200)]) {
+        const png = await drawOgImage({ ...inputs, name }, nowhere);
+        const meta = await sharp(png).metadata();
+        expect([meta.format, meta.width, meta.height], name).to.deep.equal(['png', 1200, 630]);
+      }
+    });
+  });
+});
