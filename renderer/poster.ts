@@ -15,19 +15,19 @@ const POSTER_CSS =
   'a{box-sizing:border-box;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:10px;height:100%;padding:12px 16px;text-decoration:none;text-align:center;font:600 16px/1.3 system-ui,sans-serif;color:#fff;background:#111}' +
   'a:focus-visible{outline:3px solid #fff;outline-offset:-6px}' +
   '.b{display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:#fff;flex:none}' +
-  '.b:after{content:"";margin-inline-start:5px;border-style:solid;border-width:11px 0 11px 18px;border-color:transparent transparent transparent #111}' +
-  '[dir=rtl] .b:after{margin-inline-start:0;margin-inline-end:5px;border-width:11px 18px 11px 0;border-color:transparent #111 transparent transparent}' +
+  '.b:after{content:"";margin-left:5px;border-style:solid;border-width:11px 0 11px 18px;border-color:transparent transparent transparent #111}' +
   '.t{max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
   '.p{font-size:13px;font-weight:500;opacity:.92}' +
   '.w{display:flex;flex-direction:column;align-items:center;gap:2px;min-width:0;max-width:100%}' +
   '.audio{flex-direction:row;justify-content:flex-start;gap:14px;text-align:start}' +
   '.audio .w{align-items:flex-start}' +
-  '.youtube{background:linear-gradient(135deg,#c00,#5a0000)}.youtube .b:after{border-inline-start-color:#c00}' +
+  '.youtube{background:linear-gradient(135deg,#c00,#5a0000)}.youtube .b:after{border-left-color:#c00}' +
   '.spotify{background:linear-gradient(135deg,#17331f,#121212)}.spotify .b{background:#1ed760}' +
-  '.soundcloud{background:linear-gradient(135deg,#ff7a1a,#ff5500);color:#000}.soundcloud .b{background:#000}.soundcloud .b:after{border-inline-start-color:#ff5500}' +
-  '.applemusic{background:linear-gradient(135deg,#e8112d,#a1001a)}.applemusic .b:after{border-inline-start-color:#d60017}' +
+  '.soundcloud{background:linear-gradient(135deg,#ff7a1a,#ff5500);color:#000}.soundcloud .b{background:#000}.soundcloud .b:after{border-left-color:#ff5500}' +
+  '.applemusic{background:linear-gradient(135deg,#c8102a,#8a0016)}.applemusic .b:after{border-left-color:#d60017}' +
   '.tiktok{background:linear-gradient(135deg,#25f4ee33,#000 40%,#000 60%,#fe2c5533),#000}';
 
+// A play sign points right in every language (media controls are not mirrored), hence `left`.
 // The inline `content:""` is written with double quotes above; the attribute needs none.
 const CSS_IN_ATTRIBUTE = POSTER_CSS.replace(/""/g, "''");
 

@@ -88,4 +88,34 @@ describe('published pages in Chromium', function () {
       }
     });
   }
+
+  it('loads no third-party player before the visitor taps its poster, then the private player in the frame', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId: 'aurora' } });
+    const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
+    const res = await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
+    expect(res.status, res.text).to.equal(200);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const own = ['127.0.0.1', `${a.page.username}.pages.test`];
+    const thirdParty: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (/^https?:$/.test(url.protocol) && !own.includes(url.hostname)) thirdParty.push(r.url());
+    });
+    await page.route(
+      (url) => !own.includes(url.hostname),
+      (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
+    );
+    await page.goto(`http://${a.page.username}.pages.test:${app().port}/`, { waitUntil: 'networkidle' });
+    // Scrolled through, so lazy frames load too: still nothing from the providers.
+    await page.locator('.foot a').scrollIntoViewIfNeeded();
+    await page.waitForLoadState('networkidle');
+    expect(thirdParty).to.deep.equal([]);
+
+    const poster = page.frameLocator('.embed iframe').first().getByRole('link');
+    expect(await poster.getAttribute('aria-label')).to.equal('Play Studio tour');
+    await poster.click();
+    await page.waitForLoadState('networkidle');
+    expect(thirdParty).to.deep.equal(['https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1']);
+    await page.close();
+  });
 });
