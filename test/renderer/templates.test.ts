@@ -33,7 +33,7 @@ describe('template files (templates/<name>/)', () => {
     const used = (id: string) => assemble(TEMPLATES_DIR, id).files;
     // photo has its own header, so the shared header is in every version but photo's.
     expect(used('photo')).to.include('photo/header.eta').and.not.include('partials/header.eta');
-    expect(used('mono')).to.include('partials/header.eta').and.not.include('photo/header.eta');
+    expect(used('aurora')).to.include('partials/header.eta').and.not.include('photo/header.eta');
     for (const id of TEMPLATE_IDS) expect(used(id)).to.include('partials/link.eta');
   });
 
