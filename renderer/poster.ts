@@ -9,6 +9,8 @@
  */
 import type { EmbedBlock } from '../core/model.js';
 import { escapeHtml } from './escape.js';
+import { EMBED_NAMES } from './links.js';
+import { fill } from './strings.js';
 
 const POSTER_CSS =
   'html,body{margin:0;height:100%}' +
@@ -54,21 +56,48 @@ const HEAD = attribute(`<meta charset='utf-8'>`);
 const STYLE = attribute(`<style>${CSS_IN_ATTRIBUTE}</style>`);
 
 /**
- * The `srcdoc` value of a player's frame, ready to place raw in a double-quoted attribute:
- * a poster naming the title and the provider, linking to the player.
+ * The `srcdoc` value of a player's frame, ready to place raw in a double-quoted attribute: a
+ * poster naming the title and the provider, linking to the player. `play` is the page's
+ * "Play {}" pattern.
  */
 export function posterDoc(
   player: string,
   provider: EmbedBlock['provider'],
   shape: 'video' | 'tall' | 'audio',
-  label: { title: string; play: string; providerName: string; lang: string; dir: string },
+  title: string,
+  play: string,
+  lang: string,
+  dir: 'ltr' | 'rtl',
 ): string {
-  const title = twice(label.title);
+  // Renders repeat (republishing): the same player and words give the same poster.
+  const key = `${player}\n${shape}\n${title}\n${play}\n${lang}`;
+  let doc = made.get(key);
+  if (doc === undefined) {
+    if (made.size >= KEPT) made.clear();
+    doc = draw(player, provider, shape, title, fill(play, title), lang, dir);
+    made.set(key, doc);
+  }
+  return doc;
+}
+
+const made = new Map<string, string>();
+const KEPT = 1000;
+
+function draw(
+  player: string,
+  provider: EmbedBlock['provider'],
+  shape: 'video' | 'tall' | 'audio',
+  text: string,
+  play: string,
+  lang: string,
+  dir: string,
+): string {
+  const title = twice(text);
   return (
-    `<!doctype html><html lang='${twice(label.lang)}' dir='${label.dir}'>${HEAD}<title>${title}</title>${STYLE}` +
-    `<a class='${provider}${shape === 'audio' ? ' audio' : ''}' href='${twice(autoplayUrl(player, provider))}' aria-label='${twice(label.play)}'>` +
+    `<!doctype html><html lang='${twice(lang)}' dir='${dir}'>${HEAD}<title>${title}</title>${STYLE}` +
+    `<a class='${provider}${shape === 'audio' ? ' audio' : ''}' href='${twice(autoplayUrl(player, provider))}' aria-label='${twice(play)}'>` +
     `<span class='b'></span><span class='w'><span class='t'>${title}</span>` +
-    `<span class='p'>${twice(label.providerName)}</span></span></a>`
+    `<span class='p'>${twice(EMBED_NAMES[provider])}</span></span></a>`
   );
 }
 

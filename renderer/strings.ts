@@ -150,7 +150,8 @@ export const directionOf = memo((locale): 'ltr' | 'rtl' => (RTL.has(languageOf(l
 
 /** A string with its `{}` filled in. */
 export function fill(template: string, value: string): string {
-  return template.replace('{}', () => value);
+  const at = template.indexOf('{}');
+  return at < 0 ? template : template.slice(0, at) + value + template.slice(at + 2);
 }
 
 /** The languages with their own table (tests check each has every string). */

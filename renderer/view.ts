@@ -195,16 +195,7 @@ export function buildView(input: RenderInput) {
         v.player = embedPlayerUrl(b);
         v.shape = b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio';
         v.source = v.player ? fill(t.openOn, v.provider) : v.title;
-        if (v.player) {
-          const play = fill(t.play, v.title);
-          v.poster = posterDoc(v.player, b.provider, v.shape, {
-            title: v.title,
-            play,
-            providerName: v.provider,
-            lang,
-            dir,
-          });
-        }
+        if (v.player) v.poster = posterDoc(v.player, b.provider, v.shape, v.title, t.play, lang, dir);
         break;
       case 'messenger':
         icons.add(b.platform);
