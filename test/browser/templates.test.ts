@@ -82,6 +82,13 @@ describe('published pages in Chromium', function () {
           .locator('img.avatar')
           .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
         expect(avatarLoaded).to.equal(true);
+        // Small links are still tap targets of 24 px or more.
+        const heights = await page
+          .locator('.source, .foot a, .apps a, .adult .go')
+          .evaluateAll((links: HTMLElement[]) =>
+            links.filter((l) => l.checkVisibility()).map((l) => [l.textContent, l.getBoundingClientRect().height]),
+          );
+        for (const [text, h] of heights) expect(h, `${text} at ${width}px`).to.be.at.least(24);
         await page.screenshot({ path: `${SHOTS}${templateId}-${width}.png`, fullPage: true });
         await page.close();
         expect(problems).to.deep.equal([]);

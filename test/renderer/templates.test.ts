@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -59,6 +59,17 @@ describe('template files (templates/<name>/)', () => {
       expect(changed(before)).to.deep.equal(TEMPLATE_IDS.filter((id) => !own.includes(id)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('template stylesheets', () => {
+  it('use logical properties only, so right-to-left pages mirror', () => {
+    const physical =
+      /(?:margin|padding|border|inset)-(?:left|right)\b|text-align:\s*(?:left|right)|(?:^|[{;])\s*(?:left|right)\s*:|float:\s*(?:left|right)/;
+    for (const file of ['base.css', ...TEMPLATE_IDS.map((id) => `${id}/style.css`)]) {
+      const css = readFileSync(path.join(TEMPLATES_DIR, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+      expect(physical.exec(css)?.[0], file).to.equal(undefined);
     }
   });
 });
