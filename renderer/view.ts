@@ -129,13 +129,22 @@ export function initialOf(title: string): string {
 /** The messenger's line under its label: the service, or the handle when the label names it. */
 function messengerNote(label: string, service: string, handle: string, platform: string): string {
   if (!label.toLowerCase().includes(service.toLowerCase())) return service;
-  return platform === 'telegram' ? `@${handle.trim().replace(/^@/, '')}` : '';
+  return handleNote({ handle, platform });
 }
 
-/** The longest run of letters without a space decides whether a name gets the smaller size. */
+/** A Telegram handle as people write it (@name); numbers of the other messengers stay private. */
+function handleNote(b: { handle: string; platform: string }): string {
+  return b.platform === 'telegram' ? `@${b.handle.trim().replace(/^@/, '')}` : '';
+}
+
+/** The longest run of characters without a space decides whether a name gets the smaller size. */
 function longestWord(text: string): number {
   let longest = 0;
-  for (const w of text.split(/\s+/)) if (w.length > longest) longest = w.length;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 32 ? 0 : run + 1;
+    if (run > longest) longest = run;
+  }
   return longest;
 }
 
@@ -201,7 +210,7 @@ export function buildView(input: RenderInput) {
         icons.add(b.platform);
         v.service = MESSENGER_NAMES[b.platform];
         v.label = b.label || fill(t.messageOn, v.service);
-        v.note = messengerNote(v.label, v.service, b.handle, b.platform);
+        v.note = b.label ? messengerNote(v.label, v.service, b.handle, b.platform) : handleNote(b);
         v.href = messengerUrl(b);
         v.icon = b.platform;
         break;
