@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
-import { sampleBlocks } from '../../renderer/sample.js';
+import { renderPage } from '../../renderer/render.js';
+import { sampleBlocks, samplePage } from '../../renderer/sample.js';
 import { CHROMIUM } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
@@ -95,6 +96,30 @@ describe('published pages in Chromium', function () {
       }
     });
   }
+
+  it('lays an Arabic page out right to left in every template: icons at the start (right) of their labels', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.route('**/*', (route) => route.abort());
+    for (const templateId of TEMPLATE_IDS) {
+      const sample = samplePage(templateId);
+      sample.profile.pageLocale = 'ar';
+      sample.profile.avatar = null;
+      const { html } = renderPage({
+        page: sample,
+        now: new Date(),
+        urls: { page: 'https://ada.pages.example/', media: 'https://media.example' },
+      });
+      await page.setContent(html);
+      expect(await page.locator('html').getAttribute('dir'), templateId).to.equal('rtl');
+      const box = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
+      const icon = await box('.social .icon');
+      const label = await box('.social .label');
+      expect(icon.x, `${templateId}: the icon is right of the label`).to.be.greaterThan(label.x + label.width - 1);
+      const card = await box('.messenger .card');
+      expect(card.x + card.width, `${templateId}: the card fits the window`).to.be.at.most(390);
+    }
+    await page.close();
+  });
 
   it('loads no third-party player before the visitor taps its poster, then the private player in the frame', async () => {
     const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId: 'aurora' } });
