@@ -32,7 +32,8 @@ export function assemble(dir: string, id: string): { source: string; files: stri
       return expand(readFileSync(path.join(dir, file), 'utf8').replace(/\n$/, ''), depth + 1);
     });
   const source = expand(readFileSync(path.join(dir, files[0]), 'utf8'), 0);
-  return { source, files: [...files, `${id}/style.css`] };
+  const own = [`${id}/style.css`, `${id}/fonts.css`].filter((f) => existsSync(path.join(dir, f)));
+  return { source, files: [...files, ...own] };
 }
 
 /** Files every template's pages depend on besides its own (the shared stylesheet, the Markdown twin). */
