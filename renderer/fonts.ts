@@ -37,8 +37,8 @@ function servedName(spec: string): string {
  * The @font-face rules of a template, each package file replaced by its address on the page
  * host; '' for a template without fonts.css. Read from disk on every call (the preview reloads).
  */
-export function templateFonts(id: string): string {
-  const file = path.join(TEMPLATES, id, 'fonts.css');
+export function templateFonts(id: string, dir = TEMPLATES): string {
+  const file = path.join(dir, id, 'fonts.css');
   if (!existsSync(file)) return '';
   return readFileSync(file, 'utf8').replace(PACKAGE_FILE, (_, spec: string) => `url(${FONT_PATH}${servedName(spec)})`);
 }

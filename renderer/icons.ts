@@ -37,6 +37,10 @@ const BRANDS: Record<string, Icon> = {
   kofi: si.siKofi,
   vk: si.siVk,
   tumblr: si.siTumblr,
+  etsy: si.siEtsy,
+  vimeo: si.siVimeo,
+  bandcamp: si.siBandcamp,
+  kick: si.siKick,
 };
 
 /** A neutral glyph (two chain links) for platforms without a brand icon. */
@@ -56,8 +60,15 @@ function keyOf(platform: string): string {
 /** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail"). */
 export const iconKey = memo(keyOf);
 
+/** "personal site" -> "Personal Site": a platform we have no brand for, named as a title. */
+function titleCase(name: string): string {
+  return name.replace(/(^|[\s\-_])(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+}
+
 /** The human name of a platform for labels and alt texts. */
-export const platformName = memo((platform) => BRANDS[iconKey(platform)]?.title ?? (platform.trim() || 'Link'));
+export const platformName = memo(
+  (platform) => BRANDS[iconKey(platform)]?.title ?? (titleCase(platform.trim().replace(/\s+/g, ' ')) || 'Link'),
+);
 
 const symbolsOf = memo((keys) => {
   let out = '';

@@ -1,9 +1,9 @@
 /**
  * The renderer: page -> { html, md }, pure and synchronous. Templates are compiled once when
- * this module loads; each of the ten page templates is the shared page shell with its own
- * stylesheet (templates/<id>/style.css) over the shared base (templates/base.css).
+ * this module loads; each template is its own layout (templates/<id>/page.eta) built from the
+ * shared partials (layout.ts), with its own stylesheet (templates/<id>/style.css) over the
+ * shared base (templates/base.css).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { templateFonts } from './fonts.js';
+import { assemble, templateVersion } from './layout.js';
 import { markdownData } from './markdownView.js';
 import { ogView } from './ogImage.js';
 import { buildView, type RenderInput } from './view.js';
@@ -50,29 +51,29 @@ function loadTemplates() {
     escapeFunction: escapeHtml,
   });
   const md = new Eta({ views: TEMPLATES_DIR, cache: true, autoEscape: false, autoTrim: false });
-  const shared = ['page.eta', 'partials/block.eta', 'base.css'].map(read).join('\n');
   const base = minifyCss(read('base.css'));
   const css = {} as Record<TemplateId, string>;
   const colors = {} as Record<TemplateId, TemplateColors>;
   const versions = {} as Record<TemplateId, string>;
+  const pages = {} as Record<TemplateId, ReturnType<Eta['compile']>>;
   for (const id of TEMPLATE_IDS) {
     // The template's @font-face rules (renderer/fonts.ts) join its CSS and its version.
     const own = read(`${id}/style.css`) + templateFonts(id);
     css[id] = base + minifyCss(own);
     colors[id] = colorsOf(own);
-    versions[id] = createHash('sha256')
-      .update(shared)
-      .update(own)
-      .update(read('page.md.eta'))
-      .digest('hex')
-      .slice(0, 16);
+    const layout = assemble(TEMPLATES_DIR, id);
+    versions[id] = templateVersion(TEMPLATES_DIR, id, layout.files);
+    // Compiled now, so a broken template fails at start, and called directly on every render:
+    // the partials are in the layout's source, one function per template, no include per block.
+    try {
+      pages[id] = html.compile(layout.source);
+    } catch (err) {
+      throw new Error(`template ${id}: ${(err as Error).message}`, { cause: err });
+    }
   }
-  // Compiled now, so a broken template fails at start, and called directly on every render.
-  // The block partial is placed into the page's block loop: one function, no include per block.
-  const page = html.compile(read('page.eta').replace("<%~ include('@block', { b }) %>", read('partials/block.eta')));
   const markdown = md.compile(read('page.md.eta'));
   return {
-    html: (data: object) => page.call(html, data),
+    html: (id: TemplateId, data: object) => pages[id].call(html, data),
     md: (data: object) => markdown.call(md, data),
     css,
     colors,
@@ -112,7 +113,7 @@ export const templateVersions: Record<TemplateId, string> = new Proxy({} as Reco
 export function renderPage(input: RenderInput): Rendered {
   const v = buildView(input);
   const template = input.page.profile.templateId;
-  const html = templates.html({
+  const html = templates.html(template, {
     v,
     template,
     css: templates.css[template],

@@ -6,9 +6,12 @@ import { type Block, isShown, type Profile } from '../core/model.js';
 
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
+import { markWide } from './grid.js';
 import { iconKey, iconSymbols, platformName } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
+import { posterDoc } from './poster.js';
 import { imageSlots, responsive } from './srcset.js';
+import { directionOf, fill, type PageStrings, stringsFor } from './strings.js';
 import { withUtm } from './utm.js';
 
 export interface RenderInput {
@@ -62,8 +65,14 @@ export interface ViewBlock {
   provider: string;
   player: string | null;
   shape: 'video' | 'tall' | 'audio';
+  /** embed: the frame's `srcdoc` (a poster linking to the player), already attribute-safe. */
+  poster: string;
+  /** embed: the words of the link under the player ("Open on YouTube"). */
+  source: string;
   /** messenger: the service's name. */
   service: string;
+  /** In a two-column grid: whether the block takes the whole row (see `markWide`). */
+  wide: boolean;
 }
 
 const NONE: never[] = [];
@@ -97,7 +106,10 @@ function viewBlock(kind: ViewBlock['kind'], id: string, ping: string): ViewBlock
     provider: '',
     player: null,
     shape: 'audio',
+    poster: '',
+    source: '',
     service: '',
+    wide: false,
   };
 }
 
@@ -111,11 +123,11 @@ function outbound(url: string, utm: boolean, username: string): string {
 }
 
 /** Links for the block's apps: absent, one or both stores. */
-function appLinks(apps: { ios: string | null; android: string | null } | null): AppLink[] {
+function appLinks(apps: { ios: string | null; android: string | null } | null, t: PageStrings): AppLink[] {
   if (!apps || (!apps.ios && !apps.android)) return NONE;
   const out: AppLink[] = [];
-  if (apps.ios) out.push({ label: 'Open in the iOS app', href: apps.ios });
-  if (apps.android) out.push({ label: 'Open in the Android app', href: apps.android });
+  if (apps.ios) out.push({ label: t.iosApp, href: apps.ios });
+  if (apps.android) out.push({ label: t.androidApp, href: apps.android });
   return out;
 }
 
@@ -123,6 +135,28 @@ function appLinks(apps: { ios: string | null; android: string | null } | null): 
 export function initialOf(title: string): string {
   const c = title.trim().codePointAt(0);
   return c === undefined ? '?' : String.fromCodePoint(c).toUpperCase();
+}
+
+/** The messenger's line under its label: the service, or the handle when the label names it. */
+function messengerNote(label: string, service: string, handle: string, platform: string): string {
+  if (!label.toLowerCase().includes(service.toLowerCase())) return service;
+  return handleNote({ handle, platform });
+}
+
+/** A Telegram handle as people write it (@name); numbers of the other messengers stay private. */
+function handleNote(b: { handle: string; platform: string }): string {
+  return b.platform === 'telegram' ? `@${b.handle.trim().replace(/^@/, '')}` : '';
+}
+
+/** The longest run of characters without a space decides whether a name gets the smaller size. */
+function longestWord(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 32 ? 0 : run + 1;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 // The view is built on every render (20,000 pages a second is the target), so it makes no
@@ -136,6 +170,9 @@ export function buildView(input: RenderInput) {
   const media = `${input.urls.media}/`;
   const icons = new Set<string>();
   const sameAs: string[] = [];
+  const lang = p.pageLocale;
+  const dir = directionOf(lang);
+  const t = stringsFor(lang);
 
   const blocks: ViewBlock[] = [];
   const slots = imageSlots(p.templateId, p.layout);
@@ -154,7 +191,7 @@ export function buildView(input: RenderInput) {
         v.featured = b.featured;
         v.adult = b.adult;
         v.pulse = b.pulse;
-        v.apps = appLinks(b.apps);
+        v.apps = appLinks(b.apps, t);
         break;
       case 'social':
         v.icon = iconKey(b.platform);
@@ -175,15 +212,18 @@ export function buildView(input: RenderInput) {
         break;
       case 'embed':
         v.provider = EMBED_NAMES[b.provider];
-        v.title = b.title || `${v.provider} player`;
+        v.title = b.title || fill(t.player, v.provider);
         v.href = outbound(b.url, utm, username);
         v.player = embedPlayerUrl(b);
         v.shape = b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio';
+        v.source = v.player ? fill(t.openOn, v.provider) : v.title;
+        if (v.player) v.poster = posterDoc(v.player, b.provider, v.shape, v.title, t.play, lang, dir);
         break;
       case 'messenger':
         icons.add(b.platform);
         v.service = MESSENGER_NAMES[b.platform];
-        v.label = b.label || `Message me on ${v.service}`;
+        v.label = b.label || fill(t.messageOn, v.service);
+        v.note = b.label ? messengerNote(v.label, v.service, b.handle, b.platform) : handleNote(b);
         v.href = messengerUrl(b);
         v.icon = b.platform;
         break;
@@ -197,7 +237,8 @@ export function buildView(input: RenderInput) {
   const avatar = p.avatar ? media + p.avatar : null;
   const background = p.theme.backgroundImage ? media + p.theme.backgroundImage : null;
   const title = p.displayName || username;
-  const description = p.bio || `Links of ${title}`;
+  const description = p.bio || fill(t.linksOf, title);
+  markWide(blocks);
   const person: Record<string, unknown> = { '@type': 'Person', name: title, alternateName: username };
   if (p.bio) person.description = p.bio;
   if (avatar) person.image = avatar;
@@ -211,8 +252,15 @@ export function buildView(input: RenderInput) {
   const jsonLd = ld.includes('<') ? ld.replace(/</g, '\\u003c') : ld;
 
   return {
-    lang: p.pageLocale,
+    lang,
+    dir,
+    /** The page's fixed words in its language (renderer/strings.ts). */
+    t,
     title,
+    /** The avatar's alt text. */
+    portrait: fill(t.portraitOf, title),
+    /** ' long' when a word of the name is too long for the name's usual size. */
+    nameSize: longestWord(title) > 14 ? ' long' : '',
     description,
     username,
     bio: p.bio,
@@ -226,6 +274,8 @@ export function buildView(input: RenderInput) {
     layout: p.layout,
     accent: p.theme.accent,
     accentInk: readableOn(p.theme.accent),
+    /** The opposite of accentInk: mixed into the accent, it only raises the ink's contrast. */
+    accentFar: readableOn(p.theme.accent) === '#ffffff' ? '#000000' : '#ffffff',
     background,
     backgroundPos: focus(p.theme.backgroundFocus),
     overlay: p.theme.overlay,

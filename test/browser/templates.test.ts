@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
-import { sampleBlocks } from '../../renderer/sample.js';
+import { renderPage } from '../../renderer/render.js';
+import { sampleBlocks, samplePage } from '../../renderer/sample.js';
 import { CHROMIUM } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
@@ -82,10 +83,71 @@ describe('published pages in Chromium', function () {
           .locator('img.avatar')
           .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
         expect(avatarLoaded).to.equal(true);
+        // Small links are still tap targets of 24 px or more.
+        const heights = await page
+          .locator('.source, .foot a, .apps a, .adult .go')
+          .evaluateAll((links: HTMLElement[]) =>
+            links.filter((l) => l.checkVisibility()).map((l) => [l.textContent, l.getBoundingClientRect().height]),
+          );
+        for (const [text, h] of heights) expect(h, `${text} at ${width}px`).to.be.at.least(24);
         await page.screenshot({ path: `${SHOTS}${templateId}-${width}.png`, fullPage: true });
         await page.close();
         expect(problems).to.deep.equal([]);
       }
     });
   }
+
+  it('lays an Arabic page out right to left in every template: icons at the start (right) of their labels', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.route('**/*', (route) => route.abort());
+    for (const templateId of TEMPLATE_IDS) {
+      const sample = samplePage(templateId);
+      sample.profile.pageLocale = 'ar';
+      sample.profile.avatar = null;
+      const { html } = renderPage({
+        page: sample,
+        now: new Date(),
+        urls: { page: 'https://ada.pages.example/', media: 'https://media.example' },
+      });
+      await page.setContent(html);
+      expect(await page.locator('html').getAttribute('dir'), templateId).to.equal('rtl');
+      const box = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
+      const icon = await box('.social .icon');
+      const label = await box('.social .label');
+      expect(icon.x, `${templateId}: the icon is right of the label`).to.be.greaterThan(label.x + label.width - 1);
+      const card = await box('.messenger .card');
+      expect(card.x + card.width, `${templateId}: the card fits the window`).to.be.at.most(390);
+    }
+    await page.close();
+  });
+
+  it('loads no third-party player before the visitor taps its poster, then the private player in the frame', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId: 'aurora' } });
+    const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
+    const res = await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
+    expect(res.status, res.text).to.equal(200);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const own = ['127.0.0.1', `${a.page.username}.pages.test`];
+    const thirdParty: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (/^https?:$/.test(url.protocol) && !own.includes(url.hostname)) thirdParty.push(r.url());
+    });
+    await page.route(
+      (url) => !own.includes(url.hostname),
+      (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
+    );
+    await page.goto(`http://${a.page.username}.pages.test:${app().port}/`, { waitUntil: 'networkidle' });
+    // Scrolled through, so lazy frames load too: still nothing from the providers.
+    await page.locator('.foot a').scrollIntoViewIfNeeded();
+    await page.waitForLoadState('networkidle');
+    expect(thirdParty).to.deep.equal([]);
+
+    const poster = page.frameLocator('.embed iframe').first().getByRole('link');
+    expect(await poster.getAttribute('aria-label')).to.equal('Play Studio tour');
+    await poster.click();
+    await page.waitForLoadState('networkidle');
+    expect(thirdParty).to.deep.equal(['https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1']);
+    await page.close();
+  });
 });

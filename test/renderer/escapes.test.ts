@@ -48,7 +48,15 @@ describe('iconKey (renderer/icons.ts)', () => {
     for (const platform of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect(iconKey(platform), platform).to.equal('link');
       expect(iconSymbols([iconKey(platform)])).to.include('<symbol id="i-link"');
-      expect(platformName(platform)).to.equal(platform);
+      expect(platformName(platform).toLowerCase()).to.equal(platform.toLowerCase());
     }
+  });
+
+  it('names platforms without a brand in title case, and knows Etsy', () => {
+    expect(platformName('personal site')).to.equal('Personal Site');
+    expect(platformName('  my   shop ')).to.equal('My Shop');
+    expect(platformName('etsy')).to.equal('Etsy');
+    expect(iconKey('Etsy')).to.equal('etsy');
+    expect(iconSymbols(['etsy'])).to.include('<symbol id="i-etsy"');
   });
 });

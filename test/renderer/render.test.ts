@@ -131,12 +131,19 @@ describe('renderPage', () => {
   it('links messengers and embeds the players privately', () => {
     const doc = parse(render(samplePage('zine')).html);
     expect(doc.querySelector('a[href="https://wa.me/380501234567"]')).to.not.equal(null);
-    const frames = doc.querySelectorAll('iframe').map((f) => f.getAttribute('src'));
-    expect(frames).to.deep.equal([
-      'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
+    // Players load on tap: each frame holds a poster of our own whose link opens the player.
+    const frames = doc.querySelectorAll('iframe');
+    expect(frames.map((f) => f.getAttribute('src'))).to.deep.equal([undefined, undefined]);
+    const posters = frames.map((f) => parse(f.getAttribute('srcdoc')!));
+    expect(posters.map((p) => p.querySelector('a')!.getAttribute('href'))).to.deep.equal([
+      'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1',
       'https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC',
     ]);
-    for (const f of doc.querySelectorAll('iframe')) {
+    for (const p of posters) {
+      expect(p.querySelectorAll('img, script, link, iframe'), 'nothing fetched by the poster').to.have.length(0);
+      expect(p.querySelector('style')!.text).to.not.match(/url\(/);
+    }
+    for (const f of frames) {
       expect(f.getAttribute('loading')).to.equal('lazy');
       expect(f.getAttribute('title')).to.be.a('string').and.not.equal('');
     }

@@ -1,0 +1,105 @@
+/**
+ * Click-to-load players: an embed's <iframe> holds a small document of our own (`srcdoc`), a
+ * poster drawn from the provider's colour and the title, whose one link opens the player in
+ * the frame. Nothing reaches the provider before the visitor taps, and the page needs no script.
+ *
+ * The poster's stylesheet is the same on every page, so its CSP hash is one more inline style
+ * of the page: it sits raw in the attribute (it has no `&` nor `"`), where the page host finds
+ * it with the page's own <style> (edge/securityHeaders.ts `styleHashes`).
+ */
+import type { EmbedBlock } from '../core/model.js';
+import { escapeHtml } from './escape.js';
+import { EMBED_NAMES } from './links.js';
+import { fill } from './strings.js';
+
+const POSTER_CSS =
+  'html,body{margin:0;height:100%}' +
+  'a{box-sizing:border-box;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:10px;height:100%;padding:12px 16px;text-decoration:none;text-align:center;font:600 16px/1.3 system-ui,sans-serif;color:#fff;background:#111}' +
+  'a:focus-visible{outline:3px solid #fff;outline-offset:-6px}' +
+  '.b{display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:#fff;flex:none}' +
+  '.b:after{content:"";margin-left:5px;border-style:solid;border-width:11px 0 11px 18px;border-color:transparent transparent transparent #111}' +
+  '.t{max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
+  '.p{font-size:13px;font-weight:500;opacity:.92}' +
+  '.w{display:flex;flex-direction:column;align-items:center;gap:2px;min-width:0;max-width:100%}' +
+  '.audio{flex-direction:row;justify-content:flex-start;gap:14px;text-align:start}' +
+  '.audio .w{align-items:flex-start}' +
+  '.youtube{background:linear-gradient(135deg,#c00,#5a0000)}.youtube .b:after{border-left-color:#c00}' +
+  '.spotify{background:linear-gradient(135deg,#17331f,#121212)}.spotify .b{background:#1ed760}' +
+  '.soundcloud{background:linear-gradient(135deg,#ff7a1a,#ff5500);color:#000}.soundcloud .b{background:#000}.soundcloud .b:after{border-left-color:#ff5500}' +
+  '.applemusic{background:linear-gradient(135deg,#c8102a,#8a0016)}.applemusic .b:after{border-left-color:#d60017}' +
+  '.tiktok{background:linear-gradient(135deg,#25f4ee33,#000 40%,#000 60%,#fe2c5533),#000}';
+
+// A play sign points right in every language (media controls are not mirrored), hence `left`.
+// The inline `content:""` is written with double quotes above; the attribute needs none.
+const CSS_IN_ATTRIBUTE = POSTER_CSS.replace(/""/g, "''");
+
+/** The player URL that starts playing as it opens (the tap on the poster already asked for it). */
+export function autoplayUrl(player: string, provider: EmbedBlock['provider']): string {
+  const join = player.includes('?') ? '&' : '?';
+  if (provider === 'youtube') return `${player}${join}autoplay=1`;
+  if (provider === 'soundcloud') return `${player}${join}auto_play=true`;
+  return player;
+}
+
+/** Escapes for a double-quoted attribute: text already escaped once for the inner document. */
+function attribute(html: string): string {
+  return html.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}
+
+/** Text for the inner document, then for the attribute (short strings: the title, the URL). */
+function twice(text: string): string {
+  return attribute(escapeHtml(text));
+}
+
+// The same for every poster; escaped for the attribute once.
+const HEAD = attribute(`<meta charset='utf-8'>`);
+const STYLE = attribute(`<style>${CSS_IN_ATTRIBUTE}</style>`);
+
+/**
+ * The `srcdoc` value of a player's frame, ready to place raw in a double-quoted attribute: a
+ * poster naming the title and the provider, linking to the player. `play` is the page's
+ * "Play {}" pattern.
+ */
+export function posterDoc(
+  player: string,
+  provider: EmbedBlock['provider'],
+  shape: 'video' | 'tall' | 'audio',
+  title: string,
+  play: string,
+  lang: string,
+  dir: 'ltr' | 'rtl',
+): string {
+  // Renders repeat (republishing): the same player and words give the same poster.
+  const key = `${player}\n${shape}\n${title}\n${play}\n${lang}`;
+  let doc = made.get(key);
+  if (doc === undefined) {
+    if (made.size >= KEPT) made.clear();
+    doc = draw(player, provider, shape, title, fill(play, title), lang, dir);
+    made.set(key, doc);
+  }
+  return doc;
+}
+
+const made = new Map<string, string>();
+const KEPT = 1000;
+
+function draw(
+  player: string,
+  provider: EmbedBlock['provider'],
+  shape: 'video' | 'tall' | 'audio',
+  text: string,
+  play: string,
+  lang: string,
+  dir: string,
+): string {
+  const title = twice(text);
+  return (
+    `<!doctype html><html lang='${twice(lang)}' dir='${dir}'>${HEAD}<title>${title}</title>${STYLE}` +
+    `<a class='${provider}${shape === 'audio' ? ' audio' : ''}' href='${twice(autoplayUrl(player, provider))}' aria-label='${twice(play)}'>` +
+    `<span class='b'></span><span class='w'><span class='t'>${title}</span>` +
+    `<span class='p'>${twice(EMBED_NAMES[provider])}</span></span></a>`
+  );
+}
+
+/** The poster's stylesheet, as the browser reads it (tests hash it). */
+export const POSTER_STYLE = CSS_IN_ATTRIBUTE;

@@ -1,0 +1,158 @@
+/**
+ * The fixed words of a published page, in the page's language (`pageLocale`), and its writing
+ * direction. Languages without a table here get English; the direction holds for any language.
+ */
+import { memo } from './memo.js';
+
+export interface PageStrings {
+  /** "Portrait of {name}": the avatar's alt text. */
+  portraitOf: string;
+  /** "Message me on {service}": a messenger block without its own label. */
+  messageOn: string;
+  /** "Open on {provider}": the link under an embedded player. */
+  openOn: string;
+  /** "Play {title}": the poster of a player that loads on tap. */
+  play: string;
+  /** "{provider} player": an embed without a title. */
+  player: string;
+  /** "Links of {name}": the description of a page without a bio. */
+  linksOf: string;
+  /** The link to the page's Markdown twin in the footer. */
+  markdown: string;
+  adultNote: string;
+  adultGo: string;
+  iosApp: string;
+  androidApp: string;
+}
+
+const en: PageStrings = {
+  portraitOf: 'Portrait of {}',
+  messageOn: 'Message me on {}',
+  openOn: 'Open on {}',
+  play: 'Play {}',
+  player: '{} player',
+  linksOf: 'Links of {}',
+  markdown: 'Markdown',
+  adultNote: 'This link leads to content for adults only.',
+  adultGo: 'I am 18 or older, continue',
+  iosApp: 'Open in the iOS app',
+  androidApp: 'Open in the Android app',
+};
+
+const TABLES: Record<string, PageStrings> = {
+  en,
+  es: {
+    portraitOf: 'Retrato de {}',
+    messageOn: 'Escríbeme por {}',
+    openOn: 'Abrir en {}',
+    play: 'Reproducir {}',
+    player: 'Reproductor de {}',
+    linksOf: 'Enlaces de {}',
+    markdown: 'Markdown',
+    adultNote: 'Este enlace lleva a contenido solo para adultos.',
+    adultGo: 'Tengo 18 años o más, continuar',
+    iosApp: 'Abrir en la app de iOS',
+    androidApp: 'Abrir en la app de Android',
+  },
+  pt: {
+    portraitOf: 'Retrato de {}',
+    messageOn: 'Fale comigo no {}',
+    openOn: 'Abrir no {}',
+    play: 'Reproduzir {}',
+    player: 'Player do {}',
+    linksOf: 'Links de {}',
+    markdown: 'Markdown',
+    adultNote: 'Este link leva a conteúdo apenas para adultos.',
+    adultGo: 'Tenho 18 anos ou mais, continuar',
+    iosApp: 'Abrir no app para iOS',
+    androidApp: 'Abrir no app para Android',
+  },
+  fr: {
+    portraitOf: 'Portrait de {}',
+    messageOn: 'Écrivez-moi sur {}',
+    openOn: 'Ouvrir sur {}',
+    play: 'Lire {}',
+    player: 'Lecteur {}',
+    linksOf: 'Liens de {}',
+    markdown: 'Markdown',
+    adultNote: 'Ce lien mène à un contenu réservé aux adultes.',
+    adultGo: 'J’ai 18 ans ou plus, continuer',
+    iosApp: 'Ouvrir dans l’app iOS',
+    androidApp: 'Ouvrir dans l’app Android',
+  },
+  de: {
+    portraitOf: 'Porträt von {}',
+    messageOn: 'Schreib mir auf {}',
+    openOn: 'Auf {} öffnen',
+    play: '{} abspielen',
+    player: '{}-Player',
+    linksOf: 'Links von {}',
+    markdown: 'Markdown',
+    adultNote: 'Dieser Link führt zu Inhalten nur für Erwachsene.',
+    adultGo: 'Ich bin 18 oder älter, weiter',
+    iosApp: 'In der iOS-App öffnen',
+    androidApp: 'In der Android-App öffnen',
+  },
+  uk: {
+    portraitOf: 'Портрет: {}',
+    messageOn: 'Напишіть мені в {}',
+    openOn: 'Відкрити в {}',
+    play: 'Відтворити: {}',
+    player: 'Плеєр {}',
+    linksOf: 'Посилання {}',
+    markdown: 'Markdown',
+    adultNote: 'Це посилання веде до вмісту лише для дорослих.',
+    adultGo: 'Мені є 18, продовжити',
+    iosApp: 'Відкрити в застосунку для iOS',
+    androidApp: 'Відкрити в застосунку для Android',
+  },
+  ar: {
+    portraitOf: 'صورة {}',
+    messageOn: 'راسلني على {}',
+    openOn: 'افتح على {}',
+    play: 'تشغيل {}',
+    player: 'مشغل {}',
+    linksOf: 'روابط {}',
+    markdown: 'Markdown',
+    adultNote: 'يؤدي هذا الرابط إلى محتوى للبالغين فقط.',
+    adultGo: 'عمري 18 عامًا أو أكثر، متابعة',
+    iosApp: 'افتح في تطبيق iOS',
+    androidApp: 'افتح في تطبيق Android',
+  },
+  he: {
+    portraitOf: 'דיוקן של {}',
+    messageOn: 'שלחו לי הודעה ב־{}',
+    openOn: 'פתיחה ב־{}',
+    play: 'הפעלה: {}',
+    player: 'נגן {}',
+    linksOf: 'הקישורים של {}',
+    markdown: 'Markdown',
+    adultNote: 'קישור זה מוביל לתוכן למבוגרים בלבד.',
+    adultGo: 'אני בן/בת 18 ומעלה, המשך',
+    iosApp: 'פתיחה באפליקציית iOS',
+    androidApp: 'פתיחה באפליקציית Android',
+  },
+};
+
+/** The languages written right to left: Arabic, Hebrew, Persian, Urdu, and a few more. */
+const RTL = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
+
+/** The primary language subtag of a locale ("pt-BR" -> "pt"), lower-cased. */
+function languageOf(locale: string): string {
+  return locale.split(/[-_]/)[0].toLowerCase();
+}
+
+/** The page strings for a locale; English when the language has none. */
+export const stringsFor = memo((locale): PageStrings => TABLES[languageOf(locale)] ?? en);
+
+/** `rtl` for languages written right to left, else `ltr`. */
+export const directionOf = memo((locale): 'ltr' | 'rtl' => (RTL.has(languageOf(locale)) ? 'rtl' : 'ltr'));
+
+/** A string with its `{}` filled in. */
+export function fill(template: string, value: string): string {
+  const at = template.indexOf('{}');
+  return at < 0 ? template : template.slice(0, at) + value + template.slice(at + 2);
+}
+
+/** The languages with their own table (tests check each has every string). */
+export const TRANSLATED = Object.keys(TABLES);
