@@ -2,7 +2,7 @@
  * Edge pages beside the sample page (sample.ts): the pages `npm run templates:check` renders in
  * every template, for tests and the preview too. Each one stresses one thing a template must
  * hold up under: no avatar, no bio, a long unbroken name, right-to-left text, many blocks,
- * every kind of block with a background picture, the grid layout.
+ * every kind of block with a background picture, a dark accent, the grid layout.
  */
 import type { Block } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
@@ -187,6 +187,13 @@ export function everyBlockPage(templateId: TemplateId): SamplePage {
   return page;
 }
 
+/** The sample page with a dark accent, on which the accent's ink is white (the sample's is dark). */
+export function darkAccentPage(templateId: TemplateId): SamplePage {
+  const page = samplePage(templateId);
+  page.profile.theme = { ...page.profile.theme, accent: '#7048e8' };
+  return page;
+}
+
 /** The sample page in the grid layout. */
 export function gridPage(templateId: TemplateId): SamplePage {
   const page = samplePage(templateId);
@@ -205,6 +212,7 @@ export function checkPages(templateId: TemplateId): NamedPage[] {
     { name: 'arabic', page: arabicPage(templateId) },
     { name: '80-blocks', page: eightyBlockPage(templateId) },
     { name: 'every-block', page: everyBlockPage(templateId) },
+    { name: 'dark-accent', page: darkAccentPage(templateId) },
     { name: 'grid', page: gridPage(templateId) },
   ];
 }

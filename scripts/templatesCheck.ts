@@ -8,7 +8,7 @@
  *   npm run templates:check -- aurora mono       some templates
  *   npm run templates:check -- --no-screenshots  skip the screenshots (CI)
  */
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TemplateId } from '../core/schemas/fields.js';
 import { WIDTHS } from './templatesCheckBrowser.js';
@@ -62,7 +62,14 @@ if (thirdParty.length > 0) {
     `note: pages asked other hosts before any tap (answered empty here): ${thirdParty.join(', ')}\n`,
   );
 }
-if (shots) process.stdout.write(`screenshots at ${WIDTHS.join(' and ')} px: ${path.relative('.', shots)}/\n`);
+const review = rows.flatMap((r) => r.review.map((m) => `${r.template} / ${r.page}: ${m}`));
+if (review.length > 0) {
+  process.stdout.write(`to look at in the screenshots (not failures):\n${review.map((m) => `  ${m}`).join('\n')}\n`);
+}
+if (shots) {
+  await writeFile(path.join(shots, 'report.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  process.stdout.write(`screenshots at ${WIDTHS.join(' and ')} px, and report.json: ${path.relative('.', shots)}/\n`);
+}
 const failing = rows.filter((r) => r.problems.length > 0);
 if (failing.length === 0) {
   process.stdout.write(`all ${rows.length} pages pass (${seconds} s)\n`);

@@ -11,8 +11,9 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pMap from 'p-map';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
+import { pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
@@ -26,8 +27,13 @@ export interface BrowserPage {
 }
 
 export interface BrowserResult {
-  /** One line per axe violation and element: `rule (impact): target — summary`. */
+  /**
+   * One line per axe violation and element: `rule (impact): target — summary`, and per text below
+   * its contrast over a gradient or picture (templatesCheckContrast.ts).
+   */
   axe: string[];
+  /** Contrasts neither axe nor the pixel measure could decide: to look at, not failures. */
+  review: string[];
   /** Requests the page made that the check's server could not answer. */
   failedRequests: string[];
   /** Hosts other than the check's server the page asked for before any tap (answered empty). */
@@ -36,9 +42,13 @@ export interface BrowserResult {
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
-/** A picture like an upload gives (AVIF of the kind's size), so layouts show real images. */
-function picture(width: number, height: number, hue: number): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x2="1" y2="1"><stop stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${hue + 60},70%,38%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="50%" cy="42%" r="22%" fill="#fff" opacity=".85"/></svg>`;
+/**
+ * A picture like an upload gives (AVIF of the kind's size), so layouts show real images: a
+ * figure on a gradient, or for the background a mid-tone gradient (a photo's text contrast is
+ * the owner's overlay's business; a template's is to follow it).
+ */
+function picture(width: number, height: number, hue: number, figure = true): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x2="1" y2="1"><stop stop-color="hsl(${hue},60%,${figure ? 62 : 55}%)"/><stop offset="1" stop-color="hsl(${hue + 60},60%,${figure ? 38 : 35}%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${figure ? '<circle cx="50%" cy="42%" r="22%" fill="#fff" opacity=".85"/>' : ''}</svg>`;
   return sharp(Buffer.from(svg)).avif({ quality: 50, effort: 2 }).toBuffer();
 }
 
@@ -46,7 +56,7 @@ async function assets() {
   const [avatar, card, background] = await Promise.all([
     picture(800, 800, 20),
     picture(1200, 800, 200),
-    picture(1600, 1000, 280),
+    picture(1600, 1000, 200, false),
   ]);
   const png = (size: number) =>
     sharp({ create: { width: size, height: size, channels: 3, background: '#d9480f' } })
@@ -84,11 +94,22 @@ async function serve(pages: BrowserPage[]) {
   return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-interface AxeViolation {
+interface AxeResult {
   id: string;
   impact: string | null;
   help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
+  nodes: { target: unknown[]; failureSummary?: string; any?: { data?: { messageKey?: string } | null }[] }[];
+}
+
+/**
+ * The whole page at this width, in a viewport as tall as the page: a full-page screenshot would
+ * paint a fixed background behind the first screen only.
+ */
+async function screenshot(page: Page, width: number, file: string) {
+  await page.setViewportSize({ width, height: 844 });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height: Math.max(844, height) });
+  await page.screenshot({ path: file, animations: 'disabled' });
 }
 
 async function checkOne(browser: Browser, origin: string, key: string, shots: string | null): Promise<BrowserResult> {
@@ -116,12 +137,10 @@ async function checkOne(browser: Browser, origin: string, key: string, shots: st
     page.on('requestfailed', (r) => failedRequests.push(`${r.failure()?.errorText ?? 'failed'} ${r.url()}`));
     await page.goto(`${origin}/p/${key}/`, { waitUntil: 'load' });
     if (shots) {
-      await page.screenshot({ path: path.join(shots, `${key}-${WIDTHS[1]}.png`), fullPage: true });
+      await screenshot(page, WIDTHS[1], path.join(shots, `${key}-${WIDTHS[1]}.png`));
+      await screenshot(page, WIDTHS[0], path.join(shots, `${key}-${WIDTHS[0]}.png`));
     }
     await page.setViewportSize({ width: WIDTHS[0], height: 844 });
-    if (shots) {
-      await page.screenshot({ path: path.join(shots, `${key}-${WIDTHS[0]}.png`), fullPage: true });
-    }
     // The adult links' warnings are checked open, as a visitor who taps sees them.
     await page.evaluate(() => {
       for (const d of document.querySelectorAll('details')) d.open = true;
@@ -129,18 +148,30 @@ async function checkOne(browser: Browser, origin: string, key: string, shots: st
     await page.evaluate(axeSource);
     // Third-party frames are stand-ins here, not the template's markup: axe stays in the page.
     // target-size (WCAG 2.2's 24 px, off in axe by default) is on: pages are tapped on phones.
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (o: object) => Promise<{ violations: unknown[] }> } }).axe;
-      const options = { iframes: false, resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } };
-      return (await axe.run(options)).violations;
+    const { violations, incomplete } = await page.evaluate(async () => {
+      type Results = { violations: unknown[]; incomplete: unknown[] };
+      const axe = (window as unknown as { axe: { run: (o: object) => Promise<Results> } }).axe;
+      const options = {
+        iframes: false,
+        resultTypes: ['violations', 'incomplete'],
+        rules: { 'target-size': { enabled: true } },
+      };
+      return axe.run(options);
     });
-    const axe = (violations as AxeViolation[]).flatMap((v) =>
+    const undecided = (incomplete as AxeResult[])
+      .filter((v) => v.id === 'color-contrast')
+      .flatMap((v) =>
+        v.nodes.map((n) => ({ target: n.target.join(' '), messageKey: n.any?.[0]?.data?.messageKey ?? undefined })),
+      );
+    const { measured, review } = splitIncomplete(undecided);
+    const pixels = await pixelContrast(page, measured);
+    const axe = (violations as AxeResult[]).flatMap((v) =>
       v.nodes.map(
         (n) =>
           `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 200)}`,
       ),
     );
-    return { axe, failedRequests, thirdParty: [...thirdParty] };
+    return { axe: [...axe, ...pixels], review, failedRequests, thirdParty: [...thirdParty] };
   } finally {
     await context.close();
   }

@@ -22,6 +22,8 @@ export interface PageCheck {
   axe: string[];
   failedRequests: string[];
   thirdParty: string[];
+  /** Contrasts to look at by eye (text shadows and the like): noted, not failing. */
+  review: string[];
   /** Every reason this page fails the check (empty: it passes). */
   problems: string[];
 }
@@ -57,7 +59,12 @@ export async function checkTemplates(o: {
   ]);
   return pages.map((p) => {
     const size = wireSize(p.published, p.blocks);
-    const b = browser.get(p.key) ?? { axe: [], failedRequests: ['the page was not opened'], thirdParty: [] };
+    const b = browser.get(p.key) ?? {
+      axe: [],
+      review: [],
+      failedRequests: ['the page was not opened'],
+      thirdParty: [],
+    };
     const n = nu.get(p.key) ?? [];
     return {
       template: p.template,
@@ -67,6 +74,7 @@ export async function checkTemplates(o: {
       axe: b.axe,
       failedRequests: b.failedRequests,
       thirdParty: b.thirdParty,
+      review: b.review,
       problems: [
         ...n.map((m) => `Nu ${m}`),
         ...b.axe.map((m) => `axe ${m}`),
