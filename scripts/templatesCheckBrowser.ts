@@ -2,7 +2,7 @@
  * The browser half of the template check: the rendered pages served from 127.0.0.1 with sample
  * pictures for every image they name, opened in one headless Chromium; axe-core (injected into
  * each page) with every rule it runs by default and WCAG 2.2's target size, contrast included,
- * at 390 px with the adult
+ * at 390 px wide (in a viewport as tall as the page) with the adult
  * links' questions opened; full-page screenshots at 1280 and 390 px.
  */
 import { mkdir } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
+import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
@@ -101,14 +101,10 @@ interface AxeResult {
   nodes: { target: unknown[]; failureSummary?: string; any?: { data?: { messageKey?: string } | null }[] }[];
 }
 
-/**
- * The whole page at this width, in a viewport as tall as the page: a full-page screenshot would
- * paint a fixed background behind the first screen only.
- */
+/** The whole page at this width (see fitViewportToPage). */
 async function screenshot(page: Page, width: number, file: string) {
   await page.setViewportSize({ width, height: 844 });
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width, height: Math.max(844, height) });
+  await fitViewportToPage(page);
   await page.screenshot({ path: file, animations: 'disabled' });
 }
 
@@ -145,6 +141,8 @@ async function checkOne(browser: Browser, origin: string, key: string, shots: st
     await page.evaluate(() => {
       for (const d of document.querySelectorAll('details')) d.open = true;
     });
+    // axe and the pixel measure see the whole page at once, at a phone's width.
+    await fitViewportToPage(page);
     await page.evaluate(axeSource);
     // Third-party frames are stand-ins here, not the template's markup: axe stays in the page.
     // target-size (WCAG 2.2's 24 px, off in axe by default) is on: pages are tapped on phones.

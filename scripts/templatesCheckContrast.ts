@@ -1,7 +1,7 @@
 /**
  * Contrast where axe-core cannot tell: text over a gradient or a picture (axe answers
  * "incomplete" for those, and many templates paint their page or cards with a gradient). The
- * page is screenshotted once with every glyph made transparent; each such text's colour is then
+ * page is screenshotted once, in a viewport as tall as the page, with every glyph made transparent; each such text's colour is then
  * set against the pixels under its text boxes. The 2nd-percentile contrast counts (the worst
  * part of the background, ignoring a few stray edge pixels), against WCAG's AA ratio for the
  * text's size.
@@ -50,37 +50,24 @@ export function splitIncomplete(nodes: IncompleteNode[]): { measured: Incomplete
   };
 }
 
-interface Screen {
-  top: number;
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: number;
+/**
+ * Makes the viewport as tall as the page at its width, so that one screenshot holds the page
+ * (a full-page screenshot paints a fixed background behind the first screen only; in a viewport
+ * this tall a fixed, covering background is scaled to it).
+ */
+export async function fitViewportToPage(page: Page): Promise<void> {
+  const width = page.viewportSize()?.width ?? 390;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height !== page.viewportSize()?.height) await page.setViewportSize({ width, height: Math.max(600, height) });
 }
 
-/** Viewport screenshots from the top to the bottom of the page, half a viewport apart. */
-async function screensOf(page: Page): Promise<Screen[]> {
-  const { total, viewport } = await page.evaluate(() => ({
-    total: document.documentElement.scrollHeight,
-    viewport: window.innerHeight,
-  }));
-  const screens: Screen[] = [];
-  for (let want = 0; ; want += Math.floor(viewport / 2)) {
-    const top = await page.evaluate((y) => {
-      window.scrollTo(0, y);
-      return window.scrollY;
-    }, want);
-    const png = await page.screenshot({ animations: 'disabled' });
-    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    screens.push({ top, data, width: info.width, height: info.height, channels: info.channels });
-    if (top + viewport >= total || top < want) break;
-  }
-  return screens;
-}
-
-/** One line per text below its AA ratio: `color-contrast (pixels): target — …`. */
+/**
+ * One line per text below its AA ratio: `color-contrast (pixels): target — …`. Fits the viewport
+ * to the page first (fitViewportToPage).
+ */
 export async function pixelContrast(page: Page, nodes: IncompleteNode[]): Promise<string[]> {
   if (nodes.length === 0) return [];
+  await fitViewportToPage(page);
   // No named functions inside: tsx would wrap them in a helper the page does not have.
   const boxes: TextBox[] = await page.evaluate(
     (targets) => {
@@ -109,25 +96,20 @@ export async function pixelContrast(page: Page, nodes: IncompleteNode[]): Promis
     content:
       '*,*::before,*::after{color:transparent!important;-webkit-text-fill-color:transparent!important;text-shadow:none!important;caret-color:transparent!important;animation:none!important;transition:none!important}',
   });
-  // The viewport as a phone shows it, scrolled in half-screen steps: a full-page screenshot
-  // would paint a fixed background only behind the first screen. Each text box is measured in
-  // the first screen that holds it whole (or, taller than a screen, where most of it shows).
-  const screens = await screensOf(page);
+  const png = await page.screenshot({ animations: 'disabled' });
   await hide.evaluate((el) => (el as Element).remove());
-  await page.evaluate(() => window.scrollTo(0, 0));
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
 
   const out: string[] = [];
   for (const box of boxes) {
     const [fr, fg, fb, fa] = box.color;
     const contrasts: number[] = [];
     for (const r of box.rects) {
-      const seen = (s: Screen) => Math.min(r.y + r.h, s.top + s.height) - Math.max(r.y, s.top);
-      const screen = screens.reduce((best, s) => (seen(s) > seen(best) + 0.5 ? s : best), screens[0]);
-      const { data, width, height, channels, top } = screen;
       const x0 = Math.max(0, Math.floor(r.x));
-      const y0 = Math.max(0, Math.floor(r.y - top));
+      const y0 = Math.max(0, Math.floor(r.y));
       const x1 = Math.min(width, Math.ceil(r.x + r.w));
-      const y1 = Math.min(height, Math.ceil(r.y - top + r.h));
+      const y1 = Math.min(height, Math.ceil(r.y + r.h));
       for (let y = y0; y < y1; y++) {
         for (let x = x0; x < x1; x++) {
           const i = (y * width + x) * channels;
