@@ -7,15 +7,15 @@
  */
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import axe from 'axe-core';
 import pMap from 'p-map';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+const axeSource = axe.source;
 
 export const WIDTHS = [390, 1280] as const;
 
