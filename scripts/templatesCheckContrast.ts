@@ -10,11 +10,20 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 
 /**
- * Why axe left a contrast undecided, for the cases measured here: a gradient or picture behind,
- * another element or a pseudo-element painting the background, or a background axe took for
- * the text's own colour. Text shadows and the like stay for a person to judge.
+ * Why axe left a contrast undecided, for the cases measured here: a gradient, a background
+ * picture or an <img> behind, another element or a pseudo-element painting the background or
+ * covering part of the text, or a background axe took for the text's own colour. Text shadows
+ * and the like stay for a person to judge.
  */
-const MEASURED = new Set(['bgGradient', 'bgImage', 'bgOverlap', 'pseudoContent', 'equalRatio']);
+const MEASURED = new Set([
+  'bgGradient',
+  'bgImage',
+  'imgNode',
+  'bgOverlap',
+  'elmPartiallyObscuring',
+  'pseudoContent',
+  'equalRatio',
+]);
 
 export interface IncompleteNode {
   target: string;
