@@ -54,9 +54,10 @@ const server = http.createServer(async (req, res) => {
       urls: { page: `http://localhost:${port}/t/${template}/`, media: `http://localhost:${port}/media` },
     });
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
-  } else if (/^\/media\/(avatar|card|background)\//.test(path)) {
-    const kind = path.split('/')[2] as keyof typeof pictures;
-    const body = await pictures[kind];
+  } else if (path.startsWith('/media/background/')) {
+    res.writeHead(200, { 'content-type': 'image/avif' }).end(await pictures.background);
+  } else if (path.startsWith('/media/avatar/') || path.startsWith('/media/card/')) {
+    const body = await (path.startsWith('/media/avatar/') ? pictures.avatar : pictures.card);
     res.writeHead(200, { 'content-type': 'image/avif' }).end(body);
   } else if (path.startsWith('/t/') && path.endsWith('/page.md')) {
     const id = path.split('/')[2] as TemplateId;

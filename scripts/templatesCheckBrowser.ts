@@ -166,7 +166,7 @@ async function checkOne(browser: Browser, origin: string, key: string, shots: st
     const axe = (violations as AxeResult[]).flatMap((v) =>
       v.nodes.map(
         (n) =>
-          `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 200)}`,
+          `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 320)}`,
       ),
     );
     return { axe: [...axe, ...pixels], review, failedRequests, thirdParty: [...thirdParty] };
