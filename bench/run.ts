@@ -9,6 +9,7 @@ import { coldStart } from './coldStart.js';
 import { encodingsBench, WIRE_BUDGET } from './encodings.js';
 import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
+import { lighthouseReport, lighthouseTemplates } from './lighthouseTemplates.js';
 import { linkCheckBench } from './linkCheck.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
@@ -260,3 +261,4 @@ if (!only || only === 'a11y') {
     `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
   );
 }
+if (!only || only === 'lighthouse') console.log(lighthouseReport(await lighthouseTemplates()));

@@ -1,12 +1,14 @@
 /**
  * `npm run templates`: a preview server for template authors. Shows every template with the
- * sample page (every block type) and re-renders when a file under templates/ changes.
+ * sample page (every block type), its edge pages (`/t/<template>/<page>`, renderer/edgePages.ts),
+ * and re-renders when a file under templates/ changes.
  * `npm run templates -- <port>` picks the port (default 4000).
  */
 import { watch } from 'node:fs';
 import http from 'node:http';
 import sharp from 'sharp';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
+import { checkPages } from './edgePages.js';
 import { FONT_PATH, fontFile } from './fonts.js';
 import { reloadTemplates, renderPage, TEMPLATES_DIR } from './render.js';
 import { samplePage } from './sample.js';
@@ -23,28 +25,38 @@ const picture = (hue: number) =>
   )
     .avif({ quality: 50 })
     .toBuffer();
-const pictures = { avatar: picture(20), card: picture(200) };
+const pictures = { avatar: picture(20), card: picture(200), background: picture(280) };
 
 function index(): string {
+  const edges = (id: string) =>
+    checkPages(id as TemplateId)
+      .map((p) => `<a href="/t/${id}/${p.name}">${p.name}</a>`)
+      .join(' · ');
   const items = TEMPLATE_IDS.map(
     (id) =>
-      `<li><h2><a href="/t/${id}">${id}</a></h2><iframe src="/t/${id}" title="${id} preview" loading="lazy"></iframe></li>`,
+      `<li><h2><a href="/t/${id}">${id}</a></h2><p>${edges(id)}</p><iframe src="/t/${id}" title="${id} preview" loading="lazy"></iframe></li>`,
   ).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Templates</title><style>body{font:15px system-ui,sans-serif;margin:2rem;background:#eee}ul{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:1.5rem}iframe{width:100%;height:720px;border:0;border-radius:12px;background:#fff;box-shadow:0 2px 8px #0002}h2{font-size:1rem;margin:0 0 .5rem}</style></head><body><h1>Ten templates, one sample page</h1><p>Edit files under templates/ and reload: pages re-render on change (version ${version}).</p><ul>${items}</ul></body></html>`;
 }
 
 const server = http.createServer(async (req, res) => {
   const path = (req.url ?? '/').split('?')[0];
-  const template = /^\/t\/([a-z0-9]+)\/?$/.exec(path)?.[1] as TemplateId | undefined;
+  const [, template, edge] = (/^\/t\/([a-z0-9]+)(?:\/([a-z0-9-]+))?\/?$/.exec(path) ?? []) as (
+    | TemplateId
+    | undefined
+  )[];
+  const page = template && (edge ? checkPages(template).find((p) => p.name === edge)?.page : samplePage(template));
   if (path === '/') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(index());
-  } else if (template && (TEMPLATE_IDS as readonly string[]).includes(template)) {
+  } else if (template && page && (TEMPLATE_IDS as readonly string[]).includes(template)) {
     const { html } = renderPage({
-      page: samplePage(template),
+      page,
       now: new Date(),
       urls: { page: `http://localhost:${port}/t/${template}/`, media: `http://localhost:${port}/media` },
     });
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+  } else if (path.startsWith('/media/background/')) {
+    res.writeHead(200, { 'content-type': 'image/avif' }).end(await pictures.background);
   } else if (path.startsWith('/media/avatar/') || path.startsWith('/media/card/')) {
     const body = await (path.startsWith('/media/avatar/') ? pictures.avatar : pictures.card);
     res.writeHead(200, { 'content-type': 'image/avif' }).end(body);
