@@ -85,7 +85,7 @@ function linkPreviews(storage: () => ObjectStorage) {
     expect(second.url).to.not.equal(first.url);
     expect((await picture(name, second.path)).width).to.equal(1200);
     expect(await storage().get(key), 'the earlier picture is deleted').to.equal(null);
-    expect((await pageRequest(name, first.path)).status).to.equal(404);
+    expect((await pageRequest(name, first.path)).headers['cache-control']).to.match(/max-age=60\b/);
 
     const avatar = await uploadAvatar(a.key);
     expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar }, { key: a.key })).status).to.equal(200);
@@ -123,7 +123,8 @@ function linkPreviews(storage: () => ObjectStorage) {
     const off = await api.patch(`/api/profiles/${a.page.id}`, { isPublished: false }, { key: a.key });
     expect(off.status, off.text).to.equal(200);
     expect(await storage().get(key)).to.equal(null);
-    expect((await pageRequest(name, at)).status).to.equal(404);
+    const gone = await pageRequest(name, at);
+    expect(gone.headers['cache-control'], 'the neutral preview, kept a minute').to.match(/max-age=60\b/);
   });
 }
 
@@ -131,10 +132,19 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, rendere
   describe('in folder storage', () => {
     linkPreviews(() => app().services.storage);
 
-    it('answers 404, not a 500, for a picture that is not stored or a path that only looks like one', async () => {
+    it('answers a neutral 1200 x 630 preview, kept a minute, for a picture the page names but storage does not hold (a template republish before its publish drew it)', async () => {
       const a = await createAgentAccount();
-      expect((await pageRequest(a.page.username, '/og/0123456789abcdef.png')).status).to.equal(404);
+      const missing = await pageRequest(a.page.username, '/og/0123456789abcdef.png');
+      expect(missing.status).to.equal(200);
+      expect(missing.headers['content-type']).to.equal('image/png');
+      expect(missing.headers['cache-control']).to.match(/max-age=60\b/);
+      expect(await sharp(missing.body).metadata()).to.include({ width: 1200, height: 630, format: 'png' });
+    });
+
+    it('answers 404, not a 500, for a path that only looks like a picture', async () => {
+      const a = await createAgentAccount();
       expect((await pageRequest(a.page.username, '/og/../index.html.png')).status).to.equal(404);
+      expect((await pageRequest(a.page.username, '/og/0123456789ABCDEF.png')).status).to.equal(404);
     });
   });
 
