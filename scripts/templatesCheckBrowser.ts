@@ -108,6 +108,9 @@ interface AxeResult {
 async function screenshot(page: Page, width: number, file: string) {
   await page.setViewportSize({ width, height: 844 });
   await fitViewportToPage(page);
+  // Two frames after the resize, or layers drawn with backdrop-filter (aurora's cards) may
+  // still be blank in the picture.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await page.screenshot({ path: file, animations: 'disabled' });
 }
 
