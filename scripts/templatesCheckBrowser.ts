@@ -175,7 +175,21 @@ async function checkOne(browser: Browser, origin: string, key: string, shots: st
           `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 320)}`,
       ),
     );
-    return { axe: [...axe, ...pixels], review, failedRequests, thirdParty: [...thirdParty] };
+    // Nothing wider than a phone's screen: text that does not wrap spills out of its card.
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const out: string[] = [];
+      for (const el of document.querySelectorAll('main *, header *, footer *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || el.closest('.sprite, .px, iframe')) continue;
+        if (r.left < -1 || r.right > width + 1) {
+          const name = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).trim().split(/\s+/).join('.')}` : ''}`;
+          out.push(`wider than the screen: ${name} spans ${Math.round(r.left)}–${Math.round(r.right)} px of ${width}`);
+        }
+      }
+      return out.slice(0, 5);
+    });
+    return { axe: [...axe, ...pixels, ...overflow], review, failedRequests, thirdParty: [...thirdParty] };
   } finally {
     await context.close();
   }

@@ -84,4 +84,17 @@ describe('npm run templates:check', function () {
     expect(bad?.axe.some((m) => m.startsWith('color-contrast (pixels): #faint'))).to.equal(true, bad?.axe.join('\n'));
     expect(bad?.failedRequests.some((r) => r.startsWith('404 ') && r.endsWith('/missing.png'))).to.equal(true);
   });
+
+  it('fails text wider than a phone screen: a long word that does not wrap spills out of its card', async () => {
+    const spill = page(
+      'Spill',
+      '<body style="margin:0"><main style="text-align:center"><p style="display:flex;justify-content:center"><span class="label" style="white-space:nowrap">Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</span></p></main></body>',
+    );
+    const results = await browserCheck([{ key: 'spill', html: () => spill }], {
+      shots: null,
+      executablePath: CHROMIUM_PATH,
+    });
+    const axe = results.get('spill')?.axe ?? [];
+    expect(axe.some((m) => m.startsWith('wider than the screen: span.label'))).to.equal(true, axe.join('\n'));
+  });
 });
