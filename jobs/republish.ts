@@ -21,7 +21,7 @@ import { republishRepo, type Staleness } from '../store/republish.js';
 export interface RepublishResult {
   /** Pages rendered again. */
   republished: number;
-  /** Pages that needed it when the run started. */
+  /** Pages that needed rendering again, or their compressed copies made, when the run started. */
   total: number;
   ms: number;
   /** When every page was rendered again (a large run makes the compressed copies after). */
@@ -116,13 +116,15 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
     await writeHere(fresh, false);
   };
 
-  let done = 0;
   /**
    * One pass over the pages in key order: the batch being written while the next one is read.
    * Each batch's new version is recorded once it is stored; a page changed (edited,
-   * unpublished, banned) since it was read is converged once more through the outbox.
+   * unpublished, banned) since it was read is converged once more through the outbox. Progress
+   * (and the job's heartbeat, jobs/agenda.ts) counts the pass's own pages; returns how many.
    */
   const pass = async (which: Staleness, copies: Copies) => {
+    const of = which === 'any' ? total : await pages.countStale(versions, which);
+    const what = copies === 'only' ? 'compressed copies of ' : '';
     let made = 0;
     const finish = async (ids: string[], readAt: Date) => {
       await pages.markRendered(versions, ids, copies !== 'none');
@@ -131,15 +133,13 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
         await s.publisher.publishSoon(username);
       }
       made += ids.length;
-      if (copies !== 'only') done += ids.length;
-      o.onProgress?.(done, Math.max(total, done)); // also the job's heartbeat (jobs/agenda.ts)
-      if (copies === 'only') return;
+      o.onProgress?.(made, Math.max(of, made));
       const at = performance.now();
       if (at - logged >= logEvery) {
         logged = at;
         s.log.info(
-          { done, total: Math.max(total, done) },
-          `republish: ${done} of ${pagesCount(Math.max(total, done))}`,
+          { done: made, total: Math.max(of, made) },
+          `republish: ${what}${made} of ${pagesCount(Math.max(of, made))}`,
         );
       }
     };
@@ -174,16 +174,17 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
     return made;
   };
 
+  let done = 0;
   let copied = 0;
   let visibleMs = 0;
   try {
     if (!worker) {
-      await pass('any', 'all');
+      done = await pass('any', 'all');
     } else {
       // A large run: the pages first, so visitors see the new render sooner, then their
       // compressed copies (most of the work: encode.ts). Between the two the page host sends a
       // page uncompressed; the first pass removes the copies it makes stale.
-      await pass('stale', 'none');
+      done = await pass('stale', 'none');
       visibleMs = performance.now() - started;
       if (templates.length > 0) {
         await s.publisher.purges.release(templateKey(''));

@@ -63,13 +63,14 @@ function markBrackets(s: string, marks: Set<number>): void {
 function escapeInline(s: string): string {
   const marks = new Set<number>();
   markBrackets(s, marks);
-  const ticks = s.split('`').length - 1;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '\\') {
       if (i + 1 === s.length || ASCII_PUNCT.test(s[i + 1])) marks.add(i);
     } else if (c === '`') {
-      if (ticks > 1) marks.add(i);
+      // Always: the fields of one list line (label, note, badge, app links) and the lines of a
+      // bio share one paragraph, where a backtick in one could close a code span opened in another.
+      marks.add(i);
     } else if (c === '&') {
       if (ENTITY.test(s.slice(i, i + 40))) marks.add(i);
     } else if (c === '<') {

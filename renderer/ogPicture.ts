@@ -144,21 +144,6 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
 // Pictures being drawn, by key: two publishes of one page at once draw it once.
 const drawing = new Map<string, Promise<Buffer>>();
 
-// Keys this process lately found or put in storage, so an editing session's publishes do not
-// read the picture back each time (one GET on S3). Short-lived: another process may delete one.
-const SEEN_MS = 60_000;
-const seen = new Map<string, number>();
-
-function seenLately(key: string): boolean {
-  const at = seen.get(key);
-  return at !== undefined && Date.now() - at < SEEN_MS;
-}
-
-function markSeen(key: string): void {
-  if (seen.size >= 10_000) seen.clear();
-  seen.set(key, Date.now());
-}
-
 /**
  * The page's picture to store, or none: when one of the same inputs is stored already, or it
  * cannot be drawn (`failed` is told why; the page goes out without it). Pictures of the page's
@@ -172,11 +157,8 @@ export async function ogImageFile(
   const inputs = ogInputs(row);
   const key = ogImageKey(row.username, ogHash(inputs));
   try {
-    if (seenLately(key)) return [];
-    if (await storage.get(key)) {
-      markSeen(key);
-      return [];
-    }
+    // Asked of storage every time: another process may have deleted it since this one saw it.
+    if (await storage.get(key)) return [];
     let body = drawing.get(key);
     if (!body) {
       body = drawOgImage(inputs, storage);
@@ -201,6 +183,5 @@ export async function ogImageFile(
 /** Deletes every link-preview picture of the name (its page is gone). */
 export async function deleteOgImages(storage: ObjectStorage, username: string): Promise<void> {
   const prefix = ogImagePrefix(username);
-  for (const key of seen.keys()) if (key.startsWith(prefix)) seen.delete(key);
   await storage.deletePrefix(prefix);
 }

@@ -4,17 +4,20 @@
  * shared partials (layout.ts), with its own stylesheet (templates/<id>/style.css) over the
  * shared base (templates/base.css).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
+import { arabicPage, everyBlockPage } from './edgePages.js';
 import { escapeHtml } from './escape.js';
 import { templateFonts } from './fonts.js';
 import { assemble, templateVersion } from './layout.js';
 import { markdownData } from './markdownView.js';
 import { ogView } from './ogImage.js';
+import { samplePage } from './sample.js';
 import { buildView, type RenderInput } from './view.js';
 
 export { nextVisibilityChange } from '../core/model.js';
@@ -72,13 +75,35 @@ function loadTemplates() {
     }
   }
   const markdown = md.compile(read('page.md.eta'));
-  return {
+  const loaded = {
     html: (id: TemplateId, data: object) => pages[id].call(html, data),
     md: (data: object) => markdown.call(md, data),
     css,
     colors,
     versions,
   };
+  for (const id of TEMPLATE_IDS) versions[id] = withOutput(loaded, id, versions[id]);
+  return loaded;
+}
+
+type Loaded = ReturnType<typeof loadTemplates>;
+
+const PROBE_URLS = { page: 'https://probe.example/', media: 'https://media.probe.example' };
+const PROBE_TIME = new Date('2026-01-01T00:00:00Z');
+
+/**
+ * A template's version: its files' hash (layout.ts) joined with what the renderer makes of
+ * three fixed pages in it (the sample, every kind of block, an Arabic page). So a change in
+ * the renderer's own code that shows on pages (a translation, an icon, the players' poster,
+ * the Markdown twin) is a new version too, and the republish job renders every page again.
+ */
+function withOutput(t: Loaded, id: TemplateId, files: string): string {
+  const hash = createHash('sha256').update(files);
+  for (const page of [samplePage(id), everyBlockPage(id), arabicPage(id)]) {
+    const { html, md } = renderWith(t, { page, now: PROBE_TIME, urls: PROBE_URLS });
+    hash.update(html).update('\0').update(md).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** The browser's colours for a template's pages: its page background and whether it is dark. */
@@ -111,17 +136,21 @@ export const templateVersions: Record<TemplateId, string> = new Proxy({} as Reco
 });
 
 export function renderPage(input: RenderInput): Rendered {
+  return renderWith(templates, input);
+}
+
+function renderWith(t: Loaded, input: RenderInput): Rendered {
   const v = buildView(input);
   const template = input.page.profile.templateId;
-  const html = templates.html(template, {
+  const html = t.html(template, {
     v,
     template,
-    css: templates.css[template],
-    colors: templates.colors[template],
+    css: t.css[template],
+    colors: t.colors[template],
     og: ogView(input.page, input.urls.page),
     escape: escapeHtml,
   });
-  const md = tidyMarkdown(templates.md(markdownData(v)));
+  const md = tidyMarkdown(t.md(markdownData(v)));
   return { html, md };
 }
 

@@ -48,8 +48,10 @@ async function writeBatch(batch: RenderBatch): Promise<void> {
   for (let i = 0; i < batch.rows.length; i += concurrency) {
     const rows = batch.rows.slice(i, i + concurrency);
     const files = rows.flatMap((row) => pageFiles(fromSource(row), site, now, { routes: false, copies: batch.copies }));
-    await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
+    // The old copies go before the new page is stored: a brotli or gzip client meanwhile gets
+    // the old page whole, never an old copy beside a new page.
     if (batch.copies === 'none') await storage.delete(rows.flatMap((row) => copyKeys(row.username)));
+    await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
   }
 }
 

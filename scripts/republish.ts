@@ -52,11 +52,12 @@ if (args.includes('--all')) {
 }
 
 const result = await republishStalePages(services, { onProgress: progress });
-if (tty && result.republished > 0) process.stderr.write('\n');
+if (tty && result.republished + result.copied > 0) process.stderr.write('\n');
 await tool.stop();
 const seconds = result.ms / 1000;
+const copies = result.copied > 0 ? `; their compressed copies made after, ${result.copied} pages` : '';
 process.stdout.write(
-  result.republished === 0
+  result.republished + result.copied === 0
     ? 'Every published page is up to date with its template and the site addresses.\n'
-    : `Republished ${result.republished} pages in ${seconds.toFixed(1)} s (${Math.round(result.republished / seconds)} pages/s).\n`,
+    : `Republished ${result.republished} pages in ${seconds.toFixed(1)} s (${Math.round(result.republished / seconds)} pages/s)${copies}.\n`,
 );

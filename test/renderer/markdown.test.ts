@@ -91,6 +91,12 @@ describe('Markdown escaping (renderer/markdown.ts)', () => {
     expect(mdBlock('Tom & Jerry')).to.not.include('\\');
   });
 
+  it('escapes a lone backtick too: a label and a note on one line cannot make a code span that hides the link', () => {
+    const line = `- [${mdInline('Run `npm')}](https://x.example/) — ${mdInline('then `start')}`;
+    for (const parser of parsers) expect(shown(parser, line), line).to.equal('Run `npm — then `start');
+    for (const parser of parsers) expect(shown(parser, mdBlock('one `a\ntwo b`'))).to.equal('one `a\ntwo b`');
+  });
+
   it('quotes a multi-line text line by line with hard breaks, blank lines and indents dropped', () => {
     expect(mdBlock('one\n\n  2. two\r\nthree', '> ')).to.equal('> one  \n> 2\\. two  \n> three');
     for (const parser of parsers) expect(shown(parser, mdBlock('one\n2. two', '> '))).to.equal('one\n2. two');

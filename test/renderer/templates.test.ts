@@ -8,7 +8,7 @@ import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { styleHashes } from '../../edge/securityHeaders.js';
 import { assemble, templateVersion } from '../../renderer/layout.js';
 import { POSTER_STYLE } from '../../renderer/poster.js';
-import { renderPage, TEMPLATES_DIR, templateVersions } from '../../renderer/render.js';
+import { reloadTemplates, renderPage, TEMPLATES_DIR, templateVersions } from '../../renderer/render.js';
 import { samplePage } from '../../renderer/sample.js';
 import { directionOf, stringsFor, TRANSLATED } from '../../renderer/strings.js';
 
@@ -47,7 +47,9 @@ describe('template files (templates/<name>/)', () => {
           .filter(([id, v]) => v !== before[id])
           .map(([id]) => id);
       const start = versions();
-      expect(start).to.deep.equal({ ...templateVersions });
+      expect(start).to.deep.equal(
+        Object.fromEntries(TEMPLATE_IDS.map((id) => [id, templateVersion(TEMPLATES_DIR, id)])),
+      );
       // A partial one template overrides: only that template.
       appendFileSync(path.join(dir, 'photo/header.eta'), '\n');
       expect(changed(start)).to.deep.equal(['photo']);
@@ -60,6 +62,23 @@ describe('template files (templates/<name>/)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('template versions (renderer/render.ts)', () => {
+  it("cover what the renderer's own code makes of a page: a changed translation is a new version of every template", () => {
+    const before = { ...templateVersions };
+    const arabic = stringsFor('ar');
+    const markdown = arabic.markdown;
+    try {
+      arabic.markdown = `${markdown}!`;
+      reloadTemplates();
+      for (const id of TEMPLATE_IDS) expect(templateVersions[id], id).to.not.equal(before[id]);
+    } finally {
+      arabic.markdown = markdown;
+      reloadTemplates();
+    }
+    expect({ ...templateVersions }).to.deep.equal(before);
   });
 });
 
