@@ -6,7 +6,7 @@
  */
 import type { Block } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
-import { sampleBlocks, samplePage, twentyBlockPage } from './sample.js';
+import { sampleBase, sampleBlocks, sampleLink, samplePage, twentyBlockPage } from './sample.js';
 
 export type SamplePage = ReturnType<typeof samplePage>;
 
@@ -20,28 +20,8 @@ const ACCOUNT = '5a3c0e9b7d1f2a4c6e8b0d2f';
 /** A background picture's storage key (media keys are checked by pattern, not looked up). */
 export const SAMPLE_BACKGROUND = `background/${ACCOUNT}/3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a.avif`;
 
-function base(id: string, order: number) {
-  return { id, order, visible: true, showFrom: null, showUntil: null };
-}
-
-function link(id: string, order: number, label: string, extra: Partial<Extract<Block, { type: 'link' }>> = {}): Block {
-  return {
-    ...base(id, order),
-    type: 'link',
-    label,
-    url: `https://example.com/${id}`,
-    note: '',
-    image: null,
-    imageFocus: null,
-    badge: null,
-    featured: false,
-    adult: false,
-    pulse: false,
-    path: null,
-    apps: null,
-    ...extra,
-  };
-}
+const base = sampleBase;
+const link = sampleLink;
 
 /** The card picture of the sample page's blocks. */
 function sampleCard(blocks: Block[]): string | null {

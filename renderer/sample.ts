@@ -8,28 +8,40 @@ import type { TemplateId } from '../core/schemas/fields.js';
 
 const ACCOUNT = '5a3c0e9b7d1f2a4c6e8b0d2f';
 
-function base(id: string, order: number) {
+/** The fields every block has, visible and unscheduled. */
+export function sampleBase(id: string, order: number) {
   return { id, order, visible: true, showFrom: null, showUntil: null };
 }
 
+/** A plain link block to example.com, with `extra` over its defaults. */
+export function sampleLink(
+  id: string,
+  order: number,
+  label: string,
+  extra: Partial<Extract<Block, { type: 'link' }>> = {},
+): Block {
+  return {
+    ...sampleBase(id, order),
+    type: 'link',
+    label,
+    url: `https://example.com/${id}`,
+    note: '',
+    image: null,
+    imageFocus: null,
+    badge: null,
+    featured: false,
+    adult: false,
+    pulse: false,
+    path: null,
+    apps: null,
+    ...extra,
+  };
+}
+
+const base = sampleBase;
+const link = sampleLink;
+
 export function sampleBlocks(): Block[] {
-  const link = (id: string, order: number, label: string, extra: Partial<Block> = {}) =>
-    ({
-      ...base(id, order),
-      type: 'link',
-      label,
-      url: `https://example.com/${id}`,
-      note: '',
-      image: null,
-      imageFocus: null,
-      badge: null,
-      featured: false,
-      adult: false,
-      pulse: false,
-      path: null,
-      apps: null,
-      ...extra,
-    }) as Block;
   return [
     link('newsletter', 0, 'Join my newsletter', {
       featured: true,
