@@ -1,17 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import S3rver from 's3rver';
 import sharp from 'sharp';
 import { drawableName, drawOgImage, nameLines } from '../../renderer/ogPicture.js';
 import { ogImagePrefix } from '../../store/layout.js';
-import { type ObjectStorage, s3Storage } from '../../store/objects.js';
+import type { ObjectStorage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, request } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
+import { s3Bucket } from '../helpers/s3.js';
 
 /** The og:image URL in the page's head, and the path of it on the page host. */
 async function ogOf(name: string): Promise<{ url: string; path: string; html: string }> {
@@ -150,32 +147,8 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, rendere
 
   describe('in an S3 bucket (s3rver)', function () {
     this.timeout(60_000);
-    let server: S3rver;
-    let dir: string;
-    let port = 0;
-    const bucket = () =>
-      s3Storage({
-        bucket: 'pages',
-        endpoint: `http://127.0.0.1:${port}`,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      });
-    before(async () => {
-      dir = await mkdtemp(path.join(tmpdir(), 'linkpage-s3-og-'));
-      server = new S3rver({
-        address: '127.0.0.1',
-        port: 0,
-        silent: true,
-        directory: dir,
-        configureBuckets: [{ name: 'pages', configs: [] }],
-      });
-      port = (await server.run()).port;
-    });
-    after(async () => {
-      await server?.close().catch(() => {});
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    const s3 = s3Bucket();
+    const bucket = s3.storage;
     ownApp({ start: () => startApp({ storage: bucket() }) });
     linkPreviews(bucket);
   });

@@ -1,17 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import S3rver from 's3rver';
 import { acceptedEncodings } from '../../router/encodings.js';
 import { pageKeys } from '../../store/layout.js';
-import { s3Storage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, type HostAnswer, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
+import { s3Bucket } from '../helpers/s3.js';
 
 /** The body as the visitor's browser reads it, after undoing its Content-Encoding. */
 function decoded(res: HostAnswer): string {
@@ -178,38 +174,14 @@ describe('compressed delivery on the page host (router/encodings.ts)', () => {
 
   describe('from an S3 bucket (s3rver), the copies stored with their Content-Encoding', function () {
     this.timeout(60_000);
-    let server: S3rver;
-    let dir: string;
-    let port = 0;
-    const bucket = () =>
-      s3Storage({
-        bucket: 'pages',
-        endpoint: `http://127.0.0.1:${port}`,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      });
-    before(async () => {
-      dir = await mkdtemp(path.join(tmpdir(), 'linkpage-s3-enc-'));
-      server = new S3rver({
-        address: '127.0.0.1',
-        port: 0,
-        silent: true,
-        directory: dir,
-        configureBuckets: [{ name: 'pages', configs: [] }],
-      });
-      port = (await server.run()).port;
-    });
-    after(async () => {
-      await server?.close().catch(() => {});
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    const s3 = s3Bucket();
+    const bucket = s3.storage;
     ownApp({ start: () => startApp({ storage: bucket() }) });
 
     it('stores each copy in the bucket with Content-Encoding set on the object', async () => {
       const a = await richPage();
       const keys = pageKeys(a.page.username);
-      const raw = await fetch(`http://127.0.0.1:${port}/pages/${keys.htmlBr}`);
+      const raw = await fetch(`${s3.endpoint()}/pages/${keys.htmlBr}`);
       expect(raw.headers.get('content-encoding')).to.equal('br');
       const storage = bucket();
       expect((await storage.get(keys.htmlGzip))?.contentEncoding).to.equal('gzip');
