@@ -157,8 +157,8 @@ export async function ogImageFile(
   const inputs = ogInputs(row);
   const key = ogImageKey(row.username, ogHash(inputs));
   try {
-    // Asked of storage every time: another process may have deleted it since this one saw it.
-    if (await storage.get(key)) return [];
+    // Asked of storage every time (another process may have deleted it), without reading it.
+    if (await storage.has(key)) return [];
     let body = drawing.get(key);
     if (!body) {
       body = drawOgImage(inputs, storage);

@@ -4,7 +4,7 @@
  * keys and an ETag with every object (objectMeta.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertKey, metaOf, type ObjectMeta, quotedMd5, type StoredObject } from './objectMeta.js';
@@ -26,6 +26,8 @@ export interface ObjectStorage {
   ): Promise<{ etag: string }>;
   /** The object, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
+  /** Whether the object exists, without reading it. */
+  has(key: string): Promise<boolean>;
   /** Deletes the keys that exist; missing ones are not an error. */
   delete(keys: readonly string[]): Promise<void>;
   /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
@@ -164,6 +166,11 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
       }
+    },
+
+    async has(key) {
+      assertKey(key);
+      return existsSync(file(key));
     },
 
     async delete(keys) {

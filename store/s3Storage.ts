@@ -87,6 +87,19 @@ export function s3Storage(options: S3Options): ObjectStorage {
       }
     },
 
+    async has(key) {
+      assertKey(key);
+      const { sdk, client } = await s3();
+      try {
+        await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
+        return true;
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 404 || (err as { name?: string }).name === 'NotFound') return false;
+        throw err;
+      }
+    },
+
     async delete(keys) {
       if (keys.length === 0) return;
       keys.forEach(assertKey);

@@ -154,7 +154,7 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, rendere
   });
 
   describe('the name as drawn', () => {
-    const nowhere = { get: async () => null } as unknown as ObjectStorage;
+    const nowhere = { get: async () => null, has: async () => false } as unknown as ObjectStorage;
     const inputs = { avatar: null, focus: null, accent: '#ff5a1f', bg: '#ffffff', fg: '#111111' };
 
     it('leaves out emoji and characters XML cannot hold, and keeps Arabic and Hebrew', () => {

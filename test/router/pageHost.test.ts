@@ -210,6 +210,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
             reads.push(key);
             return inner.get(key);
           },
+          has: (key) => inner.has(key),
           delete: (keys) => inner.delete(keys),
           deletePrefix: (prefix) => inner.deletePrefix(prefix),
         },
@@ -253,6 +254,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
         storage: {
           put: (...args) => (failing ? fail() : inner.put(...args)),
           get: (key) => inner.get(key),
+          has: (key) => inner.has(key),
           delete: (keys) => (failing ? fail() : inner.delete(keys)),
           deletePrefix: (prefix) => (failing ? fail() : inner.deletePrefix(prefix)),
         },

@@ -61,6 +61,15 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect(await open().get('pages/nobody/index.html')).to.equal(null);
   });
 
+  it('tells whether an object exists without reading it, before and after its delete', async () => {
+    const storage = open();
+    await storage.put('pages/has/index.html', 'x', meta);
+    expect(await storage.has('pages/has/index.html')).to.equal(true);
+    expect(await storage.has('pages/has/page.md')).to.equal(false);
+    await storage.delete(['pages/has/index.html']);
+    expect(await storage.has('pages/has/index.html')).to.equal(false);
+  });
+
   it('deletes objects, and deleting missing ones is not an error', async () => {
     const storage = open();
     await storage.put('pages/carol/index.html', 'x', meta);
