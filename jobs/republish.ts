@@ -74,7 +74,6 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   const db: Queryable = { query };
   const pages = republishRepo(db);
   const total = await pages.countStale(versions);
-  // The CDN keeps each page until its template's key is purged: once, after the last page.
   if (total > 0) {
     const { pageScheme, pageDomain, mediaUrl } = s.config;
     s.log.info(
@@ -82,7 +81,7 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       `republish: ${pagesCount(total)} published with another template or other site addresses; rendering again`,
     );
   }
-  // The CDN keeps each page until its template's key is purged: once, after the last page.
+  // The CDN keeps each page until its template's key is purged: after the last page of each pass.
   const templates = total > 0 && s.cdn.kind !== 'none' ? (await pages.staleTemplates(versions)).map(templateKey) : [];
   if (templates.length > 0) await s.publisher.purges.hold(templates, TEMPLATE_PURGE_HOLD_MS);
   const logEvery = o.logEveryMs ?? 5_000;
