@@ -81,8 +81,13 @@ export async function startCluster(counts: Record<Role, number> = { router: 2, a
       s3Port = (await s3server.run()).port;
     },
     async stop() {
-      await s3server?.close();
+      const server = s3server;
       s3server = null;
+      const closing = server?.close();
+      // Away at once: kept-alive connections of the processes would hold close() open while
+      // they stay busy, and the bucket would go away only after the test's traffic.
+      (server as unknown as { httpServer?: import('node:http').Server } | null)?.httpServer?.closeAllConnections();
+      await closing;
     },
   };
   await s3.start();
