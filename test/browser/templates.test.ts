@@ -145,8 +145,10 @@ describe('published pages in Chromium', function () {
 
     const poster = page.frameLocator('.embed iframe').first().getByRole('link');
     expect(await poster.getAttribute('aria-label')).to.equal('Play Studio tour');
+    // The frame navigates after the tap: wait for that request, not for the page's idle state.
+    const player = page.waitForRequest((r) => new URL(r.url()).hostname === 'www.youtube-nocookie.com');
     await poster.click();
-    await page.waitForLoadState('networkidle');
+    await player;
     expect(thirdParty).to.deep.equal(['https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1']);
     await page.close();
   });
