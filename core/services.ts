@@ -4,7 +4,7 @@ import type { Cdn } from '../cdn/cdn.js';
 import { createCdn } from '../cdn/index.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
-import { createPublisher, type Publisher } from '../renderer/publish.js';
+import { createPublisher, type Publisher } from '../publishing/publish.js';
 import type { Database } from '../store/db.js';
 import { type ObjectStorage, storageFromConfig } from '../store/objects.js';
 import { createWebhookSender, type WebhookSender } from './commands/deliverWebhooks.js';

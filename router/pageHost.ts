@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { CdnKind } from '../cdn/cdn.js';
 import { PEOPLE } from '../core/rules/readers.js';
 import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
-import type { PageMeta } from '../renderer/pageFiles.js';
+import type { PageMeta } from '../publishing/pageFiles.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';

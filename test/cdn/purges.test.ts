@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { pageKey, templateKey } from '../../cdn/cdn.js';
-import { republishStalePages } from '../../jobs/republish.js';
+import { republishStalePages } from '../../core/commands/republish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { purgeQueueRepo } from '../../store/purgeQueue.js';

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
 import type { Config } from '../core/config.js';
 import { nextVisibilityChange } from '../core/model.js';
+import { renderVersions } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
@@ -17,7 +18,6 @@ import { deleteOgImages } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { pageImageFiles } from './pageImages.js';
 import { createPurger } from './purges.js';
-import { renderVersions } from './versions.js';
 
 export interface PublisherDeps {
   config: Config;

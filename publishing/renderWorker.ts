@@ -6,10 +6,10 @@
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { SiteUrls } from '../renderer/versions.js';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
 import type { Copies } from './encode.js';
 import { copyKeys, fromSource, pageFiles, type RenderSource } from './pageFiles.js';
-import type { SiteUrls } from './versions.js';
 
 export interface RenderBatch {
   id: number;
