@@ -4,8 +4,8 @@
  * message is English advice that becomes the hint of an `invalid_fields` error.
  */
 import * as v from 'valibot';
-import { MEDIA_KEY } from '../../store/layout.js';
 import { usernameProblem } from '../rules/username.js';
+import { MEDIA_KEY } from './mediaKey.js';
 
 const URL_MAX = 2048;
 
@@ -125,7 +125,7 @@ export const Focus = v.strictObject({
   y: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
 });
 
-/** A media key as POST /api/upload returns it (the layout is store/layout.ts's). */
+/** A media key as POST /api/upload returns it (its shape is in mediaKey.ts, the storage layout in store/layout.ts). */
 const STORAGE_KEY = MEDIA_KEY;
 
 export const StorageKey = v.pipe(
