@@ -19,7 +19,6 @@ import { notFoundPage } from './notFound.js';
 import type { Visits } from './visits.js';
 import { acceptsMarkdown, cdnHeaders, inWindow, locationOf, safeDecode } from './wire.js';
 
-const USERNAME = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const CACHE_MS = 1000;
 /** `/<short path>` (with an optional trailing slash); the names of files and pings never match. */
@@ -39,16 +38,6 @@ export interface PageHostDeps {
   headers: SecurityHeaders;
   /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
   cdn: CdnKind;
-}
-
-/** The page name a Host header addresses, or null when it is not a page host. */
-export function pageNameFromHost(host: string | undefined, pageDomain: string): string | null {
-  if (!host) return null;
-  let h = host.toLowerCase();
-  if (!pageDomain.includes(':')) h = h.replace(/:\d+$/, '');
-  if (!h.endsWith(`.${pageDomain}`)) return null;
-  const name = h.slice(0, -pageDomain.length - 1);
-  return USERNAME.test(name) ? name : '';
 }
 
 export function createPageHost(d: PageHostDeps) {
