@@ -1,5 +1,5 @@
 /**
- * Configuration, read from the environment once at start (DESIGN.md section 3).
+ * Configuration, read from the environment once at start (every variable: README.md, docs/deploy.md).
  * Nothing else in the code reads process.env: the parsed Config is passed in.
  */
 import { randomBytes } from 'node:crypto';

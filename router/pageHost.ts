@@ -1,5 +1,5 @@
 /**
- * The public page host `<name>.<PAGE_DOMAIN>` (DESIGN 5), on bare node:http because it is the
+ * The public page host `<name>.<PAGE_DOMAIN>`, on bare node:http because it is the
  * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`; compressed as
  * Accept-Encoding asks, encodings.ts), icons, llms.txt and robots.txt (hostFiles.ts), short-path
  * redirects with a tap counted, the view pixel and tap pings, and a 404 page for the rest.

@@ -1,5 +1,5 @@
 /**
- * Field rules shared by every schema (SPEC section 2). A custom message that is an error code
+ * Field rules shared by every schema. A custom message that is an error code
  * (bad_url, bad_path, a username code) makes the issue answer with that code; any other
  * message is English advice that becomes the hint of an `invalid_fields` error.
  */
@@ -28,7 +28,7 @@ export function str() {
   return v.pipe(v.string(), v.check(isStorableText, UNSTORABLE_HINT));
 }
 
-/** DESIGN's "real hostname": http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
+/** A real address: http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
 export function isRealHttpUrl(value: string): boolean {
   if (value.length > URL_MAX) return false;
   let url: URL;
