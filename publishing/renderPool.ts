@@ -1,4 +1,4 @@
-/** The main thread's side of renderer/renderWorker.ts: batches of pages out, one answer per batch. */
+/** The main thread's side of publishing/renderWorker.ts: batches of pages out, one answer per batch. */
 import { Worker } from 'node:worker_threads';
 import { type SiteUrls, siteUrls } from '../renderer/versions.js';
 import type { StorageSpec } from '../store/objects.js';

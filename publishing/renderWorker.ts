@@ -1,7 +1,7 @@
 /**
  * A worker thread that renders pages and stores their files, so a republish of thousands of
  * pages leaves the main thread to the database and the API. It opens its own adapter to the
- * storage the main thread uses (renderer/renderPool.ts sends the batches).
+ * storage the main thread uses (publishing/renderPool.ts sends the batches).
  */
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * The wire-size budget for the template check: a page's HTML as published in gzip and brotli
- * (renderer/encode.ts, the copies the page host sends), against the first round trip.
+ * (publishing/encode.ts, the copies the page host sends), against the first round trip.
  */
 import { encode } from '../publishing/encode.js';
 

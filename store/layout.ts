@@ -2,11 +2,11 @@
  * Where everything lives in object storage, in one place: every key the service writes,
  * reads or removes is made here.
  *
- *   pages/<username>/index.html, page.md, meta.json     a published page (renderer/publish.ts)
- *   pages/<username>/index.html.gz, .br, page.md.gz, .br  their gzip and brotli copies (renderer/encode.ts)
+ *   pages/<username>/index.html, page.md, meta.json     a published page (publishing/publish.ts)
+ *   pages/<username>/index.html.gz, .br, page.md.gz, .br  their gzip and brotli copies (publishing/encode.ts)
  *   pages/<username>/llms.txt                           the page introduced to language models
- *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (renderer/pageIcons.ts)
- *   pages/<username>/og/<hash>.png                      its link-preview picture (renderer/ogPicture.ts)
+ *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (publishing/pageIcons.ts)
+ *   pages/<username>/og/<hash>.png                      its link-preview picture (publishing/ogPicture.ts)
  *   media/<kind>/<account id>/<uuid>_<w>x<h>.avif        an image (core/commands/images.ts)
  *   media/<kind>/<account id>/<uuid>_<w>x<h>.<n>w.avif   its smaller sizes, n pixels wide (IMAGE_WIDTHS)
  *   media/<kind>/<account id>/<uuid>.avif                an image stored before sizes were made

@@ -66,7 +66,7 @@ function holds(file: string, bytes: Buffer): boolean {
 /**
  * Files under `root`, each with a small JSON sidecar holding its metadata and ETag.
  * `blocking: true` makes every put plain system calls, whatever its size: for a worker thread
- * that does nothing else (renderer/renderWorker.ts).
+ * that does nothing else (publishing/renderWorker.ts).
  */
 export function fsStorage(root: string, options: { blocking?: boolean } = {}): ObjectStorage {
   const callsFor = (size: number): PutCalls =>

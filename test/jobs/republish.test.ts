@@ -74,7 +74,7 @@ async function pageWithAvatar() {
   return { ...a, avatarKey: upload.body.key as string };
 }
 
-describe('republishing stale pages (jobs/republish.ts)', () => {
+describe('republishing stale pages (core/commands/republish.ts)', () => {
   // The job acts on every page, so each test has a database and storage of its own.
   ownApp({ each: true });
 

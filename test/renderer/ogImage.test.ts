@@ -125,7 +125,7 @@ function linkPreviews(storage: () => ObjectStorage) {
   });
 }
 
-describe('link previews: og:image drawn at publish (renderer/ogImage.ts, renderer/ogPicture.ts)', () => {
+describe('link previews: og:image drawn at publish (renderer/ogImage.ts, publishing/ogPicture.ts)', () => {
   describe('in folder storage', () => {
     linkPreviews(() => app().services.storage);
 
