@@ -9,7 +9,7 @@
  * STOP_WITHIN_MS, after which the process exits regardless.
  */
 import { type Config, loadConfig } from './core/config.js';
-import { pageNameFromHost } from './router/pageHost.js';
+import { pageNameFromHost } from './core/rules/pageHost.js';
 import { exitForStartFailure } from './start/failure.js';
 import { bindPort } from './start/port.js';
 import type { RunningProcess } from './start/process.js';

@@ -37,7 +37,7 @@ export interface RouteDef<
   query?: Q;
   /** Extra request headers worth documenting. */
   headers?: { name: string; description: string }[];
-  /** Limits of SPEC 8 on this route; `when` picks the requests each applies to. */
+  /** The rate limits (core/rules/limits.ts) on this route; `when` picks the requests each applies to. */
   limits?: { name: LimitName; when?: (ctx: ApiContext) => boolean }[];
   responses: { status: number; description: string; schema?: v.GenericSchema; contentType?: string }[];
   errors: ErrorCode[];

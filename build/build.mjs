@@ -39,6 +39,7 @@ const SOURCE_DIRS = [
   'media',
   'ops',
   'outbound',
+  'publishing',
   'renderer',
   'router',
   'scripts',

@@ -1,5 +1,4 @@
 /** The CDN the configuration names (CDN=none|varnish|fastly|cloudflare). */
-import type { Config } from '../core/config.js';
 import { type Cdn, noCdn } from './cdn.js';
 import { cloudflareCdn } from './cloudflare.js';
 import { fastlyCdn } from './fastly.js';
@@ -13,7 +12,16 @@ export interface CdnOptions {
   timeoutMs?: number;
 }
 
-export function createCdn(config: Pick<Config, 'cdn'>, options: CdnOptions = {}): Cdn {
+/** The CDN settings of the configuration (CDN, VARNISH_URLS, FASTLY_*, CLOUDFLARE_*). */
+export interface CdnConfig {
+  kind: 'none' | 'varnish' | 'fastly' | 'cloudflare';
+  /** Every Varnish to purge (CDN=varnish). */
+  varnishUrls: string[];
+  fastly?: { serviceId: string; token: string; apiUrl: string };
+  cloudflare?: { zoneId: string; token: string; apiUrl: string };
+}
+
+export function createCdn(config: { cdn: CdnConfig }, options: CdnOptions = {}): Cdn {
   const o = { fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs ?? 5_000 };
   const c = config.cdn;
   switch (c.kind) {

@@ -1,11 +1,12 @@
 /**
- * Configuration, read from the environment once at start (DESIGN.md section 3).
+ * Configuration, read from the environment once at start (every variable: README.md, docs/deploy.md).
  * Nothing else in the code reads process.env: the parsed Config is passed in.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
+import type { CdnConfig } from '../cdn/index.js';
 import { parseAllowEntry } from '../outbound/addresses.js';
 import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../outbound/networks.js';
 
@@ -197,14 +198,6 @@ export interface Config {
    * `.eml` files under DATA_DIR/mail/. `from` is the sender: the service's name and address.
    */
   mail: { smtpUrl: string | undefined; from: string };
-}
-
-export interface CdnConfig {
-  kind: 'none' | 'varnish' | 'fastly' | 'cloudflare';
-  /** Every Varnish to purge (CDN=varnish). */
-  varnishUrls: string[];
-  fastly?: { serviceId: string; token: string; apiUrl: string };
-  cloudflare?: { zoneId: string; token: string; apiUrl: string };
 }
 
 /** The CDN settings, each CDN's required ones checked. */

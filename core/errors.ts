@@ -1,6 +1,6 @@
 /**
  * The one error type of the service. Commands and handlers throw AppError; the error middleware turns it into
- * SPEC's error object (section 2.1) with the status of DESIGN.md section 4.
+ * the error object `{ code, hint, field?, detail?, suggestions?, retryAfter? }` with the code's HTTP status (ERROR_CODES).
  */
 
 /** Every error code with its HTTP status and its stable English hint. */
@@ -66,7 +66,7 @@ export interface ErrorFields {
   retryAfter?: number;
 }
 
-/** The wire shape of SPEC section 2.1. */
+/** The error object as sent: the code and its fields. */
 export interface ErrorBody extends ErrorFields {
   code: ErrorCode;
 }

@@ -1,14 +1,22 @@
-/** What every command and route is handed: configuration, database, secret, logger and clock. */
+/** What every command and route is handed: configuration, database, secret, logger and clock (put together by start/services.ts). */
 import type { Logger } from 'pino';
 import type { Cdn } from '../cdn/cdn.js';
-import { createCdn } from '../cdn/index.js';
-import { createMailer, type Mailer } from '../mail/mailer.js';
-import { createFetcher, type Fetcher } from '../outbound/fetcher.js';
-import { createPublisher, type Publisher } from '../renderer/publish.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { Fetcher } from '../outbound/fetcher.js';
+import type { Publisher } from '../publishing/publish.js';
 import type { Database } from '../store/db.js';
-import { type ObjectStorage, storageFromConfig } from '../store/objects.js';
-import { createWebhookSender, type WebhookSender } from './commands/deliverWebhooks.js';
+import type { ObjectStorage } from '../store/objects.js';
 import type { Config } from './config.js';
+
+/**
+ * Prompt webhook delivery in this process (core/commands/deliverWebhooks.ts makes it): `kick()`
+ * after a change queued events starts a run (or one more after the run under way); `settle()`
+ * waits for the runs asked for so far.
+ */
+export interface WebhookSender {
+  kick(): void;
+  settle(): Promise<void>;
+}
 
 export interface Services {
   config: Config;
@@ -54,36 +62,4 @@ export function resetUrl(config: Config, token: string): string {
 /** The link of an e-mail confirmation message. */
 export function verifyUrl(config: Config, token: string): string {
   return `${config.baseUrl}/email/verify/${token}`;
-}
-
-/** Services for a process: storage from the configuration and the public fetcher unless given, and the publisher. */
-export function buildServices(
-  base: Omit<Services, 'storage' | 'publisher' | 'fetcher' | 'cdn' | 'mailer' | 'webhooks'> & {
-    storage?: ObjectStorage;
-    fetcher?: Fetcher;
-    cdn?: Cdn;
-  },
-): Services {
-  const storage = base.storage ?? storageFromConfig(base.config);
-  const cdn = base.cdn ?? createCdn(base.config);
-  const publisher = createPublisher({
-    config: base.config,
-    db: base.db,
-    storage,
-    cdn,
-    log: base.log,
-    now: () => base.now(),
-  });
-  const fetcher = base.fetcher ?? createFetcher({ allow: base.config.outboundAllow });
-  const mailer = createMailer(base.config, base.log);
-  const services: Services = {
-    ...base,
-    storage,
-    cdn,
-    publisher,
-    fetcher,
-    mailer,
-    webhooks: createWebhookSender(() => services),
-  };
-  return services;
 }

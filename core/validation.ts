@@ -1,5 +1,5 @@
 /**
- * Turns valibot issues into SPEC error objects: the first offending field named as a path
+ * Turns valibot issues into error objects (core/errors.ts): the first offending field named as a path
  * like `blocks[3].label`, with the code the schema chose (bad_url, bad_path, a username code)
  * or `invalid_fields`. Hints are fixed sentences per rule: a schema's own message, or one made
  * from the rule (never from the input, which the field already names).

@@ -1,5 +1,5 @@
 /**
- * The dashboard for people (DESIGN section 6): sign-up, log-in, claim, pages, the editor,
+ * The dashboard for people: sign-up, log-in, claim, pages, the editor,
  * statistics, API keys, webhooks and the account. Server-rendered with Eta; every form posts to the same
  * origin with a CSRF token and works without JavaScript. The same commands as the JSON API do
  * the work, so a rule holds the same here and there; their errors are shown on the form.

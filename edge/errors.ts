@@ -1,5 +1,6 @@
 /**
- * The one place failures become responses: AppError as SPEC's error object, the body
+ * The one place failures become responses: AppError as the error object
+ * (`{ code, hint, field?, detail?, … }`, core/errors.ts), the body
  * parser's own errors as invalid_fields / too_large, anything else a logged 500 with a
  * request id and no internals.
  */

@@ -10,11 +10,11 @@ import { EventEmitter } from 'node:events';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type Job } from 'agenda';
 import type { Pool } from 'pg';
+import { republishStalePages } from '../core/commands/republish.js';
 import type { Services } from '../core/services.js';
 import { LOCKS, whileLocked } from '../store/locks.js';
 import { housekeeping } from './housekeeping.js';
 import { checkLinks } from './linkCheck.js';
-import { republishStalePages } from './republish.js';
 import { sendWebhooks } from './webhooks.js';
 
 export const JOBS = {

@@ -12,7 +12,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Config } from '../core/config.js';
 import { compose, type MessageKind } from './messages.js';
 
 export interface Outgoing {
@@ -38,7 +37,16 @@ function serviceName(from: string): string {
   return named?.[1] || from.replace(/[<>]/g, '').trim();
 }
 
-export function createMailer(config: Config, log: Logger): Mailer {
+/** What the mailer reads of the configuration. */
+export interface MailSettings {
+  /** SMTP_URL (none: .eml files) and MAIL_FROM. */
+  mail: { smtpUrl: string | undefined; from: string };
+  /** The .eml files go under `<dataDir>/mail/`. */
+  dataDir: string;
+  baseUrl: string;
+}
+
+export function createMailer(config: MailSettings, log: Logger): Mailer {
   const smtp = config.mail.smtpUrl;
   const transport = smtp
     ? nodemailer.createTransport(smtp)

@@ -1,7 +1,7 @@
 /**
  * POST /mcp: the MCP endpoint (Streamable HTTP, stateless: a fresh server per request), with
  * the same bearer key as the REST API. Tool input schemas are generated from the valibot
- * schemas; tool errors carry the SPEC error object.
+ * schemas; tool errors carry the same error object as REST answers.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

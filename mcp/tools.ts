@@ -1,6 +1,6 @@
 /**
  * The MCP tools: each is a valibot input schema (its JSON Schema is generated from it) and a
- * call of the same command or query the REST route uses. Errors are SPEC error objects.
+ * call of the same command or query the REST route uses. Errors are the same error objects as REST answers.
  */
 import * as v from 'valibot';
 import type { Caller } from '../core/caller.js';
@@ -35,7 +35,7 @@ export interface Tool {
   rawInput?: boolean;
   needsKey: boolean;
   /**
-   * Limits of SPEC 8 that the matching REST route has, applied to the tool call too (after its
+   * Rate limits (core/rules/limits.ts) that the matching REST route has, applied to the tool call too (after its
    * arguments are parsed); those on what is created or fetched are handed to `run` to count.
    */
   // biome-ignore lint/suspicious/noExplicitAny: each tool's input is its own schema's output

@@ -18,7 +18,7 @@ sharp.concurrency(1);
 
 const MB = 1024 * 1024;
 
-/** Per kind: the largest upload (SPEC 8) and the largest picture kept (longest side, pixels). */
+/** Per kind: the largest upload accepted and the largest picture kept (longest side, pixels). */
 export const KIND_LIMITS: Record<ImageKind, { maxBytes: number; maxSide: number }> = {
   avatar: { maxBytes: 8 * MB, maxSide: 800 },
   card: { maxBytes: 8 * MB, maxSide: 1200 },

@@ -9,8 +9,8 @@ import { timingSafeEqual } from 'node:crypto';
 import diagnostics_channel from 'node:diagnostics_channel';
 import type http from 'node:http';
 import type { Logger } from 'pino';
+import { pageNameFromHost } from '../core/rules/pageHost.js';
 import { requestContext, runInRequest } from '../edge/requestContext.js';
-import { pageNameFromHost } from '../router/pageHost.js';
 import type { Readiness } from './health.js';
 import type { Metrics } from './metrics.js';
 

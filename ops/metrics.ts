@@ -4,26 +4,35 @@
  * work, the database pool, and Node's own (memory, event loop, GC). Values other parts keep
  * (the outbox, the counters' buffer, the pool) are read when scraped, not pushed.
  */
+import type { Agenda } from 'agenda';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Services } from '../core/services.js';
-import type { Jobs } from '../jobs/agenda.js';
 import { imagesInFlight } from '../media/pipeline.js';
-import type { Counters } from '../router/counters.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { requestHistogram } from './requestHistogram.js';
 import { withTimeout } from './timeout.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** What the metrics read of the jobs (jobs/agenda.ts): their Agenda, for its run events. */
+interface WatchedJobs {
+  agenda: Agenda;
+}
+
+/** What the metrics read of the page host's view and tap counters (router/counters.ts). */
+interface CounterStats {
+  stats(): { buffered: number; lagMs: number };
+}
+
 export interface Metrics {
   registry: Registry;
   /** Records an answered request: its route name, method, status and seconds taken. */
   record(route: string, method: string | undefined, status: number, seconds: number): void;
   /** Counts the jobs' runs and failures. */
-  watchJobs(jobs: Jobs): void;
+  watchJobs(jobs: WatchedJobs): void;
 }
 
-export function createMetrics(s: Services, counters: Counters | null): Metrics {
+export function createMetrics(s: Services, counters: CounterStats | null): Metrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });

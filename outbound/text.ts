@@ -1,6 +1,6 @@
 /**
  * Text from outside: labels, names and bios that arrive as HTML (or with HTML in them) become
- * clean plain text. turndown does the HTML part (DESIGN.md section 2); emphasis, links and
+ * clean plain text. turndown does the HTML part; emphasis, links and
  * spans keep only their words, images and scripts go, and nothing is Markdown-escaped.
  */
 import TurndownService from 'turndown';

@@ -8,7 +8,6 @@
  * every published page whose recorded version is not the current one for its template.
  */
 import { createHash } from 'node:crypto';
-import type { Config } from '../core/config.js';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { templateVersions } from './render.js';
 
@@ -18,10 +17,10 @@ import { templateVersions } from './render.js';
  * Markdown link and the tap pings start with it) and MEDIA_URL (avatar, background and link
  * images). BASE_URL and PORT reach the files only through these three.
  */
-const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl'] as const satisfies readonly (keyof Config)[];
+const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl'] as const satisfies readonly (keyof SiteUrls)[];
 
-/** The site addresses a page is rendered with. */
-export type SiteUrls = Pick<Config, (typeof SITE_FIELDS)[number]>;
+/** The site addresses a page is rendered with (the configuration's fields of those names). */
+export type SiteUrls = { pageScheme: string; pageDomain: string; mediaUrl: string };
 
 /** The site addresses alone, out of a whole configuration (plain data, for a worker thread). */
 export function siteUrls(from: SiteUrls): SiteUrls {

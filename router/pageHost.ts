@@ -1,5 +1,5 @@
 /**
- * The public page host `<name>.<PAGE_DOMAIN>` (DESIGN 5), on bare node:http because it is the
+ * The public page host `<name>.<PAGE_DOMAIN>`, on bare node:http because it is the
  * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`; compressed as
  * Accept-Encoding asks, encodings.ts), icons, llms.txt and robots.txt (hostFiles.ts), short-path
  * redirects with a tap counted, the view pixel and tap pings, and a 404 page for the rest.
@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { CdnKind } from '../cdn/cdn.js';
 import { PEOPLE } from '../core/rules/readers.js';
 import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
-import type { PageMeta } from '../renderer/pageFiles.js';
+import type { PageMeta } from '../publishing/pageFiles.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';
@@ -19,7 +19,6 @@ import { notFoundPage } from './notFound.js';
 import type { Visits } from './visits.js';
 import { acceptsMarkdown, cdnHeaders, inWindow, locationOf, safeDecode } from './wire.js';
 
-const USERNAME = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const CACHE_MS = 1000;
 /** `/<short path>` (with an optional trailing slash); the names of files and pings never match. */
@@ -39,16 +38,6 @@ export interface PageHostDeps {
   headers: SecurityHeaders;
   /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
   cdn: CdnKind;
-}
-
-/** The page name a Host header addresses, or null when it is not a page host. */
-export function pageNameFromHost(host: string | undefined, pageDomain: string): string | null {
-  if (!host) return null;
-  let h = host.toLowerCase();
-  if (!pageDomain.includes(':')) h = h.replace(/:\d+$/, '');
-  if (!h.endsWith(`.${pageDomain}`)) return null;
-  const name = h.slice(0, -pageDomain.length - 1);
-  return USERNAME.test(name) ? name : '';
 }
 
 export function createPageHost(d: PageHostDeps) {

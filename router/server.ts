@@ -4,12 +4,13 @@
  * process runs it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { pageNameFromHost } from '../core/rules/pageHost.js';
 import type { Services } from '../core/services.js';
 import { nameRoute } from '../edge/requestContext.js';
 import { type SecurityHeaders, securityHeaders } from '../edge/securityHeaders.js';
 import { isStoredMediaKey } from '../store/layout.js';
 import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
-import { type PageHost, pageNameFromHost } from './pageHost.js';
+import type { PageHost } from './pageHost.js';
 import { safeDecode } from './wire.js';
 
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {

@@ -8,7 +8,7 @@
  * open it.
  */
 
-import { republishEveryPage, republishStalePages } from '../jobs/republish.js';
+import { republishEveryPage, republishStalePages } from '../core/commands/republish.js';
 import { startTool } from '../start/tool.js';
 
 const args = process.argv.slice(2);

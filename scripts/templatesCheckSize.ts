@@ -1,8 +1,8 @@
 /**
  * The wire-size budget for the template check: a page's HTML as published in gzip and brotli
- * (renderer/encode.ts, the copies the page host sends), against the first round trip.
+ * (publishing/encode.ts, the copies the page host sends), against the first round trip.
  */
-import { encode } from '../renderer/encode.js';
+import { encode } from '../publishing/encode.js';
 
 /** The first TCP round trip (10 segments of 1,434 bytes, rounded to 14 KiB). */
 export const FIRST_ROUND_TRIP = 14_336;

@@ -8,14 +8,15 @@ import type http from 'node:http';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, loadSecret } from '../core/config.js';
-import { buildServices, type Services } from '../core/services.js';
+import { pageNameFromHost } from '../core/rules/pageHost.js';
+import type { Services } from '../core/services.js';
 import { commonHeaders, NOTHING_CSP, securityHeaders } from '../edge/securityHeaders.js';
 import { type Jobs, startJobs } from '../jobs/agenda.js';
 import { createFront } from '../ops/front.js';
 import { readinessChecks } from '../ops/health.js';
 import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { type Counters, createCounters } from '../router/counters.js';
-import { createPageHost, type PageHost, pageNameFromHost } from '../router/pageHost.js';
+import { createPageHost, type PageHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
 import { createVisits, type Visits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
@@ -23,6 +24,7 @@ import { migrate } from '../store/migrate.js';
 import { readSeed } from '../store/seed.js';
 import { createLogger } from './logger.js';
 import { type BoundPort, bindPort } from './port.js';
+import { buildServices } from './services.js';
 import { createWebApp } from './web.js';
 
 /** A service role, or `tool`: the services alone, for a command-line tool. */

@@ -2,11 +2,11 @@
  * Where everything lives in object storage, in one place: every key the service writes,
  * reads or removes is made here.
  *
- *   pages/<username>/index.html, page.md, meta.json     a published page (renderer/publish.ts)
- *   pages/<username>/index.html.gz, .br, page.md.gz, .br  their gzip and brotli copies (renderer/encode.ts)
+ *   pages/<username>/index.html, page.md, meta.json     a published page (publishing/publish.ts)
+ *   pages/<username>/index.html.gz, .br, page.md.gz, .br  their gzip and brotli copies (publishing/encode.ts)
  *   pages/<username>/llms.txt                           the page introduced to language models
- *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (renderer/pageIcons.ts)
- *   pages/<username>/og/<hash>.png                      its link-preview picture (renderer/ogPicture.ts)
+ *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (publishing/pageIcons.ts)
+ *   pages/<username>/og/<hash>.png                      its link-preview picture (publishing/ogPicture.ts)
  *   media/<kind>/<account id>/<uuid>_<w>x<h>.avif        an image (core/commands/images.ts)
  *   media/<kind>/<account id>/<uuid>_<w>x<h>.<n>w.avif   its smaller sizes, n pixels wide (IMAGE_WIDTHS)
  *   media/<kind>/<account id>/<uuid>.avif                an image stored before sizes were made
@@ -15,13 +15,13 @@
  * An image is known everywhere else (page fields, API answers, its public address under
  * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<uuid>_<w>x<h>.avif`.
  */
+import { IMAGE_KINDS, type ImageKind, MEDIA_KEY, MEDIA_KEY_BASE } from '../core/schemas/mediaKey.js';
 
 /** The object a readiness check writes (or reads) to learn that storage answers; no page or image has this key. */
 export const HEALTH_PROBE_KEY = 'health/probe';
 
-/** The kinds of image, each a folder of its own under `media/`. */
-export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
-export type ImageKind = (typeof IMAGE_KINDS)[number];
+/** The kinds of image and the shape of a media key are the domain's (core/schemas/mediaKey.ts). */
+export { IMAGE_KINDS, type ImageKind, MEDIA_KEY } from '../core/schemas/mediaKey.js';
 
 /** The content codings a page's HTML and Markdown are also stored in, the preferred first. */
 export const ENCODINGS = ['br', 'gzip'] as const;
@@ -65,17 +65,9 @@ export function ogImageKey(username: string, hash: string): string {
 }
 
 const MEDIA_DIR = 'media';
-const MEDIA_BASE = `(${IMAGE_KINDS.join('|')})/[0-9a-f]{24}/[0-9a-f-]{36}(?:_([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))?`;
-const MEDIA_KEY_SOURCE = `${MEDIA_BASE}\\.avif`;
-
-/**
- * A media key as page fields take it: `avatar/<24 hex account id>/<uuid>.avif`, or, for an image
- * stored with its smaller sizes, `…/<uuid>_<width>x<height>.avif` (the size of the largest).
- */
-export const MEDIA_KEY = new RegExp(`^${MEDIA_KEY_SOURCE}$`);
 
 /** The stored object of a media key, or of one of its smaller sizes (`….<width>w.avif`). */
-const STORED_MEDIA_KEY = new RegExp(`^${MEDIA_DIR}/${MEDIA_BASE}(?:\\.[1-9][0-9]{1,3}w)?\\.avif$`);
+const STORED_MEDIA_KEY = new RegExp(`^${MEDIA_DIR}/${MEDIA_KEY_BASE}(?:\\.[1-9][0-9]{1,3}w)?\\.avif$`);
 
 export function isMediaKey(key: string): boolean {
   return MEDIA_KEY.test(key);

@@ -1,5 +1,6 @@
-/** What every stored object carries, and the rules of keys and ETags both storages share. */
+/** What every stored object carries, the interface both storages (folder and S3) implement, and the rules of keys and ETags they share. */
 import { createHash } from 'node:crypto';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 
 export interface StoredObject extends ObjectMeta {
   body: Buffer;
@@ -35,4 +36,39 @@ export function assertKey(key: string): void {
 
 export function quotedMd5(body: Buffer): string {
   return `"${createHash('md5').update(body).digest('hex')}"`;
+}
+
+export interface ObjectStorage {
+  /**
+   * Stores the object. `unlessSame`: first asks whether the stored object has these bytes
+   * already (by its ETag) and then leaves it alone; the folder storage always does so.
+   */
+  put(
+    key: string,
+    body: Buffer | string,
+    meta: ObjectMeta,
+    options?: { unlessSame?: boolean },
+  ): Promise<{ etag: string }>;
+  /** The object, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Whether the object exists, without reading it. */
+  has(key: string): Promise<boolean>;
+  /** Deletes the keys that exist; missing ones are not an error. */
+  delete(keys: readonly string[]): Promise<void>;
+  /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
+  deletePrefix(prefix: string): Promise<number>;
+  /** How to open the same storage in another thread (absent when it cannot be, e.g. in tests that wrap it). */
+  readonly spec?: StorageSpec;
+}
+
+/** A storage described in plain data, so a worker thread can open its own adapter to it. */
+export type StorageSpec = { kind: 'fs'; root: string } | { kind: 's3'; options: Omit<S3Options, 'credentials'> };
+
+/** Where a bucket is and how to reach it (s3Storage.ts). */
+export interface S3Options {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials?: S3ClientConfig['credentials'];
 }

@@ -7,37 +7,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertKey, metaOf, type ObjectMeta, quotedMd5, type StoredObject } from './objectMeta.js';
-import { type S3Options, s3Storage } from './s3Storage.js';
+import { assertKey, metaOf, type ObjectMeta, type ObjectStorage, quotedMd5, type StorageSpec } from './objectMeta.js';
+import { s3Storage } from './s3Storage.js';
 
-export { assertKey, type ObjectMeta, type StoredObject } from './objectMeta.js';
-export { type S3Options, s3Storage } from './s3Storage.js';
-
-export interface ObjectStorage {
-  /**
-   * Stores the object. `unlessSame`: first asks whether the stored object has these bytes
-   * already (by its ETag) and then leaves it alone; the folder storage always does so.
-   */
-  put(
-    key: string,
-    body: Buffer | string,
-    meta: ObjectMeta,
-    options?: { unlessSame?: boolean },
-  ): Promise<{ etag: string }>;
-  /** The object, or null when there is none. */
-  get(key: string): Promise<StoredObject | null>;
-  /** Whether the object exists, without reading it. */
-  has(key: string): Promise<boolean>;
-  /** Deletes the keys that exist; missing ones are not an error. */
-  delete(keys: readonly string[]): Promise<void>;
-  /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
-  deletePrefix(prefix: string): Promise<number>;
-  /** How to open the same storage in another thread (absent when it cannot be, e.g. in tests that wrap it). */
-  readonly spec?: StorageSpec;
-}
-
-/** A storage described in plain data, so a worker thread can open its own adapter to it. */
-export type StorageSpec = { kind: 'fs'; root: string } | { kind: 's3'; options: Omit<S3Options, 'credentials'> };
+export {
+  assertKey,
+  type ObjectMeta,
+  type ObjectStorage,
+  type S3Options,
+  type StorageSpec,
+  type StoredObject,
+} from './objectMeta.js';
+export { s3Storage } from './s3Storage.js';
 
 /** The storage a spec describes; `blocking` as for fsStorage. */
 export function storageFromSpec(spec: StorageSpec, options: { blocking?: boolean } = {}): ObjectStorage {
@@ -85,7 +66,7 @@ function holds(file: string, bytes: Buffer): boolean {
 /**
  * Files under `root`, each with a small JSON sidecar holding its metadata and ETag.
  * `blocking: true` makes every put plain system calls, whatever its size: for a worker thread
- * that does nothing else (renderer/renderWorker.ts).
+ * that does nothing else (publishing/renderWorker.ts).
  */
 export function fsStorage(root: string, options: { blocking?: boolean } = {}): ObjectStorage {
   const callsFor = (size: number): PutCalls =>

@@ -1,5 +1,5 @@
 /**
- * The statements of republishing after a template or a site address changed (jobs/republish.ts).
+ * The statements of republishing after a template or a site address changed (core/commands/republish.ts).
  * `versions` is the JSON object of the current render versions by template id
  * (renderer/versions.ts); a page is stale when it is published, not banned, and its files were
  * rendered with another version than the current one of its template.

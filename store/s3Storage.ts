@@ -1,15 +1,6 @@
 /** Any S3-compatible bucket through @aws-sdk/client-s3, as object storage. */
-import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { assertKey, metaOf, quotedMd5 } from './objectMeta.js';
-import type { ObjectStorage } from './objects.js';
-
-export interface S3Options {
-  bucket: string;
-  endpoint?: string;
-  region: string;
-  forcePathStyle: boolean;
-  credentials?: S3ClientConfig['credentials'];
-}
+import type { S3Client } from '@aws-sdk/client-s3';
+import { assertKey, metaOf, type ObjectStorage, quotedMd5, type S3Options } from './objectMeta.js';
 
 /** The user metadata (`x-amz-meta-surrogate-keys`) that holds an object's purge keys in a bucket. */
 const SURROGATE_KEYS_HEADER = 'surrogate-keys';

@@ -1,4 +1,4 @@
-/** /api/account: the key's account, its settings and everything stored about it (SPEC 4.4). */
+/** /api/account: the key's account, its settings and everything stored about it (the export). */
 import * as v from 'valibot';
 import { changeAccount, loadAccount } from '../../core/commands/account.js';
 import { deleteAccount } from '../../core/commands/deleteAccount.js';

@@ -1,4 +1,4 @@
-/** The agent endpoints of SPEC 4.1: one-call onboarding, validation, me, claim links. */
+/** The agent endpoints: one-call onboarding, validation, me, claim links. */
 
 import { claimLinkFor } from '../../core/commands/claimLinks.js';
 import { type CreatedAgentPage, createAgentPage } from '../../core/commands/createAgentPage.js';

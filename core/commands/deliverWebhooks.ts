@@ -12,7 +12,7 @@ import { webhooksRepo } from '../../store/webhooks.js';
 import { AppError } from '../errors.js';
 import { signatureHeader } from '../rules/webhookSignature.js';
 import { newId, unseal } from '../secrets.js';
-import type { Services } from '../services.js';
+import type { Services, WebhookSender } from '../services.js';
 
 const HOUR_MS = 3_600_000;
 /** Deliveries are tried for this long after the event; an endpoint failing this long is disabled. */
@@ -144,11 +144,8 @@ async function tellOwner(s: Services, accountId: string): Promise<void> {
   });
 }
 
-/**
- * Prompt delivery in this process: `kick()` after a change queued events starts a run (or one
- * more after the run under way); `settle()` waits for the runs asked for so far.
- */
-export function createWebhookSender(services: () => Services) {
+/** Prompt delivery in this process (`WebhookSender` in core/services.ts says what it does). */
+export function createWebhookSender(services: () => Services): WebhookSender {
   let running: Promise<void> | null = null;
   let again = false;
   return {
@@ -173,5 +170,3 @@ export function createWebhookSender(services: () => Services) {
     },
   };
 }
-
-export type WebhookSender = ReturnType<typeof createWebhookSender>;

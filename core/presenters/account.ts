@@ -1,4 +1,4 @@
-/** The Account record (DESIGN 4). */
+/** The account as clients see it: every field an answer about an account shows. */
 import type { AccountRow } from '../../store/accounts.js';
 
 export function presentAccount(row: AccountRow) {

@@ -1,5 +1,5 @@
 /**
- * The limits of SPEC section 8, in one table. Fixed windows aligned to the epoch (a day is a
+ * Every rate limit of the service, in one table. Fixed windows aligned to the epoch (a day is a
  * UTC day), counted per hashed client address or per account.
  *
  * `counts: 'created'` limits count only requests that create something, in the transaction that

@@ -1,4 +1,4 @@
-/** Username rules of SPEC 2.5, with the error codes of SPEC 7. */
+/** Username rules: 3 to 30 of a-z, 0-9 and inner single hyphens, not reserved; each broken rule has its error code. */
 
 export type UsernameProblem = 'too_short' | 'too_long' | 'bad_chars' | 'edge_hyphen' | 'double_hyphen' | 'reserved';
 
@@ -121,7 +121,10 @@ export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
 
 const ALLOWED = /^[a-z0-9-]+$/;
 
-/** The first rule a name breaks, in the order of SPEC 7, or null for a valid name. */
+/**
+ * The first rule a name breaks, checked in this order: too_short, too_long, bad_chars,
+ * edge_hyphen, double_hyphen, reserved; null for a valid name.
+ */
 export function usernameProblem(name: string): UsernameProblem | null {
   if (name.length < USERNAME_MIN) return 'too_short';
   if (name.length > USERNAME_MAX) return 'too_long';

@@ -1,4 +1,4 @@
-/** The create-page request of SPEC 2.5, used by POST /api/agent/pages and its validate twin. */
+/** The create-page request, used by POST /api/agent/pages and its validate twin. */
 import * as v from 'valibot';
 import { AgentBlocks } from './blocks.js';
 import {

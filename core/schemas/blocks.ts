@@ -1,5 +1,5 @@
 /**
- * The six block types of SPEC 2.3. A stored block (in a page or a profile update) carries id,
+ * The six block types (BLOCK_TYPES). A stored block (in a page or a profile update) carries id,
  * order and visible; an agent block (in the create-page request) may leave them out.
  */
 import * as v from 'valibot';
@@ -9,7 +9,7 @@ export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
 export const MESSENGERS = ['telegram', 'whatsapp', 'viber'] as const;
 const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text'] as const;
-/** Items a social row holds at most (SPEC 8). */
+/** Items a social row holds at most. */
 export const SOCIAL_ROW_MAX = 20;
 
 const BlockId = text(1, 40);

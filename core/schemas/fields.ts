@@ -1,11 +1,11 @@
 /**
- * Field rules shared by every schema (SPEC section 2). A custom message that is an error code
+ * Field rules shared by every schema. A custom message that is an error code
  * (bad_url, bad_path, a username code) makes the issue answer with that code; any other
  * message is English advice that becomes the hint of an `invalid_fields` error.
  */
 import * as v from 'valibot';
-import { MEDIA_KEY } from '../../store/layout.js';
 import { usernameProblem } from '../rules/username.js';
+import { MEDIA_KEY } from './mediaKey.js';
 
 const URL_MAX = 2048;
 
@@ -28,7 +28,7 @@ export function str() {
   return v.pipe(v.string(), v.check(isStorableText, UNSTORABLE_HINT));
 }
 
-/** DESIGN's "real hostname": http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
+/** A real address: http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
 export function isRealHttpUrl(value: string): boolean {
   if (value.length > URL_MAX) return false;
   let url: URL;
@@ -125,7 +125,7 @@ export const Focus = v.strictObject({
   y: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
 });
 
-/** A media key as POST /api/upload returns it (the layout is store/layout.ts's). */
+/** A media key as POST /api/upload returns it (its shape is in mediaKey.ts, the storage layout in store/layout.ts). */
 const STORAGE_KEY = MEDIA_KEY;
 
 export const StorageKey = v.pipe(

@@ -1,4 +1,4 @@
-/** Request schemas of /api/profiles (SPEC 2.4, DESIGN 4). */
+/** Request schemas of /api/profiles: the profile a page shows, replaced whole or patched. */
 import * as v from 'valibot';
 import { StoredBlocks } from './blocks.js';
 import {

@@ -1,7 +1,7 @@
 /** The JSON form of an upload: a public image URL and what the image is for. */
 import * as v from 'valibot';
-import { IMAGE_KINDS } from '../../store/layout.js';
 import { HttpUrl } from './fields.js';
+import { IMAGE_KINDS } from './mediaKey.js';
 
 const ImageKindSchema = v.picklist(IMAGE_KINDS, 'bad_kind');
 

@@ -28,7 +28,7 @@ async function revokedKey() {
   return a;
 }
 
-describe('authentication (SPEC 5)', () => {
+describe('authentication', () => {
   it('answers 401 unauthorized on every keyed route without a key', async () => {
     for (const [method, path] of KEYED) {
       const res = await request(method, path, { body: ['POST', 'PATCH', 'PUT'].includes(method) ? {} : undefined });

@@ -19,7 +19,7 @@ function expectLimited(res: { status: number; body: any; headers: Headers }, ret
   expect(res.headers.get('ratelimit-remaining')).to.equal('0');
 }
 
-describe('rate limits (SPEC 8)', () => {
+describe('rate limits', () => {
   describe('GET /api/username/check: 40 per minute per address', () => {
     it('allows the 40th request, refuses the 41st until the minute ends', async () => {
       const t0 = startOfNextHour();

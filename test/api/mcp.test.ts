@@ -122,7 +122,7 @@ describe('POST /mcp', () => {
     }
   });
 
-  it('answers a bad input with a tool error carrying the SPEC error object', async () => {
+  it('answers a bad input with a tool error carrying the error object', async () => {
     const client = await connect();
     const result = await client.callTool({ name: 'create_page', arguments: { username: 'ab' } });
     expect(result.isError).to.equal(true);

@@ -40,7 +40,7 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('covers the endpoints of SPEC section 4', () => {
+  it('covers every endpoint of the API', () => {
     const expected = [
       ['get', '/api/username/check'],
       ['post', '/api/agent/pages'],

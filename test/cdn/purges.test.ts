@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { pageKey, templateKey } from '../../cdn/cdn.js';
-import { republishStalePages } from '../../jobs/republish.js';
+import { republishStalePages } from '../../core/commands/republish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { purgeQueueRepo } from '../../store/purgeQueue.js';
@@ -25,7 +25,7 @@ function appWithCdn(): () => RecordingCdn {
 
 const later = (ms: number) => app().clock.advance(ms);
 
-describe('CDN purges (renderer/publish.ts, renderer/purges.ts)', () => {
+describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
   const cdn = appWithCdn();
 
   it("purges the page's key after it is created, edited, unpublished and deleted", async () => {

@@ -1,9 +1,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { pino } from 'pino';
+import { republishEveryPage, republishStalePages } from '../../core/commands/republish.js';
 import { loadConfig } from '../../core/config.js';
-import { republishEveryPage, republishStalePages } from '../../jobs/republish.js';
-import { createPublisher } from '../../renderer/publish.js';
+import { createPublisher } from '../../publishing/publish.js';
 import { renderVersions } from '../../renderer/versions.js';
 import { type RunningProcess, startProcess } from '../../start/process.js';
 import { pageKeys } from '../../store/layout.js';
@@ -74,7 +74,7 @@ async function pageWithAvatar() {
   return { ...a, avatarKey: upload.body.key as string };
 }
 
-describe('republishing stale pages (jobs/republish.ts)', () => {
+describe('republishing stale pages (core/commands/republish.ts)', () => {
   // The job acts on every page, so each test has a database and storage of its own.
   ownApp({ each: true });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { drawableName, drawOgImage, nameLines } from '../../renderer/ogPicture.js';
+import { drawableName, drawOgImage, nameLines } from '../../publishing/ogPicture.js';
 import { ogImagePrefix } from '../../store/layout.js';
 import type { ObjectStorage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
@@ -125,7 +125,7 @@ function linkPreviews(storage: () => ObjectStorage) {
   });
 }
 
-describe('link previews: og:image drawn at publish (renderer/ogImage.ts, renderer/ogPicture.ts)', () => {
+describe('link previews: og:image drawn at publish (renderer/ogImage.ts, publishing/ogPicture.ts)', () => {
   describe('in folder storage', () => {
     linkPreviews(() => app().services.storage);
 

@@ -124,7 +124,7 @@ describe('isAppLink', () => {
 });
 
 describe('usernameProblem', () => {
-  it('answers the first rule broken, in the order of SPEC 7', () => {
+  it('answers the first rule broken: length, characters, hyphens at the edges, double hyphens, reserved', () => {
     const cases: [string, string | null][] = [
       ['ab', 'too_short'],
       ['-a', 'too_short'],

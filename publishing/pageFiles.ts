@@ -3,13 +3,13 @@
  * worker (renderWorker.ts) store for it, rendered from its row.
  */
 import { pageKey, templateKey } from '../cdn/cdn.js';
+import { pageLlmsTxt } from '../renderer/llmsTxt.js';
+import { renderPage } from '../renderer/render.js';
+import { withUtm } from '../renderer/utm.js';
+import type { SiteUrls } from '../renderer/versions.js';
 import { pageKeys } from '../store/layout.js';
 import type { PageRow, PageSource } from '../store/pages.js';
 import { type Copies, type PageFile, withEncodings } from './encode.js';
-import { pageLlmsTxt } from './llmsTxt.js';
-import { renderPage } from './render.js';
-import { withUtm } from './utm.js';
-import type { SiteUrls } from './versions.js';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 

@@ -1,15 +1,15 @@
 /**
  * A worker thread that renders pages and stores their files, so a republish of thousands of
  * pages leaves the main thread to the database and the API. It opens its own adapter to the
- * storage the main thread uses (renderer/renderPool.ts sends the batches).
+ * storage the main thread uses (publishing/renderPool.ts sends the batches).
  */
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { SiteUrls } from '../renderer/versions.js';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
 import type { Copies } from './encode.js';
 import { copyKeys, fromSource, pageFiles, type RenderSource } from './pageFiles.js';
-import type { SiteUrls } from './versions.js';
 
 export interface RenderBatch {
   id: number;

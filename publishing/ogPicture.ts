@@ -9,14 +9,14 @@
  * Emoji, which no installed face draws, are left out rather than shown as empty boxes.
  */
 import { pageKey } from '../cdn/cdn.js';
+import { readableOn } from '../renderer/contrast.js';
+import { escapeHtml } from '../renderer/escape.js';
+import { OG_HEIGHT, OG_WIDTH, type OgInputs, ogHash, ogInputs } from '../renderer/ogImage.js';
+import { initialOf } from '../renderer/view.js';
 import { mediaObjectKey, ogImageKey, ogImagePrefix } from '../store/layout.js';
 import type { ObjectStorage } from '../store/objects.js';
-import { readableOn } from './contrast.js';
 import type { PageFile } from './encode.js';
-import { escapeHtml } from './escape.js';
-import { OG_HEIGHT, OG_WIDTH, type OgInputs, ogHash, ogInputs } from './ogImage.js';
 import type { RenderRow } from './pageFiles.js';
-import { initialOf } from './view.js';
 
 // Loaded with the first picture: the render worker threads never draw one.
 const sharpOf = () => import('sharp').then((m) => m.default);

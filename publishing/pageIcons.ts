@@ -6,13 +6,13 @@
  * those inputs; storage skips bytes it already holds).
  */
 import { pageKey } from '../cdn/cdn.js';
+import { readableOn } from '../renderer/contrast.js';
+import { escapeHtml } from '../renderer/escape.js';
+import { initialOf } from '../renderer/view.js';
 import { mediaObjectKey, pageKeys } from '../store/layout.js';
 import type { ObjectStorage } from '../store/objects.js';
-import { readableOn } from './contrast.js';
 import type { PageFile } from './encode.js';
-import { escapeHtml } from './escape.js';
 import type { RenderRow } from './pageFiles.js';
-import { initialOf } from './view.js';
 
 // Loaded with the first icon: the render worker threads, which import the publisher, never need it.
 const sharpOf = () => import('sharp').then((m) => m.default);

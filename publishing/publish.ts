@@ -6,8 +6,8 @@
  */
 import type { Logger } from 'pino';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
-import type { Config } from '../core/config.js';
 import { nextVisibilityChange } from '../core/model.js';
+import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
@@ -17,10 +17,10 @@ import { deleteOgImages } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { pageImageFiles } from './pageImages.js';
 import { createPurger } from './purges.js';
-import { renderVersions } from './versions.js';
 
 export interface PublisherDeps {
-  config: Config;
+  /** The site addresses pages are rendered with (the configuration has them). */
+  config: SiteUrls;
   db: Database;
   storage: ObjectStorage;
   cdn: Cdn;

@@ -1,10 +1,10 @@
-/** The main thread's side of renderer/renderWorker.ts: batches of pages out, one answer per batch. */
+/** The main thread's side of publishing/renderWorker.ts: batches of pages out, one answer per batch. */
 import { Worker } from 'node:worker_threads';
+import { type SiteUrls, siteUrls } from '../renderer/versions.js';
 import type { StorageSpec } from '../store/objects.js';
 import type { Copies } from './encode.js';
 import type { RenderSource } from './pageFiles.js';
 import type { RenderBatch, RenderBatchResult } from './renderWorker.js';
-import { type SiteUrls, siteUrls } from './versions.js';
 
 export interface RenderWorker {
   /** Renders the rows at `now` and stores their files (not meta.json); rejects with the first failure. */

@@ -8,15 +8,15 @@
  * A page changed while its batch was being written is published once more through the
  * outbox, so an older render never stays.
  */
-import { templateKey } from '../cdn/cdn.js';
-import type { Services } from '../core/services.js';
-import type { Copies } from '../renderer/encode.js';
-import { fromSource, type RenderSource } from '../renderer/pageFiles.js';
-import { startRenderWorker } from '../renderer/renderPool.js';
-import { renderVersions } from '../renderer/versions.js';
-import type { Queryable } from '../store/db.js';
-import { publishQueueRepo } from '../store/publishQueue.js';
-import { republishRepo, type Staleness } from '../store/republish.js';
+import { templateKey } from '../../cdn/cdn.js';
+import type { Copies } from '../../publishing/encode.js';
+import { fromSource, type RenderSource } from '../../publishing/pageFiles.js';
+import { startRenderWorker } from '../../publishing/renderPool.js';
+import { renderVersions } from '../../renderer/versions.js';
+import type { Queryable } from '../../store/db.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
+import { republishRepo, type Staleness } from '../../store/republish.js';
+import type { Services } from '../services.js';
 
 export interface RepublishResult {
   /** Pages rendered again. */

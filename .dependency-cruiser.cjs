@@ -1,0 +1,112 @@
+/**
+ * The layering, as rules `npm run lint` checks (dependency-cruiser). docs/architecture.md
+ * describes the layers; this file is what holds them. Each rule's comment says why.
+ */
+const APPS = '^(api|dashboard|mcp|router|jobs|ops)/';
+const LOWER = '^(store|renderer|publishing|media|outbound|cdn|mail|templates)/';
+/** The domain's vocabulary: what the lower layers may take from core/. */
+const LEAVES = '^core/(errors|model|schemas/(fields|blocks|page|mediaKey)|rules/username)[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment:
+        'No import cycles, type-only imports included: each module can be read (and loaded) after the ones it imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'apps-only-from-start',
+      comment: 'Only start/ (and main.ts) composes the apps: api/, dashboard/, mcp/, router/, jobs/, ops/.',
+      severity: 'error',
+      from: { pathNot: [APPS, '^start/', '^main[.]ts$'] },
+      to: { path: APPS },
+    },
+    {
+      name: 'apps-not-each-other',
+      comment: 'An app does not import another app; what two apps share goes down a layer (edge/, core/ or below).',
+      severity: 'error',
+      from: { path: APPS },
+      to: { path: APPS, pathNot: '^$1/' },
+    },
+    {
+      name: 'nothing-imports-start',
+      comment: 'start/ is the top: only main.ts, scripts/ (through start/tool.ts) and start/ itself import it.',
+      severity: 'error',
+      from: { pathNot: ['^start/', '^main[.]ts$', '^scripts/'] },
+      to: { path: '^(start/|main[.]ts$)' },
+    },
+    {
+      name: 'edge-below-apps',
+      comment: 'edge/ is what the web apps share; it imports no app.',
+      severity: 'error',
+      from: { path: '^edge/' },
+      to: { path: [APPS, '^scripts/'] },
+    },
+    {
+      name: 'core-no-adapters',
+      comment: 'core/ holds no adapter: nothing from edge/, the apps, start/ or scripts/.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: [APPS, '^(edge|start|scripts)/', '^main[.]ts$'] },
+    },
+    {
+      name: 'core-no-http',
+      comment: 'core/ speaks no HTTP: no Koa, no node:http(s)/http2.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: ['(^|/)node_modules/(koa|koa-body|@koa/[^/]+)/', '^(node:)?(http|https|http2)$'] },
+    },
+    {
+      name: 'lower-layers-only-core-leaves',
+      comment:
+        'store/, renderer/, publishing/, media/, outbound/, cdn/, mail/ take from core/ only its vocabulary (errors, model, the page and block schemas, fields, media keys, the username rule), and nothing from above core.',
+      severity: 'error',
+      from: { path: LOWER },
+      to: { path: ['^core/', APPS, '^(edge|start|scripts)/', '^main[.]ts$'], pathNot: LEAVES },
+    },
+    {
+      name: 'core-leaves-are-leaves',
+      comment:
+        'The vocabulary imports nothing of the service but the vocabulary, so a lower layer using it pulls in nothing else.',
+      severity: 'error',
+      from: { path: LEAVES },
+      to: { dependencyTypes: ['local'], pathNot: LEAVES },
+    },
+    {
+      name: 'scripts-no-apps',
+      comment: 'A command-line tool calls core/ or the lower layers, never an app.',
+      severity: 'error',
+      from: { path: '^scripts/' },
+      to: { path: APPS },
+    },
+    {
+      name: 'renderer-only-renders',
+      comment:
+        'renderer/ turns a page into strings and bytes: no storage, no CDN, no publishing (publishing/ does that).',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: ['^(publishing|cdn|mail|outbound)/', '^store/(?!layout[.]ts$)'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|data|coverage|test|bench|build|deploy)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

@@ -1,0 +1,14 @@
+/** The shape of a media key, as page fields take it and as store/layout.ts makes it. */
+
+/** The kinds of uploaded image, each a folder of its own under `media/`. */
+export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+/** `<kind>/<24 hex account id>/<uuid>`, with `_<width>x<height>` (the largest size) for an image stored with its smaller sizes. */
+export const MEDIA_KEY_BASE = `(${IMAGE_KINDS.join('|')})/[0-9a-f]{24}/[0-9a-f-]{36}(?:_([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))?`;
+
+/**
+ * A media key as page fields take it: `avatar/<24 hex account id>/<uuid>.avif`, or, for an image
+ * stored with its smaller sizes, `…/<uuid>_<width>x<height>.avif` (the size of the largest).
+ */
+export const MEDIA_KEY = new RegExp(`^${MEDIA_KEY_BASE}\\.avif$`);
