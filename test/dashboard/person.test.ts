@@ -17,7 +17,7 @@ function screens(): { method: string; path: string }[] {
   const s = app().services;
   const found = new Map<string, { method: string; path: string }>();
   for (const layer of dashboardRouter(s, createLimiter(s)).stack) {
-    if (!layer.path.startsWith('/dashboard') || PUBLIC.includes(layer.path)) continue;
+    if (typeof layer.path !== 'string' || !layer.path.startsWith('/dashboard') || PUBLIC.includes(layer.path)) continue;
     const path = layer.path.replace(/:(\w+)/g, (_m, name: string) =>
       name === 'n' ? '2' : name === 'template' ? 'classic' : 'ffffffffffffffffffffffff',
     );
