@@ -1,10 +1,9 @@
 /** The JSON API: every route of api/ (declared once in route.ts form), openapi.json and the docs. */
 import Router from '@koa/router';
-import type Koa from 'koa';
 import { createLimiter, type Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
 import { authenticate } from '../edge/auth.js';
-import { limit } from '../edge/limits.js';
+import { operationLimiters } from '../edge/limits.js';
 import type { RequestState } from '../edge/state.js';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
@@ -47,10 +46,7 @@ export function createApi(s: Services, limiter: Limiter): Api {
   const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
   const router = new Router<RequestState>();
   for (const r of routes) {
-    const limits = (r.limits ?? []).map((l) =>
-      limit(limiter, l.name, l.when as ((ctx: Koa.Context) => boolean) | undefined),
-    );
-    router[r.method](r.path, authenticate(s, r.auth), ...limits, routeHandler(r));
+    router[r.method](r.path, authenticate(s, r.auth), ...operationLimiters(limiter, r.operation), routeHandler(r));
   }
   docsRoutes(router, s);
   router.get('/openapi.json', (ctx) => {

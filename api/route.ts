@@ -6,7 +6,7 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type * as v from 'valibot';
 import type { ErrorCode } from '../core/errors.js';
-import type { LimitName } from '../core/rules/limits.js';
+import type { OperationName } from '../core/operations.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { AuthMode } from '../edge/auth.js';
 import type { RequestState } from '../edge/state.js';
@@ -37,8 +37,11 @@ export interface RouteDef<
   query?: Q;
   /** Extra request headers worth documenting. */
   headers?: { name: string; description: string }[];
-  /** The rate limits (core/rules/limits.ts) on this route; `when` picks the requests each applies to. */
-  limits?: { name: LimitName; when?: (ctx: ApiContext) => boolean }[];
+  /**
+   * The operation the route performs (core/operations.ts): its rate limits apply to the route,
+   * and to the MCP tool that names the same operation.
+   */
+  operation?: OperationName;
   responses: { status: number; description: string; schema?: v.GenericSchema; contentType?: string }[];
   errors: ErrorCode[];
   handler: (ctx: ApiContext, input: { body: Infer<B>; query: Infer<Q> }) => Promise<void>;

@@ -190,7 +190,22 @@ export function createLimiter(s: Services) {
     };
   }
 
-  return { consume, enforce, forCreates };
+  /**
+   * The limits of one call where no headers are sent (an MCP tool): those on requests are
+   * counted now; those on what is created or fetched are handed to the command to count.
+   */
+  async function forCommand(names: readonly LimitName[], who: LimitSubject): Promise<CommandLimits> {
+    const limits: CommandLimits = {};
+    for (const name of names) {
+      const counts = LIMITS[name].counts;
+      if (counts === 'requests') await enforce(name, who);
+      else if (counts === 'created') limits.create = await forCreates(name, who);
+      else limits.beforeFetch = async () => void (await enforce(name, who));
+    }
+    return limits;
+  }
+
+  return { consume, enforce, forCreates, forCommand };
 }
 
 export type Limiter = ReturnType<typeof createLimiter>;

@@ -16,7 +16,7 @@ import { LOCALES } from './render.js';
 const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 
 export function accountRoutes(router: Router, d: DashboardContext): void {
-  const { s, limiter, form, show, personOrLogin, attempt, back } = d;
+  const { s, limiter, form, show, personRoute, attempt, back } = d;
 
   async function showAccount(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const row = await loadAccount(s, accountId);
@@ -41,84 +41,93 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
     );
   }
 
-  router.get('/dashboard/account', async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (accountId) await showAccount(ctx, accountId);
-  });
-  router.post('/dashboard/account', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await attempt(
-      ctx,
-      (error) => showAccount(ctx, accountId, { error }, error.status),
-      async (input) => {
-        if (input.newPassword !== undefined) {
-          const change = parseOrThrow(v.strictObject({ currentPassword: v.string(), newPassword: Password }), {
-            currentPassword: input.currentPassword ?? '',
-            newPassword: input.newPassword,
-          });
-          await changeAccount(s, accountId, change, { limiter, keepSession: (await readSession(s, ctx))?.id ?? null });
-          return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
-        }
-        if (input.timeZone !== undefined) {
-          const change = parseOrThrow(v.strictObject({ timeZone: TimeZone }), { timeZone: input.timeZone });
-          await changeAccount(s, accountId, change, { limiter });
-          return back(ctx, '/dashboard/account', 'Time zone saved.');
-        }
-        if (!LOCALES.some((l) => l.code === input.locale)) {
-          throw new AppError('invalid_fields', {
-            field: 'locale',
-            detail: 'locale',
-            hint: 'Choose one of the languages listed.',
-          });
-        }
-        await changeAccount(s, accountId, { locale: input.locale }, { limiter });
-        back(ctx, '/dashboard/account', 'Language saved.');
-      },
-    );
-  });
-  router.get('/dashboard/account/export', async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    const body = await exportAccount(s, accountId);
-    ctx.set('Content-Disposition', `attachment; filename="account-${accountId}.json"`);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = body;
-  });
+  router.get(
+    '/dashboard/account',
+    personRoute((ctx, accountId) => showAccount(ctx, accountId)),
+  );
+  router.post(
+    '/dashboard/account',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error) => showAccount(ctx, accountId, { error }, error.status),
+        async (input) => {
+          if (input.newPassword !== undefined) {
+            const change = parseOrThrow(v.strictObject({ currentPassword: v.string(), newPassword: Password }), {
+              currentPassword: input.currentPassword ?? '',
+              newPassword: input.newPassword,
+            });
+            await changeAccount(s, accountId, change, {
+              limiter,
+              keepSession: (await readSession(s, ctx))?.id ?? null,
+            });
+            return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
+          }
+          if (input.timeZone !== undefined) {
+            const change = parseOrThrow(v.strictObject({ timeZone: TimeZone }), { timeZone: input.timeZone });
+            await changeAccount(s, accountId, change, { limiter });
+            return back(ctx, '/dashboard/account', 'Time zone saved.');
+          }
+          if (!LOCALES.some((l) => l.code === input.locale)) {
+            throw new AppError('invalid_fields', {
+              field: 'locale',
+              detail: 'locale',
+              hint: 'Choose one of the languages listed.',
+            });
+          }
+          await changeAccount(s, accountId, { locale: input.locale }, { limiter });
+          back(ctx, '/dashboard/account', 'Language saved.');
+        },
+      );
+    }),
+  );
+  router.get(
+    '/dashboard/account/export',
+    personRoute(async (ctx, accountId) => {
+      const body = await exportAccount(s, accountId);
+      ctx.set('Content-Disposition', `attachment; filename="account-${accountId}.json"`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = body;
+    }),
+  );
 
   const DELETE_TITLE = 'Delete your account';
-  router.get('/dashboard/account/delete', async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    const row = await loadAccount(s, accountId);
-    await show(ctx, 'deleteAccount', { title: DELETE_TITLE, me: { email: row.email }, input: {} });
-  });
-  router.post('/dashboard/account/delete', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await attempt(
-      ctx,
-      async (error, input) => {
-        const row = await loadAccount(s, accountId);
-        await show(
-          ctx,
-          'deleteAccount',
-          { title: DELETE_TITLE, me: { email: row.email }, error, input: { confirm: input.confirm } },
-          error.status,
-        );
-      },
-      async (input) => {
-        if ((input.confirm ?? '').trim().toLowerCase() !== 'delete') {
-          throw new AppError('invalid_fields', {
-            field: 'confirm',
-            detail: 'confirm',
-            hint: 'Type the word delete to confirm.',
-          });
-        }
-        await deleteAccount(s, accountId, { password: input.password ?? '' }, { limiter });
-        await endSession(s, ctx);
-        back(ctx, '/', 'Your account is deleted, with everything it held.');
-      },
-    );
-  });
+  router.get(
+    '/dashboard/account/delete',
+    personRoute(async (ctx, accountId) => {
+      const row = await loadAccount(s, accountId);
+      await show(ctx, 'deleteAccount', { title: DELETE_TITLE, me: { email: row.email }, input: {} });
+    }),
+  );
+  router.post(
+    '/dashboard/account/delete',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        async (error, input) => {
+          const row = await loadAccount(s, accountId);
+          await show(
+            ctx,
+            'deleteAccount',
+            { title: DELETE_TITLE, me: { email: row.email }, error, input: { confirm: input.confirm } },
+            error.status,
+          );
+        },
+        async (input) => {
+          if ((input.confirm ?? '').trim().toLowerCase() !== 'delete') {
+            throw new AppError('invalid_fields', {
+              field: 'confirm',
+              detail: 'confirm',
+              hint: 'Type the word delete to confirm.',
+            });
+          }
+          await deleteAccount(s, accountId, { password: input.password ?? '' }, { limiter });
+          await endSession(s, ctx);
+          back(ctx, '/', 'Your account is deleted, with everything it held.');
+        },
+      );
+    }),
+  );
 }

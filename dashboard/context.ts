@@ -1,7 +1,8 @@
 /**
  * What every screen of the dashboard shares: reading a form after its CSRF check, showing a
- * view, asking for a log-in, running a form's action, redirecting with a notice, and finding a
- * page of the account. Made once per router by `dashboardContext` and passed to each screen.
+ * view, the screens that need a person (`personRoute`) and one of their pages (`pageRoute`),
+ * running a form's action, redirecting with a notice. Made once per router by
+ * `dashboardContext` and passed to each screen.
  */
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -27,8 +28,12 @@ export interface DashboardContext {
   fields(ctx: Koa.Context): Promise<Form>;
   /** Shows a view as an HTML page that is never cached. */
   show(ctx: Koa.Context, view: string, data: Record<string, unknown>, status?: number): Promise<void>;
-  /** The logged-in account, or a redirect to the log-in form (null). */
-  personOrLogin(ctx: Koa.Context): Promise<string | null>;
+  /**
+   * A screen that needs a person: runs with the logged-in account, or else redirects to the
+   * log-in form, which comes back to this address. (A form's CSRF token is checked where its
+   * fields are read, `fields` and `attempt`.)
+   */
+  personRoute(run: (ctx: Koa.Context, accountId: string) => Promise<void>): Koa.Middleware;
   /** Runs a form's action; an AppError shows the form again with the message. */
   attempt(
     ctx: Koa.Context,
@@ -39,8 +44,8 @@ export interface DashboardContext {
   back(ctx: Koa.Context, to: string, notice?: NoticeText): void;
   /** Where to go after logging in: a dashboard path, or the dashboard. */
   safeNext(next: string | undefined): string;
-  /** A page of the account, or the dashboard's 404. */
-  withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>): Promise<void>;
+  /** A screen of one page (`:id`) of the person's account, as personRoute; another's page is the dashboard's 404. */
+  pageRoute(run: (ctx: Koa.Context, accountId: string, row: PageRow) => Promise<void>): Koa.Middleware;
   /** A page as the lists show it; `name` is what every screen calls it (its display name, else its username). */
   summary(p: PageRow): { id: string; username: string; displayName: string; name: string; url: string };
 }
@@ -83,12 +88,13 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     });
   }
 
-  async function personOrLogin(ctx: Koa.Context): Promise<string | null> {
-    const session = await readSession(s, ctx);
-    if (session) return session.accountId;
-    ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
-    ctx.status = 303;
-    return null;
+  function personRoute(run: (ctx: Koa.Context, accountId: string) => Promise<void>): Koa.Middleware {
+    return async (ctx) => {
+      const session = await readSession(s, ctx);
+      if (session) return run(ctx, session.accountId);
+      ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
+      ctx.status = 303;
+    };
   }
 
   async function attempt(
@@ -116,17 +122,17 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
 
   const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');
 
-  async function withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>) {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    let row: PageRow;
-    try {
-      row = await ownedPage(s, accountId, ctx.params.id);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return show(ctx, 'message', { title: 'Not found', message: 'There is no such page on your account.' }, 404);
-    }
-    await run(accountId, row);
+  function pageRoute(run: (ctx: Koa.Context, accountId: string, row: PageRow) => Promise<void>): Koa.Middleware {
+    return personRoute(async (ctx, accountId) => {
+      let row: PageRow;
+      try {
+        row = await ownedPage(s, accountId, ctx.params.id);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return show(ctx, 'message', { title: 'Not found', message: 'There is no such page on your account.' }, 404);
+      }
+      await run(ctx, accountId, row);
+    });
   }
 
   const summary = (p: PageRow) => ({
@@ -137,5 +143,5 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     url: pageUrl(s.config, p.username),
   });
 
-  return { s, limiter, form, requireCsrf, fields, show, personOrLogin, attempt, back, safeNext, withPage, summary };
+  return { s, limiter, form, requireCsrf, fields, show, personRoute, attempt, back, safeNext, pageRoute, summary };
 }

@@ -79,7 +79,7 @@ export async function showEditor(
 }
 
 export function editorRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, attempt, back, withPage } = d;
+  const { s, form, attempt, back, pageRoute } = d;
 
   /** Applies a change to the page through PATCH's command; its error is shown on the editor. */
   function editAction(
@@ -88,29 +88,29 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     /** The element of the editor to land on after the change (the block just added or saved). */
     landOn?: (patch: Record<string, unknown>, ctx: Koa.Context) => string,
   ) {
-    return async (ctx: Koa.Context) =>
-      withPage(ctx, async (accountId, row) => {
-        await attempt(
-          ctx,
-          (error, input) =>
-            showEditor(d, ctx, accountId, row.id, { error, input, editing: ctx.params.blockId }, error.status),
-          async (input) => {
-            if (row.banned_at !== null) throw new AppError('banned');
-            // patchPage judges the change (images and blocks of this account) in its transaction.
-            const changed = await change(row, input, ctx);
-            const patch = parseOrThrow(ProfilePatch, changed);
-            await fromForm(() =>
-              patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
-            );
-            const anchor = landOn ? `#${landOn(changed, ctx)}` : '';
-            back(ctx, `/dashboard/pages/${row.id}${anchor}`, notice);
-          },
-        );
-      });
+    return pageRoute(async (ctx, accountId, row) => {
+      await attempt(
+        ctx,
+        (error, input) =>
+          showEditor(d, ctx, accountId, row.id, { error, input, editing: ctx.params.blockId }, error.status),
+        async (input) => {
+          if (row.banned_at !== null) throw new AppError('banned');
+          // patchPage judges the change (images and blocks of this account) in its transaction.
+          const changed = await change(row, input, ctx);
+          const patch = parseOrThrow(ProfilePatch, changed);
+          await fromForm(() =>
+            patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
+          );
+          const anchor = landOn ? `#${landOn(changed, ctx)}` : '';
+          back(ctx, `/dashboard/pages/${row.id}${anchor}`, notice);
+        },
+      );
+    });
   }
 
-  router.get('/dashboard/pages/:id', async (ctx) =>
-    withPage(ctx, (accountId, row) => showEditor(d, ctx, accountId, row.id, { input: {} })),
+  router.get(
+    '/dashboard/pages/:id',
+    pageRoute((ctx, accountId, row) => showEditor(d, ctx, accountId, row.id, { input: {} })),
   );
 
   router.post(
@@ -207,8 +207,10 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     ),
   );
 
-  router.post('/dashboard/pages/:id/delete', form, async (ctx) =>
-    withPage(ctx, async (accountId, row) => {
+  router.post(
+    '/dashboard/pages/:id/delete',
+    form,
+    pageRoute(async (ctx, accountId, row) => {
       await attempt(
         ctx,
         (error, input) => showEditor(d, ctx, accountId, row.id, { error, input }, error.status),

@@ -8,7 +8,7 @@ import type { DashboardContext } from './context.js';
 import { formVersion, fromForm } from './versions.js';
 
 export function historyRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, attempt, back, withPage, summary } = d;
+  const { s, form, show, attempt, back, pageRoute, summary } = d;
 
   async function showHistory(ctx: Koa.Context, accountId: string, id: string, extra = {}, status = 200) {
     const history = await listVersions(s, accountId, id);
@@ -21,12 +21,15 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
     );
   }
 
-  router.get('/dashboard/pages/:id/history', async (ctx) =>
-    withPage(ctx, (accountId, row) => showHistory(ctx, accountId, row.id)),
+  router.get(
+    '/dashboard/pages/:id/history',
+    pageRoute((ctx, accountId, row) => showHistory(ctx, accountId, row.id)),
   );
 
-  router.post('/dashboard/pages/:id/history/:n/restore', form, async (ctx) =>
-    withPage(ctx, async (accountId, row) => {
+  router.post(
+    '/dashboard/pages/:id/history/:n/restore',
+    form,
+    pageRoute(async (ctx, accountId, row) => {
       await attempt(
         ctx,
         (error) => showHistory(ctx, accountId, row.id, { error }, error.status),

@@ -17,10 +17,11 @@ import { imagePatch } from './forms.js';
 import { formVersion, fromForm } from './versions.js';
 
 export function imagesRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, requireCsrf, fields, back, withPage } = d;
+  const { s, form, requireCsrf, fields, back, pageRoute } = d;
 
-  router.post('/dashboard/pages/:id/image', async (ctx) =>
-    withPage(ctx, async (accountId, row) => {
+  router.post(
+    '/dashboard/pages/:id/image',
+    pageRoute(async (ctx, accountId, row) => {
       // Not `attempt`: a multipart body carries its CSRF token among its own fields.
       try {
         let patch: Record<string, unknown>;

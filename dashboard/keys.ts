@@ -18,7 +18,7 @@ const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
 `;
 
 export function keysRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, personOrLogin, attempt, back } = d;
+  const { s, form, show, personRoute, attempt, back } = d;
 
   router.get('/dashboard/copy.js', (ctx) => {
     ctx.type = 'text/javascript; charset=utf-8';
@@ -31,37 +31,41 @@ export function keysRoutes(router: Router, d: DashboardContext): void {
     await show(ctx, 'keys', { title: 'API keys', keys, notice: ctx.query.notice, input: {}, ...extra }, status);
   }
 
-  router.get('/dashboard/keys', async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (accountId) await showKeys(ctx, accountId);
-  });
-  router.post('/dashboard/keys', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await attempt(
-      ctx,
-      (error, input) => showKeys(ctx, accountId, { error, input }, error.status),
-      async (input) => {
-        const label = (input.label ?? '').trim();
-        if (label.length > 80)
-          throw new AppError('invalid_fields', { field: 'label', detail: 'label', hint: 'At most 80 characters.' });
-        const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, label);
-        const created = { ...presentKey(row), key: apiKey };
-        // Shown once, on this answer only; never stored or shown again.
-        await showKeys(ctx, accountId, { created }, 201);
-      },
-    );
-  });
-  router.post('/dashboard/keys/:id/revoke', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await attempt(
-      ctx,
-      (error) => showKeys(ctx, accountId, { error }, error.status),
-      async () => {
-        await revokeKey(s, accountId, ctx.params.id);
-        back(ctx, '/dashboard/keys', 'The key is revoked. Requests with it are refused from now on.');
-      },
-    );
-  });
+  router.get(
+    '/dashboard/keys',
+    personRoute((ctx, accountId) => showKeys(ctx, accountId)),
+  );
+  router.post(
+    '/dashboard/keys',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error, input) => showKeys(ctx, accountId, { error, input }, error.status),
+        async (input) => {
+          const label = (input.label ?? '').trim();
+          if (label.length > 80)
+            throw new AppError('invalid_fields', { field: 'label', detail: 'label', hint: 'At most 80 characters.' });
+          const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, label);
+          const created = { ...presentKey(row), key: apiKey };
+          // Shown once, on this answer only; never stored or shown again.
+          await showKeys(ctx, accountId, { created }, 201);
+        },
+      );
+    }),
+  );
+  router.post(
+    '/dashboard/keys/:id/revoke',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error) => showKeys(ctx, accountId, { error }, error.status),
+        async () => {
+          await revokeKey(s, accountId, ctx.params.id);
+          back(ctx, '/dashboard/keys', 'The key is revoked. Requests with it are refused from now on.');
+        },
+      );
+    }),
+  );
 }

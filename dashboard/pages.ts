@@ -13,7 +13,7 @@ import { pagesRepo } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
 
 export function pagesRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, personOrLogin, attempt, back, summary } = d;
+  const { s, form, show, personRoute, attempt, back, summary } = d;
 
   async function showPages(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const rows = await pagesRepo(s.db).listByAccount(accountId);
@@ -32,24 +32,26 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
     await show(ctx, 'pages', { title: 'Your pages', pages, unconfirmed, input: {}, ...extra }, status);
   }
 
-  router.get('/dashboard', async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (accountId) await showPages(ctx, accountId);
-  });
-  router.post('/dashboard/pages', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await attempt(
-      ctx,
-      (error, input) => showPages(ctx, accountId, { error, input: { username: input.username } }, error.status),
-      async (input) => {
-        const { username } = parseOrThrow(v.strictObject({ username: Username }), {
-          username: (input.username ?? '').trim(),
-        });
-        // Made by a person: not counted against the 10 program-made pages.
-        const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, { byProgram: false });
-        back(ctx, `/dashboard/pages/${row.id}`, 'Your new page is live. Make it yours.');
-      },
-    );
-  });
+  router.get(
+    '/dashboard',
+    personRoute((ctx, accountId) => showPages(ctx, accountId)),
+  );
+  router.post(
+    '/dashboard/pages',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error, input) => showPages(ctx, accountId, { error, input: { username: input.username } }, error.status),
+        async (input) => {
+          const { username } = parseOrThrow(v.strictObject({ username: Username }), {
+            username: (input.username ?? '').trim(),
+          });
+          // Made by a person: not counted against the 10 program-made pages.
+          const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, { byProgram: false });
+          back(ctx, `/dashboard/pages/${row.id}`, 'Your new page is live. Make it yours.');
+        },
+      );
+    }),
+  );
 }

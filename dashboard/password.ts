@@ -18,7 +18,7 @@ const FORGOT = 'Forgot your password?';
 const RESET = 'Choose a new password';
 
 export function passwordRoutes(router: Router, d: DashboardContext): void {
-  const { s, limiter, form, show, attempt, back, personOrLogin } = d;
+  const { s, limiter, form, show, attempt, back, personRoute } = d;
 
   router.get('/password/forgot', async (ctx) => {
     await show(ctx, 'forgot', { title: FORGOT, input: {} });
@@ -75,11 +75,13 @@ export function passwordRoutes(router: Router, d: DashboardContext): void {
     }
     await show(ctx, 'message', { title: 'E-mail confirmed', message: 'Thank you: your e-mail address is confirmed.' });
   });
-  router.post('/dashboard/email/verify', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await d.fields(ctx);
-    await sendVerification(s, accountId, limiter);
-    back(ctx, '/dashboard', 'A confirmation link is on its way to your e-mail.');
-  });
+  router.post(
+    '/dashboard/email/verify',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await d.fields(ctx);
+      await sendVerification(s, accountId, limiter);
+      back(ctx, '/dashboard', 'A confirmation link is on its way to your e-mail.');
+    }),
+  );
 }

@@ -19,9 +19,10 @@ async function withoutCounting(html: string): Promise<string> {
 }
 
 export function previewRoutes(router: Router, d: DashboardContext): void {
-  const { s, show, withPage } = d;
-  router.get('/dashboard/pages/:id/preview/:template', async (ctx) =>
-    withPage(ctx, async (_accountId, row) => {
+  const { s, show, pageRoute } = d;
+  router.get(
+    '/dashboard/pages/:id/preview/:template',
+    pageRoute(async (ctx, _accountId, row) => {
       const templateId = TEMPLATE_IDS.find((t) => t === ctx.params.template);
       if (!templateId) return show(ctx, 'message', { title: 'Not found', message: 'There is no such template.' }, 404);
       const { html } = renderPage({

@@ -39,10 +39,11 @@ function rangeOf(ctx: Koa.Context): { days?: number; from?: string; to?: string 
 }
 
 export function statsRoutes(router: Router, d: DashboardContext): void {
-  const { s, show, withPage, summary } = d;
+  const { s, show, pageRoute, summary } = d;
 
-  router.get('/dashboard/pages/:id/stats', async (ctx) =>
-    withPage(ctx, async (_accountId, row) => {
+  router.get(
+    '/dashboard/pages/:id/stats',
+    pageRoute(async (ctx, _accountId, row) => {
       let range = rangeOf(ctx);
       let error: unknown;
       let found = await statsDates(s, row.account_id, range).catch((err: unknown) => {
@@ -83,8 +84,9 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
     }),
   );
 
-  router.get('/dashboard/pages/:id/stats.csv', async (ctx) =>
-    withPage(ctx, async (_accountId, row) => {
+  router.get(
+    '/dashboard/pages/:id/stats.csv',
+    pageRoute(async (ctx, _accountId, row) => {
       const { dates, timeZone } = await statsDates(s, row.account_id, rangeOf(ctx));
       const stats = await pageStats(s, row.id, dates, timeZone);
       ctx.type = 'text/csv; charset=utf-8';

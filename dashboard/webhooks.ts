@@ -43,7 +43,7 @@ function eventsFrom(input: Form): (typeof EVENT_TYPES)[number][] {
 }
 
 export function webhooksRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, personOrLogin, attempt, back } = d;
+  const { s, form, show, personRoute, attempt, back } = d;
 
   async function showWebhooks(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const now = s.now();
@@ -54,55 +54,59 @@ export function webhooksRoutes(router: Router, d: DashboardContext): void {
     await show(ctx, 'webhooks', { title: 'Webhooks', webhooks, events: EVENTS, fieldOf, input: {}, ...extra }, status);
   }
 
-  router.get('/dashboard/webhooks', async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (accountId) await showWebhooks(ctx, accountId);
-  });
+  router.get(
+    '/dashboard/webhooks',
+    personRoute((ctx, accountId) => showWebhooks(ctx, accountId)),
+  );
 
-  router.post('/dashboard/webhooks', form, async (ctx) => {
-    const accountId = await personOrLogin(ctx);
-    if (!accountId) return;
-    await attempt(
-      ctx,
-      (error, input) => showWebhooks(ctx, accountId, { error, input }, error.status),
-      async (input) => {
-        const description = (input.description ?? '').trim();
-        if (description.length > 200) {
-          throw new AppError('invalid_fields', {
-            field: 'description',
-            detail: 'description',
-            hint: 'At most 200 characters.',
-          });
-        }
-        const { row, secret } = await createWebhook(
-          s,
-          { ...callerFrom(ctx), accountId },
-          {
-            url: (input.url ?? '').trim(),
-            events: eventsFrom(input),
-            description,
-          },
-        );
-        // Shown once, on this answer only.
-        await showWebhooks(ctx, accountId, { secret: { id: row.id, url: row.url, value: secret } }, 201);
-      },
-    );
-  });
+  router.post(
+    '/dashboard/webhooks',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error, input) => showWebhooks(ctx, accountId, { error, input }, error.status),
+        async (input) => {
+          const description = (input.description ?? '').trim();
+          if (description.length > 200) {
+            throw new AppError('invalid_fields', {
+              field: 'description',
+              detail: 'description',
+              hint: 'At most 200 characters.',
+            });
+          }
+          const { row, secret } = await createWebhook(
+            s,
+            { ...callerFrom(ctx), accountId },
+            {
+              url: (input.url ?? '').trim(),
+              events: eventsFrom(input),
+              description,
+            },
+          );
+          // Shown once, on this answer only.
+          await showWebhooks(ctx, accountId, { secret: { id: row.id, url: row.url, value: secret } }, 201);
+        },
+      );
+    }),
+  );
 
   /** An action on one endpoint; errors show the list again with the message. */
   function onEndpoint(
     path: string,
     act: (ctx: Koa.Context, accountId: string, id: string, input: Form) => Promise<void>,
   ) {
-    router.post(`/dashboard/webhooks/:id/${path}`, form, async (ctx) => {
-      const accountId = await personOrLogin(ctx);
-      if (!accountId) return;
-      await attempt(
-        ctx,
-        (error) => showWebhooks(ctx, accountId, { error }, error.status),
-        (input) => act(ctx, accountId, ctx.params.id, input),
-      );
-    });
+    router.post(
+      `/dashboard/webhooks/:id/${path}`,
+      form,
+      personRoute(async (ctx, accountId) => {
+        await attempt(
+          ctx,
+          (error) => showWebhooks(ctx, accountId, { error }, error.status),
+          (input) => act(ctx, accountId, ctx.params.id, input),
+        );
+      }),
+    );
   }
 
   onEndpoint('enabled', async (ctx, accountId, id, input) => {

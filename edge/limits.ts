@@ -1,6 +1,7 @@
 /** A route's limit as Koa middleware, with the RateLimit-* headers on every limited answer. */
 import type Koa from 'koa';
 import type { CommandLimits, Limiter, LimitState } from '../core/limiter.js';
+import { type OperationCall, type OperationName, operationLimits } from '../core/operations.js';
 import { LIMITS, type LimitName } from '../core/rules/limits.js';
 import { callerFrom } from './caller.js';
 
@@ -65,4 +66,15 @@ export function limit(
       throw new Error(`${ctx.method} ${ctx.path} created without counting the ${name} limit`);
     }
   };
+}
+
+/** A request as its operation's limits judge it (core/operations.ts). */
+function callOf(ctx: Koa.Context): OperationCall {
+  const params = (ctx as Koa.Context & { params?: Record<string, string> }).params ?? {};
+  return { accountId: ctx.state.auth?.accountId, body: ctx.request.body, params };
+}
+
+/** The limits of the operation a route performs, as middleware, in the order they are declared. */
+export function operationLimiters(limiter: Limiter, operation: OperationName | undefined): Koa.Middleware[] {
+  return operationLimits(operation).map(({ name, when }) => limit(limiter, name, when && ((ctx) => when(callOf(ctx)))));
 }

@@ -2,7 +2,6 @@
 
 import { claimLinkFor } from '../../core/commands/claimLinks.js';
 import { type CreatedAgentPage, createAgentPage } from '../../core/commands/createAgentPage.js';
-import { namesEmail } from '../../core/commands/people.js';
 import { AppError } from '../../core/errors.js';
 import { answerOnce, idempotencyScope } from '../../core/idempotency.js';
 import { presentCreatedPage } from '../../core/presenters/page.js';
@@ -26,12 +25,7 @@ export function agentRoutes(s: Services) {
       description:
         'Without a key: creates a provisional account (or a claimed one with email + password), the page, an API key (returned once) and a claim link. With a key: adds a page to that account. avatarUrl is fetched and stored as the avatar; importFromUrl reads a public link page and appends its links as link blocks. All or nothing: if a fetch fails, the error is returned and nothing is written. publish defaults to true. Limits: without a key 10 pages per day (and 30 per hour) per address, with a key 10 per hour per account, counting only pages created (a failed request or an idempotent replay counts nothing); each fetch of avatarUrl or importFromUrl counts against 30 per hour and 100 per day per address, even when the create then fails.',
       auth: 'optional-key',
-      limits: [
-        { name: 'pagesWithoutKey', when: (ctx) => !ctx.state.auth },
-        { name: 'pagesWithKey', when: (ctx) => Boolean(ctx.state.auth) },
-        { name: 'createFetches' },
-        { name: 'emailTries', when: (ctx) => namesEmail(ctx.state.auth?.accountId, ctx.request.body) },
-      ],
+      operation: 'createPage',
       body: CreatePageRequest,
       headers: [
         {
@@ -95,10 +89,7 @@ export function agentRoutes(s: Services) {
       description:
         'Reports every problem at once, including a taken username or e-mail. With a key, also the page ceiling.',
       auth: 'optional-key',
-      limits: [
-        { name: 'validate' },
-        { name: 'emailTries', when: (ctx) => namesEmail(ctx.state.auth?.accountId, ctx.request.body) },
-      ],
+      operation: 'validatePage',
       body: CreatePageRequest,
       parseBody: false,
       responses: [{ status: 200, description: 'The verdict', schema: ValidateOut }],
@@ -117,6 +108,7 @@ export function agentRoutes(s: Services) {
       tag: 'Create and discover',
       summary: 'The account, its pages and the program-made page slots left',
       auth: 'key',
+      operation: 'getMe',
       responses: [{ status: 200, description: 'The account', schema: MeOut }],
       errors: ['unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {
@@ -130,7 +122,7 @@ export function agentRoutes(s: Services) {
       tag: 'Create and discover',
       summary: 'A fresh claim link for a provisional account (valid 7 days)',
       auth: 'key',
-      limits: [{ name: 'claimLink' }],
+      operation: 'getClaimLink',
       responses: [{ status: 201, description: 'The link', schema: ClaimLinkOut }],
       errors: ['already_claimed', 'unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {

@@ -13,7 +13,7 @@ export function claimRoutes(s: Services) {
       summary: 'Read the status of a claim link',
       description: 'pending, claimed, expired, or invalid for a token that was never issued.',
       auth: 'none',
-      limits: [{ name: 'claimStatus' }],
+      operation: 'claimStatus',
       responses: [{ status: 200, description: 'The status', schema: ClaimStatusOut }],
       errors: [],
       async handler(ctx) {

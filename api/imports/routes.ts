@@ -1,6 +1,6 @@
 /** POST /api/import/page and /api/import/{network}: links and profile data from elsewhere. */
 
-import { importableHandle, importProfile } from '../../core/commands/importProfile.js';
+import { importProfile } from '../../core/commands/importProfile.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
 import type { Services } from '../../core/services.js';
 import { importLinks } from '../../outbound/linkPage.js';
@@ -22,7 +22,7 @@ export function importRoutes(s: Services) {
       description:
         'Fetches a Linktree-style page or a plain HTML page and returns its outbound links with their labels, in page order (links back to the same site and duplicates left out, at most 80). Nothing is written: send the links as link blocks to create or update a page.',
       auth: 'key',
-      limits: [{ name: 'importPage' }],
+      operation: 'importLinks',
       body: ImportPageRequest,
       responses: [{ status: 200, description: 'The links found', schema: ImportPageOut }],
       errors: [...keyErrors, 'invalid_fields', ...fetchErrors, 'nothing_found', 'js_only'],
@@ -39,13 +39,7 @@ export function importRoutes(s: Services) {
       summary: 'Import name, bio and photo from a social profile',
       description: `Networks: ${NETWORK_NAMES.join(', ')}. The photo is stored like an upload (kind avatar) and returned as a storage key; nothing else is written. 10 imports per day per account.`,
       auth: 'key',
-      // A body the schema refuses, or a handle the network cannot have, uses no quota.
-      limits: [
-        {
-          name: 'importSocial',
-          when: (ctx) => importableHandle(String(ctx.params.network), ctx.request.body),
-        },
-      ],
+      operation: 'importProfile',
       body: ImportProfileRequest,
       responses: [{ status: 200, description: 'The profile', schema: ImportProfileOut }],
       errors: [...keyErrors, 'invalid_fields', 'not_found', ...fetchErrors, 'not_image', 'processing_failed'],

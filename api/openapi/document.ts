@@ -6,6 +6,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { Config } from '../../core/config.js';
 import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
+import { operationLimits } from '../../core/operations.js';
 import { LIMITS } from '../../core/rules/limits.js';
 import type { AnyRoute } from '../route.js';
 import { ErrorObject } from '../schemas/responses.js';
@@ -104,7 +105,8 @@ function operation(r: AnyRoute): Json {
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  const limitCodes = (r.limits ?? []).map((l) => LIMITS[l.name].code);
+  const limits = operationLimits(r.operation);
+  const limitCodes = limits.map((l) => LIMITS[l.name].code);
   // Every body is read by edge/body.ts before the route sees it: one over 1 MB is too_large and
   // one that is not JSON invalid_fields, whatever the route declares.
   const bodyCodes: ErrorCode[] = ['post', 'put', 'patch'].includes(r.method) ? ['too_large', 'invalid_fields'] : [];
@@ -121,7 +123,7 @@ function operation(r: AnyRoute): Json {
       content: { 'application/json': { schema: ERROR_REF } },
     };
   }
-  if (r.limits && r.limits.length > 0) {
+  if (limits.length > 0) {
     for (const res of r.responses) responses[String(res.status)].headers = RATE_LIMIT_HEADERS;
   }
 

@@ -29,6 +29,7 @@ export function historyRoutes(s: Services) {
       description:
         'Each change makes a version: when, by whom (the key\'s label, "the dashboard", "moderation"), the User-Agent and a short summary. Kept 90 days, at most the last 100.',
       auth: 'key',
+      operation: 'listVersions',
       responses: [{ status: 200, description: 'The versions and the current one', schema: VersionsOut }],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
@@ -42,6 +43,7 @@ export function historyRoutes(s: Services) {
       tag,
       summary: 'One version of the page as it was',
       auth: 'key',
+      operation: 'getVersion',
       responses: [{ status: 200, description: 'The version with every editable field', schema: VersionOut }],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
@@ -57,6 +59,7 @@ export function historyRoutes(s: Services) {
       description:
         'With `If-Match: "<version>"` only if the page is still at that version (else 412 precondition_failed). An image removed since cannot come back (400).',
       auth: 'key',
+      operation: 'restoreVersion',
       responses: [{ status: 200, description: 'The page after the restore', schema: PageOut }],
       errors: [...keyErrors, 'not_found', 'banned', 'invalid_fields', 'precondition_failed'],
       async handler(ctx) {

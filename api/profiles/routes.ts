@@ -44,6 +44,7 @@ export function profileRoutes(s: Services) {
       tag,
       summary: 'All pages of the account',
       auth: 'key',
+      operation: 'listPages',
       responses: [{ status: 200, description: 'The pages', schema: PagesOut }],
       errors: [...keyErrors],
       async handler(ctx) {
@@ -58,7 +59,7 @@ export function profileRoutes(s: Services) {
       summary: 'Claim another subdomain on the account',
       description: 'Counts as a program-made page (at most 10 per account).',
       auth: 'key',
-      limits: [{ name: 'pagesWithKey' }],
+      operation: 'createProfile',
       body: ProfileCreate,
       responses: [{ status: 201, description: 'The new page', schema: PageOut }],
       errors: [
@@ -87,6 +88,7 @@ export function profileRoutes(s: Services) {
       tag,
       summary: 'One page with every editable field',
       auth: 'key',
+      operation: 'getPage',
       description:
         'Its `version` is also the `ETag`: send it back in `If-Match` to change the page only if nobody else has.',
       responses: [{ status: 200, description: 'The page', schema: PageOut }],
@@ -105,6 +107,7 @@ export function profileRoutes(s: Services) {
       summary: 'Change some fields of a page',
       description: `Only the fields sent change. theme merges field by field; blocks, when sent, replaces the whole list. ${IF_MATCH}`,
       auth: 'key',
+      operation: 'updatePage',
       body: ProfilePatch,
       responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
       errors: [...keyErrors, ...changeErrors],
@@ -135,6 +138,7 @@ export function profileRoutes(s: Services) {
       summary: 'Delete a page and its files; the name stays parked for this account',
       description: IF_MATCH,
       auth: 'key',
+      operation: 'deletePage',
       responses: [{ status: 204, description: 'Deleted' }],
       errors: [...keyErrors, 'not_found', 'banned', 'precondition_failed'],
       async handler(ctx) {
@@ -150,6 +154,7 @@ export function profileRoutes(s: Services) {
       summary: 'Views, visitors, taps, where views came from, and Markdown reads',
       description: STATS,
       auth: 'key',
+      operation: 'getStats',
       query: StatsQuery,
       responses: [{ status: 200, description: 'The statistics', schema: StatsOut }],
       errors: [...keyErrors, 'invalid_fields', 'not_found'],
@@ -166,6 +171,7 @@ export function profileRoutes(s: Services) {
       description:
         'One row per day of the range (`days`, or `from` and `to`, as for the statistics): `date,views,uniques,taps,markdown_reads`, with a header row.',
       auth: 'key',
+      operation: 'getStats',
       query: StatsQuery,
       responses: [{ status: 200, description: 'The daily rows', schema: v.string(), contentType: 'text/csv' }],
       errors: [...keyErrors, 'invalid_fields', 'not_found'],

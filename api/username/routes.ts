@@ -17,7 +17,7 @@ export function usernameRoutes(s: Services) {
       description:
         'status is free, taken (with suggestions that are free now) or invalid (with the rule it breaks as reason).',
       auth: 'none',
-      limits: [{ name: 'usernameCheck' }],
+      operation: 'checkUsername',
       query: CheckQuery,
       responses: [{ status: 200, description: 'The verdict', schema: UsernameCheckOut }],
       errors: ['invalid_fields'],
