@@ -65,7 +65,7 @@ export async function answerOnce<R>(
   const replay = (status: number, body: string): Answer => ({ status, json: unseal(s.secret, body), replayed: true });
   // A finished retry is answered before the command does anything (fetches included).
   const done = await idempotencyRepo(s.db).peek(scope, key, now);
-  if (done && done.request_hash === requestHash && done.status !== null && done.body !== null) {
+  if (done && done.requestHash === requestHash && done.status !== null && done.body !== null) {
     return replay(done.status, done.body);
   }
 
@@ -75,7 +75,7 @@ export async function answerOnce<R>(
       s.db.transaction(async (tx) => {
         const first = await idempotencyRepo(tx).reserve(scope, key, requestHash, now);
         if (first) {
-          if (first.request_hash !== requestHash) {
+          if (first.requestHash !== requestHash) {
             throw new AppError('invalid_fields', {
               field: 'Idempotency-Key',
               detail: 'Idempotency-Key',

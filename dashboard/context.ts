@@ -5,13 +5,13 @@
  */
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
+import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import { ownedPage } from '../core/queries/pages.js';
 import { isStorableText, UNSTORABLE_HINT } from '../core/schemas/fields.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
-import type { PageRow } from '../store/pages.js';
 import type { Form } from './forms.js';
 import { type NoticeText, noticeId, noticeText } from './notices.js';
 import { render } from './render.js';
@@ -40,9 +40,9 @@ export interface DashboardContext {
   /** Where to go after logging in: a dashboard path, or the dashboard. */
   safeNext(next: string | undefined): string;
   /** A page of the account, or the dashboard's 404. */
-  withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>): Promise<void>;
+  withPage(ctx: Koa.Context, run: (accountId: string, row: Page) => Promise<void>): Promise<void>;
   /** A page as the lists show it; `name` is what every screen calls it (its display name, else its username). */
-  summary(p: PageRow): { id: string; username: string; displayName: string; name: string; url: string };
+  summary(p: Page): { id: string; username: string; displayName: string; name: string; url: string };
 }
 
 export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
@@ -116,10 +116,10 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
 
   const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');
 
-  async function withPage(ctx: Koa.Context, run: (accountId: string, row: PageRow) => Promise<void>) {
+  async function withPage(ctx: Koa.Context, run: (accountId: string, row: Page) => Promise<void>) {
     const accountId = await personOrLogin(ctx);
     if (!accountId) return;
-    let row: PageRow;
+    let row: Page;
     try {
       row = await ownedPage(s, accountId, ctx.params.id);
     } catch (err) {
@@ -129,7 +129,7 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     await run(accountId, row);
   }
 
-  const summary = (p: PageRow) => ({
+  const summary = (p: Page) => ({
     id: p.id,
     username: p.username,
     displayName: p.profile.displayName,

@@ -3,20 +3,15 @@
  * hours per caller. The row is inserted at the start of the request's transaction, so a
  * concurrent retry waits on it and then replays the committed answer.
  */
+import type { IdempotencyRecord } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
 const IDEMPOTENCY_TTL_HOURS = 24;
 
-export interface IdempotencyRow {
-  request_hash: string;
-  status: number | null;
-  body: string | null;
-}
-
 export function idempotencyRepo(db: Queryable) {
   return {
     /** Reserves (scope, key) for this request; returns the existing record when one is live. */
-    async reserve(scope: string, key: string, requestHash: string, now: Date): Promise<IdempotencyRow | null> {
+    async reserve(scope: string, key: string, requestHash: string, now: Date): Promise<IdempotencyRecord | null> {
       await db.query(
         `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
         [scope, key, now],
@@ -27,17 +22,17 @@ export function idempotencyRepo(db: Queryable) {
         [scope, key, requestHash, now],
       );
       if (inserted.length > 0) return null;
-      const [row] = await db.query<IdempotencyRow>(
-        'SELECT request_hash, status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      const [row] = await db.query<IdempotencyRecord>(
+        'SELECT request_hash AS "requestHash", status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
         [scope, key],
       );
       return row ?? null;
     },
 
     /** The live record of (scope, key), if any, without reserving it. */
-    async peek(scope: string, key: string, now: Date): Promise<IdempotencyRow | null> {
-      const [row] = await db.query<IdempotencyRow>(
-        `SELECT request_hash, status, body FROM idempotency_keys
+    async peek(scope: string, key: string, now: Date): Promise<IdempotencyRecord | null> {
+      const [row] = await db.query<IdempotencyRecord>(
+        `SELECT request_hash AS "requestHash", status, body FROM idempotency_keys
          WHERE scope = $1 AND key = $2 AND created_at >= $3::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
         [scope, key, now],
       );

@@ -100,7 +100,7 @@ for (const engine of engines) {
       expect(await repo.reserve('scope', 'k1', 'hash-1', t0)).to.equal(null);
       await repo.complete('scope', 'k1', 201, 'sealed');
       expect(await repo.reserve('scope', 'k1', 'hash-1', new Date('2026-01-01T23:00:00Z'))).to.deep.equal({
-        request_hash: 'hash-1',
+        requestHash: 'hash-1',
         status: 201,
         body: 'sealed',
       });
