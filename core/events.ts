@@ -7,8 +7,9 @@
  * receivers to drop repeats), `time` when the event happened, `object` what it is about.
  */
 import type { Queryable } from '../store/db.js';
-import { isLive, type PageRow } from '../store/pages.js';
 import { webhookDeliveriesRepo } from '../store/webhookDeliveries.js';
+import type { Page } from './entities.js';
+import { isLive } from './rules/pages.js';
 import { newId } from './secrets.js';
 import { pageUrl, type Services } from './services.js';
 
@@ -38,14 +39,14 @@ export async function emitEvent(
 }
 
 /** What an event says of a page: enough to find it and fetch the rest (GET /api/profiles/{id}). */
-export function pageObject(config: Services['config'], row: PageRow) {
+export function pageObject(config: Services['config'], row: Page) {
   return {
     id: row.id,
     username: row.username,
     url: pageUrl(config, row.username),
     version: row.version,
-    isPublished: row.is_published,
-    banned: row.banned_at !== null,
+    isPublished: row.isPublished,
+    banned: row.bannedAt !== null,
   };
 }
 
@@ -57,12 +58,12 @@ export function pageObject(config: Services['config'], row: PageRow) {
 export async function emitPageChange(
   tx: Queryable,
   s: Pick<Services, 'now' | 'config'>,
-  before: Pick<PageRow, 'is_published' | 'banned_at'> | null,
-  after: PageRow,
+  before: Pick<Page, 'isPublished' | 'bannedAt'> | null,
+  after: Page,
 ): Promise<number> {
-  if (isLive(after)) return emitEvent(tx, s, after.account_id, 'page.published', pageObject(s.config, after));
+  if (isLive(after)) return emitEvent(tx, s, after.accountId, 'page.published', pageObject(s.config, after));
   if (before && isLive(before)) {
-    return emitEvent(tx, s, after.account_id, 'page.unpublished', pageObject(s.config, after));
+    return emitEvent(tx, s, after.accountId, 'page.unpublished', pageObject(s.config, after));
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 import { idempotencyRepo } from '../store/idempotency.js';
 import type { Caller } from './caller.js';
 import { AppError } from './errors.js';
+import { IDEMPOTENCY_HOURS } from './rules/idempotency.js';
 import { hashAddress, seal, sha256, unseal } from './secrets.js';
 import type { Services } from './services.js';
 import type { Transaction } from './transaction.js';
@@ -64,8 +65,8 @@ export async function answerOnce<R>(
   const requestHash = sha256(JSON.stringify(request.body));
   const replay = (status: number, body: string): Answer => ({ status, json: unseal(s.secret, body), replayed: true });
   // A finished retry is answered before the command does anything (fetches included).
-  const done = await idempotencyRepo(s.db).peek(scope, key, now);
-  if (done && done.request_hash === requestHash && done.status !== null && done.body !== null) {
+  const done = await idempotencyRepo(s.db, IDEMPOTENCY_HOURS).peek(scope, key, now);
+  if (done && done.requestHash === requestHash && done.status !== null && done.body !== null) {
     return replay(done.status, done.body);
   }
 
@@ -73,9 +74,9 @@ export async function answerOnce<R>(
   try {
     await command((work) =>
       s.db.transaction(async (tx) => {
-        const first = await idempotencyRepo(tx).reserve(scope, key, requestHash, now);
+        const first = await idempotencyRepo(tx, IDEMPOTENCY_HOURS).reserve(scope, key, requestHash, now);
         if (first) {
-          if (first.request_hash !== requestHash) {
+          if (first.requestHash !== requestHash) {
             throw new AppError('invalid_fields', {
               field: 'Idempotency-Key',
               detail: 'Idempotency-Key',
@@ -86,7 +87,7 @@ export async function answerOnce<R>(
         }
         const result = await work(tx);
         stored = answer(result);
-        await idempotencyRepo(tx).complete(scope, key, stored.status, seal(s.secret, stored.json));
+        await idempotencyRepo(tx, IDEMPOTENCY_HOURS).complete(scope, key, stored.status, seal(s.secret, stored.json));
         return result;
       }),
     );

@@ -28,9 +28,9 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
         me: {
           email: row.email,
           locale: row.locale,
-          timeZone: row.time_zone,
-          createdAt: row.created_at,
-          createdBy: row.created_by,
+          timeZone: row.timeZone,
+          createdAt: row.createdAt,
+          createdBy: row.createdBy,
         },
         locales: LOCALES,
         timeZones: TIME_ZONES,

@@ -6,13 +6,13 @@
  */
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
+import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import { ownedPage } from '../core/queries/pages.js';
 import { isStorableText, UNSTORABLE_HINT } from '../core/schemas/fields.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
-import type { PageRow } from '../store/pages.js';
 import type { Form } from './forms.js';
 import { type NoticeText, noticeId, noticeText } from './notices.js';
 import { render } from './render.js';
@@ -45,9 +45,9 @@ export interface DashboardContext {
   /** Where to go after logging in: a dashboard path, or the dashboard. */
   safeNext(next: string | undefined): string;
   /** A screen of one page (`:id`) of the person's account, as personRoute; another's page is the dashboard's 404. */
-  pageRoute(run: (ctx: Koa.Context, accountId: string, row: PageRow) => Promise<void>): Koa.Middleware;
+  pageRoute(run: (ctx: Koa.Context, accountId: string, row: Page) => Promise<void>): Koa.Middleware;
   /** A page as the lists show it; `name` is what every screen calls it (its display name, else its username). */
-  summary(p: PageRow): { id: string; username: string; displayName: string; name: string; url: string };
+  summary(p: Page): { id: string; username: string; displayName: string; name: string; url: string };
 }
 
 export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
@@ -122,9 +122,9 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
 
   const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');
 
-  function pageRoute(run: (ctx: Koa.Context, accountId: string, row: PageRow) => Promise<void>): Koa.Middleware {
+  function pageRoute(run: (ctx: Koa.Context, accountId: string, row: Page) => Promise<void>): Koa.Middleware {
     return personRoute(async (ctx, accountId) => {
-      let row: PageRow;
+      let row: Page;
       try {
         row = await ownedPage(s, accountId, ctx.params.id);
       } catch (err) {
@@ -135,7 +135,7 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     });
   }
 
-  const summary = (p: PageRow) => ({
+  const summary = (p: Page) => ({
     id: p.id,
     username: p.username,
     displayName: p.profile.displayName,

@@ -8,6 +8,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { mediaUrl } from '../core/commands/images.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
+import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Block } from '../core/model.js';
 import { linkStatusesOf } from '../core/queries/linkStatus.js';
@@ -17,7 +18,6 @@ import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
-import type { PageRow } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
 import { blockFromForm, blockTitle, type Form, focusFromForm } from './forms.js';
 import type { NoticeText } from './notices.js';
@@ -47,11 +47,11 @@ export async function showEditor(
         ...d.summary(row),
         profile: row.profile,
         blocks: row.blocks,
-        isPublished: row.is_published,
+        isPublished: row.isPublished,
         version: row.version,
-        bannedReason: row.banned_at ? (row.ban_reason ?? '') : null,
-        createdAt: row.created_at,
-        createdBy: row.created_by,
+        bannedReason: row.bannedAt ? (row.banReason ?? '') : null,
+        createdAt: row.createdAt,
+        createdBy: row.createdBy,
       },
       images: {
         avatar: row.profile.avatar ? mediaUrl(s, row.profile.avatar) : null,
@@ -83,7 +83,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
 
   /** Applies a change to the page through PATCH's command; its error is shown on the editor. */
   function editAction(
-    change: (row: PageRow, input: Form, ctx: Koa.Context) => Record<string, unknown> | Promise<Record<string, unknown>>,
+    change: (row: Page, input: Form, ctx: Koa.Context) => Record<string, unknown> | Promise<Record<string, unknown>>,
     notice: NoticeText,
     /** The element of the editor to land on after the change (the block just added or saved). */
     landOn?: (patch: Record<string, unknown>, ctx: Koa.Context) => string,
@@ -94,7 +94,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
         (error, input) =>
           showEditor(d, ctx, accountId, row.id, { error, input, editing: ctx.params.blockId }, error.status),
         async (input) => {
-          if (row.banned_at !== null) throw new AppError('banned');
+          if (row.bannedAt !== null) throw new AppError('banned');
           // patchPage judges the change (images and blocks of this account) in its transaction.
           const changed = await change(row, input, ctx);
           const patch = parseOrThrow(ProfilePatch, changed);
@@ -155,7 +155,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
   router.post(
     '/dashboard/pages/:id/publish',
     form,
-    editAction((row) => ({ isPublished: !row.is_published }), 'Done.'),
+    editAction((row) => ({ isPublished: !row.isPublished }), 'Done.'),
   );
 
   router.post(

@@ -4,11 +4,11 @@
  */
 import type Koa from 'koa';
 import * as v from 'valibot';
+import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Block } from '../core/model.js';
 import { SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
 import { Email, Password } from '../core/schemas/fields.js';
-import type { PageRow } from '../store/pages.js';
 import { LOCALES } from './render.js';
 
 /** A form's fields by name (the first value of a repeated one). */
@@ -18,12 +18,7 @@ export type Form = Record<string, string | undefined>;
 export const Credentials = v.strictObject({ email: Email, password: Password });
 
 /** The PATCH that puts an image (or null) in its place. */
-export function imagePatch(
-  row: PageRow,
-  kind: 'avatar' | 'background' | 'card',
-  blockIndex: number,
-  key: string | null,
-) {
+export function imagePatch(row: Page, kind: 'avatar' | 'background' | 'card', blockIndex: number, key: string | null) {
   if (kind === 'avatar') return { avatar: key };
   if (kind === 'background') return { theme: { backgroundImage: key } };
   if (blockIndex < 0) throw new AppError('not_found', { hint: 'That link is gone; the page changed meanwhile.' });

@@ -31,7 +31,7 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
           const upload = await readMultipartUpload(ctx.req);
           await requireCsrf(ctx, upload.fields._csrf);
           version = upload.fields.version;
-          if (row.banned_at !== null) throw new AppError('banned');
+          if (row.bannedAt !== null) throw new AppError('banned');
           const blockIndex = row.blocks.findIndex((b) => b.id === upload.fields.block);
           if (upload.kind === 'card' && (blockIndex < 0 || row.blocks[blockIndex].type !== 'link')) {
             throw new AppError('not_found', { hint: 'That link is gone; the page changed meanwhile.' });
@@ -43,7 +43,7 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
           await form(ctx, async () => {});
           const input = await fields(ctx);
           version = input.version;
-          if (row.banned_at !== null) throw new AppError('banned');
+          if (row.bannedAt !== null) throw new AppError('banned');
           const kind = input.kind;
           if (!isImageKind(kind)) {
             throw new AppError('bad_kind', { field: 'kind' });

@@ -20,15 +20,15 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
     const pages = await Promise.all(
       rows.map(async (p) => ({
         ...summary(p),
-        isPublished: p.is_published,
-        banned: p.banned_at !== null,
+        isPublished: p.isPublished,
+        banned: p.bannedAt !== null,
         blocks: p.blocks.length,
         qr: await QRCode.toString(pageUrl(s.config, p.username), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
       })),
     );
     const account = await loadAccount(s, accountId);
     // A quiet reminder until the e-mail is confirmed (password resets need it after 7 days).
-    const unconfirmed = account.email !== null && account.email_verified_at === null ? account.email : null;
+    const unconfirmed = account.email !== null && account.emailVerifiedAt === null ? account.email : null;
     await show(ctx, 'pages', { title: 'Your pages', pages, unconfirmed, input: {}, ...extra }, status);
   }
 

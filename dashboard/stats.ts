@@ -46,13 +46,13 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
     pageRoute(async (ctx, _accountId, row) => {
       let range = rangeOf(ctx);
       let error: unknown;
-      let found = await statsDates(s, row.account_id, range).catch((err: unknown) => {
+      let found = await statsDates(s, row.accountId, range).catch((err: unknown) => {
         error = err;
         return null;
       });
       if (!found) {
         range = { days: 30 };
-        found = await statsDates(s, row.account_id, range);
+        found = await statsDates(s, row.accountId, range);
       }
       const stats = await pageStats(s, row.id, found.dates, found.timeZone);
       const labels = new Map(row.blocks.map((b) => [b.id, blockTitle(b)]));
@@ -87,7 +87,7 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
   router.get(
     '/dashboard/pages/:id/stats.csv',
     pageRoute(async (ctx, _accountId, row) => {
-      const { dates, timeZone } = await statsDates(s, row.account_id, rangeOf(ctx));
+      const { dates, timeZone } = await statsDates(s, row.accountId, rangeOf(ctx));
       const stats = await pageStats(s, row.id, dates, timeZone);
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('content-disposition', `attachment; filename="${row.username}-${stats.from}-${stats.to}.csv"`);

@@ -49,9 +49,9 @@ async function keyAuth(s: Services, header: string): Promise<Auth> {
   const keys = keysRepo(s.db);
   const row = await keys.findByHash(sha256(key));
   if (!row) throw new AppError('unauthorized', { hint: 'This key is not known; check it was copied whole.' });
-  if (row.revoked_at !== null) throw new AppError('key_revoked');
+  if (row.revokedAt !== null) throw new AppError('key_revoked');
   const now = s.now();
   // Last use is recorded at most once a minute, decided from the row already read: no write on the hot path.
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) await keys.touch(row.id, now);
-  return { accountId: row.account_id, keyId: row.id, keyName: row.label ? `key "${row.label}"` : `key …${row.hint}` };
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) await keys.touch(row.id, now);
+  return { accountId: row.accountId, keyId: row.id, keyName: row.label ? `key "${row.label}"` : `key …${row.hint}` };
 }

@@ -56,8 +56,8 @@ export async function readSession(s: Services, ctx: Koa.Context): Promise<Sessio
     const now = s.now();
     const row = await sessionsRepo(s.db).findLive(sha256(token), now);
     if (row) {
-      session = { id: row.id, accountId: row.account_id, csrf: row.csrf };
-      if (row.last_seen_at === null || now.getTime() - row.last_seen_at.getTime() > 3_600_000) {
+      session = { id: row.id, accountId: row.accountId, csrf: row.csrf };
+      if (row.lastSeenAt === null || now.getTime() - row.lastSeenAt.getTime() > 3_600_000) {
         await sessionsRepo(s.db).touch(row.id, now);
       }
     }

@@ -90,7 +90,7 @@ async function unpublishBatch(s: Services, cutoff: Date, now: Date, limit: numbe
     const pages = await forgottenAccountsRepo(tx).unpublishPages(cutoff, now, limit);
     const names = pages.map((p) => p.username);
     if (names.length > 0) await publishQueueRepo(tx).enqueueMany(names, now);
-    for (const page of pages) await emitPageChange(tx, s, { is_published: true, banned_at: null }, page);
+    for (const page of pages) await emitPageChange(tx, s, { isPublished: true, bannedAt: null }, page);
     return names;
   });
 }
@@ -117,7 +117,7 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
     if (candidates.length === 0) break;
     after = candidates[candidates.length - 1].key;
     const byAccount = new Map<string, string[]>();
-    for (const c of candidates) byAccount.set(c.account_id, [...(byAccount.get(c.account_id) ?? []), c.key]);
+    for (const c of candidates) byAccount.set(c.accountId, [...(byAccount.get(c.accountId) ?? []), c.key]);
     for (const [accountId, keys] of byAccount) {
       removed += await s.db
         .transaction(async (tx) => {

@@ -8,12 +8,12 @@
  * next night); it is cleared when the URL answers again.
  */
 import pMap from 'p-map';
+import type { LinkOutcome, Page } from '../core/entities.js';
 import { emitEvent, pageObject } from '../core/events.js';
 import type { Block } from '../core/model.js';
 import type { Services } from '../core/services.js';
 import { probeLink } from '../outbound/linkProbe.js';
-import { type LinkOutcome, linkChecksRepo } from '../store/linkChecks.js';
-import type { PageRow } from '../store/pages.js';
+import { linkChecksRepo } from '../store/linkChecks.js';
 
 export interface LinkCheckOptions {
   /** Hosts checked at the same time (each host one link at a time). */
@@ -44,7 +44,7 @@ const RESULTS_PER_WRITE = 500;
 
 type Link = Extract<Block, { type: 'link' }>;
 
-function visibleLinks(page: Pick<PageRow, 'blocks'>): Link[] {
+function visibleLinks(page: Pick<Page, 'blocks'>): Link[] {
   return page.blocks.filter((b): b is Link => b.type === 'link' && b.visible);
 }
 
@@ -126,7 +126,7 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
 }
 
 /** Published pages in id order, a batch at a time. */
-async function* livePages(s: Services): AsyncGenerator<PageRow[]> {
+async function* livePages(s: Services): AsyncGenerator<Page[]> {
   let after = '';
   for (;;) {
     const pages = await linkChecksRepo(s.db).livePagesAfter(after, PAGES_AT_ONCE);
@@ -146,7 +146,7 @@ async function announceBroken(s: Services, broken: ReadonlySet<string>, onProgre
       const links = visibleLinks(page).filter((l) => broken.has(l.url));
       if (links.length === 0) continue;
       await s.db.transaction((tx) =>
-        emitEvent(tx, s, page.account_id, 'links.broken', {
+        emitEvent(tx, s, page.accountId, 'links.broken', {
           page: pageObject(s.config, page),
           links: links.map((l) => {
             const check = checks.get(l.url);
@@ -156,7 +156,7 @@ async function announceBroken(s: Services, broken: ReadonlySet<string>, onProgre
               url: l.url,
               status: check?.status ?? null,
               error: check?.error ?? null,
-              since: check?.broken_since ? new Date(check.broken_since).toISOString() : null,
+              since: check?.brokenSince ? new Date(check.brokenSince).toISOString() : null,
             };
           }),
         }),

@@ -3,12 +3,13 @@
  * worker (renderWorker.ts) store for it, rendered from its row.
  */
 import { pageKey, templateKey } from '../cdn/cdn.js';
+import type { Page } from '../core/entities.js';
 import { pageLlmsTxt } from '../renderer/llmsTxt.js';
 import { renderPage } from '../renderer/render.js';
 import { withUtm } from '../renderer/utm.js';
 import type { SiteUrls } from '../renderer/versions.js';
 import { pageKeys } from '../store/layout.js';
-import type { PageRow, PageSource } from '../store/pages.js';
+import type { PageSource } from '../store/pages.js';
 import { type Copies, type PageFile, withEncodings } from './encode.js';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
@@ -42,7 +43,7 @@ function pageMeta(row: RenderRow): PageMeta {
 }
 
 /** What a page needs to be rendered: plain data, so a worker thread can receive it. */
-export type RenderRow = Pick<PageRow, 'id' | 'username' | 'profile' | 'blocks'>;
+export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'>;
 
 /**
  * A page as the republish job reads it: the blocks still as their json text, parsed where the

@@ -7,11 +7,12 @@
 import type { Logger } from 'pino';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
 import { nextVisibilityChange } from '../core/model.js';
+import { isLive } from '../core/rules/pages.js';
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
-import { isLive, pagesRepo } from '../store/pages.js';
+import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { deleteOgImages } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
@@ -47,7 +48,7 @@ export function createPublisher(d: PublisherDeps) {
     if (row && live) {
       const written = await writePage(row);
       objects = written.objects;
-      if (row.published_template_version !== written.version) {
+      if (row.renderVersion !== written.version) {
         await pagesRepo(db).setRenderVersion(row.id, written.version);
       }
     } else {
@@ -57,7 +58,7 @@ export function createPublisher(d: PublisherDeps) {
     // fails the publish, which the outbox retries.
     await purges.direct([pageKey(username)]);
     if (queued !== null) await publishQueueRepo(db).complete(username, queued);
-    return { username, live, nextChangeAt: live ? (row?.next_change_at ?? null) : null, objects };
+    return { username, live, nextChangeAt: live ? (row?.nextChangeAt ?? null) : null, objects };
   }
 
   async function deleteFiles(username: string): Promise<void> {

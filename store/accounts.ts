@@ -1,7 +1,8 @@
 /** Accounts: provisional until claimed with an e-mail and password. */
+import type { Account } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface AccountRow {
+interface AccountRow {
   id: string;
   email: string | null;
   password_hash: string | null;
@@ -17,6 +18,21 @@ export interface AccountRow {
   time_zone: string;
 }
 
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    locale: row.locale,
+    createdAt: row.created_at,
+    claimedAt: row.claimed_at,
+    createdBy: row.created_by,
+    emailVerifiedAt: row.email_verified_at,
+    programPagesMade: row.program_pages_made,
+    timeZone: row.time_zone,
+  };
+}
+
 export function accountsRepo(db: Queryable) {
   return {
     async insert(a: {
@@ -26,13 +42,13 @@ export function accountsRepo(db: Queryable) {
       locale: string;
       createdBy: string;
       now: Date;
-    }) {
+    }): Promise<Account> {
       const [row] = await db.query<AccountRow>(
         `INSERT INTO accounts (id, email, password_hash, locale, created_at, claimed_at, created_by)
          VALUES ($1, $2, $3, $4, $5, CASE WHEN $2::text IS NULL THEN NULL ELSE $5::timestamptz END, $6) RETURNING *`,
         [a.id, a.email, a.passwordHash, a.locale, a.now, a.createdBy],
       );
-      return row;
+      return toAccount(row);
     },
 
     /** Counts one more page made by a program. */
@@ -45,14 +61,14 @@ export function accountsRepo(db: Queryable) {
       await db.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [id]);
     },
 
-    async find(id: string): Promise<AccountRow | undefined> {
+    async find(id: string): Promise<Account | undefined> {
       const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
-      return row;
+      return row && toAccount(row);
     },
 
-    async findByEmail(email: string): Promise<AccountRow | undefined> {
+    async findByEmail(email: string): Promise<Account | undefined> {
       const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE lower(email) = lower($1)', [email]);
-      return row;
+      return row && toAccount(row);
     },
 
     async emailTaken(email: string): Promise<boolean> {

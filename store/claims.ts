@@ -1,14 +1,10 @@
 /** Claim links: the SHA-256 of each token, its expiry and when it was used. */
+import type { ClaimToken } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface ClaimTokenRow {
-  id: string;
-  account_id: string;
-  token_hash: string;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
-}
+/** The columns of a token, named as the entity's fields. */
+const TOKEN = `t.id, t.account_id AS "accountId", t.token_hash AS "tokenHash", t.created_at AS "createdAt",
+  t.expires_at AS "expiresAt", t.used_at AS "usedAt"`;
 
 export function claimsRepo(db: Queryable) {
   return {
@@ -20,9 +16,9 @@ export function claimsRepo(db: Queryable) {
     },
 
     /** The token with whether its account is claimed by now. */
-    async findByHash(tokenHash: string): Promise<(ClaimTokenRow & { account_claimed: boolean }) | undefined> {
-      const [row] = await db.query<ClaimTokenRow & { account_claimed: boolean }>(
-        `SELECT t.*, (a.email IS NOT NULL) AS account_claimed
+    async findByHash(tokenHash: string): Promise<(ClaimToken & { accountClaimed: boolean }) | undefined> {
+      const [row] = await db.query<ClaimToken & { accountClaimed: boolean }>(
+        `SELECT ${TOKEN}, (a.email IS NOT NULL) AS "accountClaimed"
          FROM claim_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = $1`,
         [tokenHash],
       );
@@ -33,8 +29,8 @@ export function claimsRepo(db: Queryable) {
       await db.query('UPDATE claim_tokens SET used_at = $2 WHERE id = $1', [id, now]);
     },
 
-    async listByAccount(accountId: string): Promise<ClaimTokenRow[]> {
-      return db.query<ClaimTokenRow>('SELECT * FROM claim_tokens WHERE account_id = $1 ORDER BY created_at', [
+    async listByAccount(accountId: string): Promise<ClaimToken[]> {
+      return db.query<ClaimToken>(`SELECT ${TOKEN} FROM claim_tokens t WHERE account_id = $1 ORDER BY created_at`, [
         accountId,
       ]);
     },

@@ -3,8 +3,10 @@
  * provisional ones older than a cutoff none of whose pages was ever viewed, locked, taken
  * offline and deleted in batches.
  */
+
+import type { Page } from '../core/entities.js';
 import type { Queryable } from './db.js';
-import type { PageRow } from './pages.js';
+import { queryPages } from './pages.js';
 
 /** An account that housekeeping may act on: provisional, older than `cutoff` ($1), never viewed. */
 const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
@@ -13,8 +15,9 @@ const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
 export function forgottenAccountsRepo(db: Queryable) {
   return {
     /** Takes up to `limit` published pages of forgotten accounts offline, in id order; returns them as they are now. */
-    async unpublishPages(cutoff: Date, now: Date, limit: number): Promise<PageRow[]> {
-      return db.query<PageRow>(
+    async unpublishPages(cutoff: Date, now: Date, limit: number): Promise<Page[]> {
+      return queryPages(
+        db,
         `UPDATE pages SET is_published = false, updated_at = $2
          WHERE id IN (
            SELECT p.id FROM pages p JOIN accounts a ON a.id = p.account_id

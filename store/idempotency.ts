@@ -1,25 +1,19 @@
 /**
- * Idempotency records: the first answer to a request sent with an Idempotency-Key, kept 24
- * hours per caller. The row is inserted at the start of the request's transaction, so a
- * concurrent retry waits on it and then replays the committed answer.
+ * Idempotency records: the first answer to a request sent with an Idempotency-Key, kept
+ * `keptHours` per caller (core/rules/idempotency.ts). The row is inserted at the start of the
+ * request's transaction, so a concurrent retry waits on it and then replays the committed
+ * answer.
  */
+import type { IdempotencyRecord } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-const IDEMPOTENCY_TTL_HOURS = 24;
-
-export interface IdempotencyRow {
-  request_hash: string;
-  status: number | null;
-  body: string | null;
-}
-
-export function idempotencyRepo(db: Queryable) {
+export function idempotencyRepo(db: Queryable, keptHours: number) {
   return {
     /** Reserves (scope, key) for this request; returns the existing record when one is live. */
-    async reserve(scope: string, key: string, requestHash: string, now: Date): Promise<IdempotencyRow | null> {
+    async reserve(scope: string, key: string, requestHash: string, now: Date): Promise<IdempotencyRecord | null> {
       await db.query(
-        `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-        [scope, key, now],
+        `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3::timestamptz - make_interval(hours => $4)`,
+        [scope, key, now, keptHours],
       );
       const inserted = await db.query(
         `INSERT INTO idempotency_keys (scope, key, request_hash, created_at) VALUES ($1, $2, $3, $4)
@@ -27,19 +21,19 @@ export function idempotencyRepo(db: Queryable) {
         [scope, key, requestHash, now],
       );
       if (inserted.length > 0) return null;
-      const [row] = await db.query<IdempotencyRow>(
-        'SELECT request_hash, status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      const [row] = await db.query<IdempotencyRecord>(
+        'SELECT request_hash AS "requestHash", status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
         [scope, key],
       );
       return row ?? null;
     },
 
     /** The live record of (scope, key), if any, without reserving it. */
-    async peek(scope: string, key: string, now: Date): Promise<IdempotencyRow | null> {
-      const [row] = await db.query<IdempotencyRow>(
-        `SELECT request_hash, status, body FROM idempotency_keys
-         WHERE scope = $1 AND key = $2 AND created_at >= $3::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-        [scope, key, now],
+    async peek(scope: string, key: string, now: Date): Promise<IdempotencyRecord | null> {
+      const [row] = await db.query<IdempotencyRecord>(
+        `SELECT request_hash AS "requestHash", status, body FROM idempotency_keys
+         WHERE scope = $1 AND key = $2 AND created_at >= $3::timestamptz - make_interval(hours => $4)`,
+        [scope, key, now, keptHours],
       );
       return row ?? null;
     },
@@ -53,11 +47,11 @@ export function idempotencyRepo(db: Queryable) {
       ]);
     },
 
-    /** Removes records past their 24 hours; returns how many. */
+    /** Removes records past their `keptHours`; returns how many. */
     async sweep(now: Date): Promise<number> {
       const rows = await db.query(
-        `DELETE FROM idempotency_keys WHERE created_at < $1::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours' RETURNING key`,
-        [now],
+        `DELETE FROM idempotency_keys WHERE created_at < $1::timestamptz - make_interval(hours => $2) RETURNING key`,
+        [now, keptHours],
       );
       return rows.length;
     },

@@ -1,7 +1,8 @@
 /** API keys: the SHA-256 of each key, never the key. */
+import type { ApiKey } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface ApiKeyRow {
+interface ApiKeyRow {
   id: string;
   account_id: string;
   hash: string;
@@ -13,7 +14,19 @@ export interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-export const MAX_LIVE_KEYS = 10;
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    hash: row.hash,
+    hint: row.hint,
+    label: row.label,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
 
 export function keysRepo(db: Queryable) {
   return {
@@ -25,18 +38,18 @@ export function keysRepo(db: Queryable) {
       label: string;
       createdBy: string;
       now: Date;
-    }) {
+    }): Promise<ApiKey> {
       const [row] = await db.query<ApiKeyRow>(
         `INSERT INTO api_keys (id, account_id, hash, hint, label, created_at, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
         [k.id, k.accountId, k.hash, k.hint, k.label, k.now, k.createdBy],
       );
-      return row;
+      return toApiKey(row);
     },
 
-    async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    async findByHash(hash: string): Promise<ApiKey | undefined> {
       const [row] = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE hash = $1', [hash]);
-      return row;
+      return row && toApiKey(row);
     },
 
     /** Records use at most once a minute per key, so authentication stays one read on the hot path. */
@@ -55,8 +68,11 @@ export function keysRepo(db: Queryable) {
       return row.n;
     },
 
-    async listByAccount(accountId: string): Promise<ApiKeyRow[]> {
-      return db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    async listByAccount(accountId: string): Promise<ApiKey[]> {
+      const rows = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [
+        accountId,
+      ]);
+      return rows.map(toApiKey);
     },
 
     async revoke(accountId: string, id: string, now: Date): Promise<boolean> {

@@ -1,18 +1,8 @@
 /** What the nightly link check found for each URL of the published link blocks. */
+
+import type { LinkCheck, LinkOutcome, Page } from '../core/entities.js';
 import type { Queryable } from './db.js';
-import type { PageRow } from './pages.js';
-
-export type LinkOutcome = 'ok' | 'failed' | 'unknown';
-
-export interface LinkCheckRow {
-  url: string;
-  checked_at: Date | null;
-  outcome: LinkOutcome | null;
-  status: number | null;
-  error: string | null;
-  failed_nights: number;
-  broken_since: Date | null;
-}
+import { queryPages } from './pages.js';
 
 /** Failures this close together count as one night (a run started twice the same night). */
 const SAME_NIGHT = '12 hours';
@@ -82,18 +72,20 @@ export function linkChecksRepo(db: Queryable) {
     },
 
     /** What is known of these URLs (checked ones only). */
-    async find(urls: readonly string[]): Promise<LinkCheckRow[]> {
+    async find(urls: readonly string[]): Promise<LinkCheck[]> {
       if (urls.length === 0) return [];
-      return db.query<LinkCheckRow>(
-        `SELECT url, checked_at, outcome, status, error, failed_nights, broken_since FROM link_checks
+      return db.query<LinkCheck>(
+        `SELECT url, checked_at AS "checkedAt", outcome, status, error, failed_nights AS "failedNights",
+           broken_since AS "brokenSince" FROM link_checks
          WHERE url = ANY($1::text[]) AND checked_at IS NOT NULL`,
         [urls],
       );
     },
 
     /** Published, unbanned pages after `afterId` in id order, `limit` at a time: the pages whose links are checked. */
-    async livePagesAfter(afterId: string, limit: number): Promise<PageRow[]> {
-      return db.query<PageRow>(
+    async livePagesAfter(afterId: string, limit: number): Promise<Page[]> {
+      return queryPages(
+        db,
         `SELECT * FROM pages WHERE is_published AND banned_at IS NULL AND id > $1 ORDER BY id LIMIT $2`,
         [afterId, limit],
       );

@@ -1,16 +1,6 @@
 /** The tokens of links sent by e-mail (password resets, e-mail confirmations): SHA-256 only. */
+import type { MailToken, MailTokenPurpose } from '../core/entities.js';
 import type { Queryable } from './db.js';
-
-export type MailTokenPurpose = 'reset' | 'verify';
-
-export interface MailTokenRow {
-  id: string;
-  account_id: string;
-  purpose: MailTokenPurpose;
-  email: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
 
 export function mailTokensRepo(db: Queryable) {
   return {
@@ -31,9 +21,9 @@ export function mailTokensRepo(db: Queryable) {
     },
 
     /** A link's token, locked until the transaction ends (one use wins). */
-    async lockByHash(tokenHash: string, purpose: MailTokenPurpose): Promise<MailTokenRow | undefined> {
-      const [row] = await db.query<MailTokenRow>(
-        `SELECT id, account_id, purpose, email, expires_at, used_at FROM mail_tokens
+    async lockByHash(tokenHash: string, purpose: MailTokenPurpose): Promise<MailToken | undefined> {
+      const [row] = await db.query<MailToken>(
+        `SELECT id, account_id AS "accountId", purpose, email, expires_at AS "expiresAt", used_at AS "usedAt" FROM mail_tokens
          WHERE token_hash = $1 AND purpose = $2 FOR UPDATE`,
         [tokenHash, purpose],
       );
@@ -57,8 +47,9 @@ export function mailTokensRepo(db: Queryable) {
 
     /** The account's links for its export: when made, for what, until when, whether used. */
     async listByAccount(accountId: string) {
-      return db.query<{ purpose: MailTokenPurpose; created_at: Date; expires_at: Date; used_at: Date | null }>(
-        'SELECT purpose, created_at, expires_at, used_at FROM mail_tokens WHERE account_id = $1 ORDER BY created_at',
+      return db.query<{ purpose: MailTokenPurpose; createdAt: Date; expiresAt: Date; usedAt: Date | null }>(
+        `SELECT purpose, created_at AS "createdAt", expires_at AS "expiresAt", used_at AS "usedAt" FROM mail_tokens
+         WHERE account_id = $1 ORDER BY created_at`,
         [accountId],
       );
     },

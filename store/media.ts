@@ -63,9 +63,9 @@ export function mediaRepo(db: Queryable) {
      * Up to `limit` images stored before `cutoff` that are neither removed nor used by a page,
      * after `after` in key order (the sweep's candidates; re-checked under the account's lock).
      */
-    async unusedBefore(cutoff: Date, after: string, limit: number): Promise<{ key: string; account_id: string }[]> {
-      return db.query<{ key: string; account_id: string }>(
-        `SELECT m.key, m.account_id FROM media m
+    async unusedBefore(cutoff: Date, after: string, limit: number): Promise<{ key: string; accountId: string }[]> {
+      return db.query<{ key: string; accountId: string }>(
+        `SELECT m.key, m.account_id AS "accountId" FROM media m
          WHERE m.removed_at IS NULL AND m.created_at < $2 AND m.key > $3 AND NOT ${IN_USE}
          ORDER BY m.key LIMIT $1`,
         [limit, cutoff, after],
@@ -75,8 +75,9 @@ export function mediaRepo(db: Queryable) {
     /** Forgets every image of the accounts (deleted with their folders). */
     /** The account's images, live and removed (the export). */
     async listByAccount(accountId: string) {
-      return db.query<{ key: string; created_at: Date; removed_at: Date | null }>(
-        'SELECT key, created_at, removed_at FROM media WHERE account_id = $1 ORDER BY created_at, key',
+      return db.query<{ key: string; createdAt: Date; removedAt: Date | null }>(
+        `SELECT key, created_at AS "createdAt", removed_at AS "removedAt" FROM media
+         WHERE account_id = $1 ORDER BY created_at, key`,
         [accountId],
       );
     },

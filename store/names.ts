@@ -39,10 +39,11 @@ export function namesRepo(db: Queryable) {
       await db.query('DELETE FROM parked_names WHERE username = $1', [username]);
     },
 
-    async parkedBy(accountId: string): Promise<{ username: string; parked_at: Date }[]> {
-      return db.query('SELECT username, parked_at FROM parked_names WHERE account_id = $1 ORDER BY parked_at', [
-        accountId,
-      ]);
+    async parkedBy(accountId: string): Promise<{ username: string; parkedAt: Date }[]> {
+      return db.query(
+        'SELECT username, parked_at AS "parkedAt" FROM parked_names WHERE account_id = $1 ORDER BY parked_at',
+        [accountId],
+      );
     },
   };
 }

@@ -1,26 +1,11 @@
 /** The statements of a page's history (migration 012): one row per version, pruned as it grows. */
-import type { Block, Profile } from '../core/model.js';
+import type { Page, PageVersion, PageVersionEntry } from '../core/entities.js';
 import type { Queryable } from './db.js';
-import type { PageRow } from './pages.js';
 
-export interface VersionEntry {
-  version: number;
-  created_at: Date;
-  changed_by: string;
-  user_agent: string;
-  summary: string;
-}
+/** The columns of an entry, named as the entity's fields. */
+const ENTRY = `version, created_at AS "createdAt", changed_by AS "changedBy", user_agent AS "userAgent", summary`;
 
-export interface VersionRow extends VersionEntry {
-  profile: Profile;
-  blocks: Block[];
-  is_published: boolean;
-}
-
-/** How much history a page shows: the last 100 versions, none older than 90 days (but the newest). */
-export const HISTORY_VERSIONS = 100;
-export const HISTORY_DAYS = 90;
-/** Pruning runs with every tenth version: a page holds at most HISTORY_VERSIONS + 9 rows meanwhile. */
+/** Pruning runs with every tenth version: a page holds at most `keep.versions` + 9 rows meanwhile. */
 const PRUNE_EVERY = 10;
 
 /** A version still kept at $2 (the page's newest always is): within the last $3 and $4 days. */
@@ -28,13 +13,19 @@ const KEPT = `v.version > (SELECT max(version) FROM page_versions WHERE page_id 
   AND (v.created_at >= $2::timestamptz - make_interval(days => $4)
        OR v.version = (SELECT max(version) FROM page_versions WHERE page_id = $1))`;
 
-export function pageVersionsRepo(db: Queryable) {
+/** `keep`: how much history a page shows (core/rules/pages.ts). */
+export function pageVersionsRepo(db: Queryable, keep: { versions: number; days: number }) {
   return {
     /**
      * Keeps the page as it is now (after a change, in the same transaction) as its current
      * version, copied inside the database; every tenth version also drops what is past keeping.
      */
-    async record(row: PageRow, by: { via: string; userAgent: string }, summary: string, now: Date) {
+    async record(
+      row: Pick<Page, 'id' | 'version'>,
+      by: { via: string; userAgent: string },
+      summary: string,
+      now: Date,
+    ) {
       await db.query(
         `INSERT INTO page_versions (page_id, version, created_at, changed_by, user_agent, summary, profile, blocks, is_published)
          SELECT id, version, $2, $3, $4, $5, profile, blocks, is_published FROM pages WHERE id = $1
@@ -45,24 +36,24 @@ export function pageVersionsRepo(db: Queryable) {
       await db.query(
         `DELETE FROM page_versions WHERE page_id = $1 AND version < $2
            AND (version <= $2 - $3 OR created_at < $4::timestamptz - make_interval(days => $5))`,
-        [row.id, row.version, HISTORY_VERSIONS, now, HISTORY_DAYS],
+        [row.id, row.version, keep.versions, now, keep.days],
       );
     },
 
     /** The page's kept versions, newest first (rows a prune has not reached yet stay out). */
-    async list(pageId: string, now: Date): Promise<VersionEntry[]> {
-      return db.query<VersionEntry>(
-        `SELECT version, created_at, changed_by, user_agent, summary FROM page_versions v
+    async list(pageId: string, now: Date): Promise<PageVersionEntry[]> {
+      return db.query<PageVersionEntry>(
+        `SELECT ${ENTRY} FROM page_versions v
          WHERE page_id = $1 AND ${KEPT} ORDER BY version DESC`,
-        [pageId, now, HISTORY_VERSIONS, HISTORY_DAYS],
+        [pageId, now, keep.versions, keep.days],
       );
     },
 
-    async find(pageId: string, version: number, now: Date): Promise<VersionRow | undefined> {
-      const [row] = await db.query<VersionRow>(
-        `SELECT version, created_at, changed_by, user_agent, summary, profile, blocks, is_published
+    async find(pageId: string, version: number, now: Date): Promise<PageVersion | undefined> {
+      const [row] = await db.query<PageVersion>(
+        `SELECT ${ENTRY}, profile, blocks, is_published AS "isPublished"
          FROM page_versions v WHERE page_id = $1 AND ${KEPT} AND version = $5`,
-        [pageId, now, HISTORY_VERSIONS, HISTORY_DAYS, version],
+        [pageId, now, keep.versions, keep.days, version],
       );
       return row;
     },

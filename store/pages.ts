@@ -3,9 +3,11 @@
  * (only ever stored and loaded whole, and text is several times cheaper to read back).
  */
 
+import type { Page } from '../core/entities.js';
 import type { Block, Profile } from '../core/model.js';
 import type { Queryable } from './db.js';
 
+/** A row of `pages` as the database answers it. */
 export interface PageRow {
   id: string;
   account_id: string;
@@ -31,13 +33,41 @@ export interface PageRow {
   version: number;
 }
 
-/** Whether a page is shown: published and not banned (its files are stored, its events say so). */
-export function isLive(row: Pick<PageRow, 'is_published' | 'banned_at'> | null | undefined): boolean {
-  return Boolean(row?.is_published && row.banned_at === null);
+/** The row as the rest of the code sees it. */
+export function toPage(row: PageRow): Page {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    username: row.username,
+    byProgram: row.by_program,
+    isPublished: row.is_published,
+    bannedAt: row.banned_at,
+    banReason: row.ban_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    createdBy: row.created_by,
+    profile: row.profile,
+    blocks: row.blocks,
+    firstViewedAt: row.first_viewed_at,
+    nextChangeAt: row.next_change_at,
+    renderVersion: row.published_template_version,
+    version: row.version,
+  };
+}
+
+/** Every row of a statement that returns whole `pages` rows, as pages. */
+export async function queryPages(db: Queryable, sql: string, params: unknown[]): Promise<Page[]> {
+  return (await db.query<PageRow>(sql, params)).map(toPage);
+}
+
+/** The first row of such a statement, as a page. */
+async function queryPage(db: Queryable, sql: string, params: unknown[]): Promise<Page | undefined> {
+  const [row] = await db.query<PageRow>(sql, params);
+  return row && toPage(row);
 }
 
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
-export type PageSource = Pick<PageRow, 'id' | 'username' | 'profile'> & { blocksJson: string };
+export type PageSource = Pick<Page, 'id' | 'username' | 'profile'> & { blocksJson: string };
 
 export interface NewPage {
   id: string;
@@ -55,7 +85,7 @@ export interface NewPage {
 
 export function pagesRepo(db: Queryable) {
   return {
-    async insert(p: NewPage): Promise<PageRow> {
+    async insert(p: NewPage): Promise<Page> {
       const [row] = await db.query<PageRow>(
         `INSERT INTO pages (id, account_id, username, by_program, is_published, created_at, updated_at, created_by, profile, blocks, next_change_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9::json, $10) RETURNING *`,
@@ -72,37 +102,31 @@ export function pagesRepo(db: Queryable) {
           p.nextChangeAt,
         ],
       );
-      return row;
+      return toPage(row);
     },
 
     /** The page, only when it belongs to the account: another account's page is as absent as a missing one. */
-    async findOwned(accountId: string, id: string): Promise<PageRow | undefined> {
-      const [row] = await db.query<PageRow>('SELECT * FROM pages WHERE id = $1 AND account_id = $2', [id, accountId]);
-      return row;
+    async findOwned(accountId: string, id: string): Promise<Page | undefined> {
+      return queryPage(db, 'SELECT * FROM pages WHERE id = $1 AND account_id = $2', [id, accountId]);
     },
 
     /** Like findOwned, with the row locked until the transaction ends. */
-    async lockOwned(accountId: string, id: string): Promise<PageRow | undefined> {
-      const [row] = await db.query<PageRow>('SELECT * FROM pages WHERE id = $1 AND account_id = $2 FOR UPDATE', [
-        id,
-        accountId,
-      ]);
-      return row;
+    async lockOwned(accountId: string, id: string): Promise<Page | undefined> {
+      return queryPage(db, 'SELECT * FROM pages WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
     },
 
-    async findByUsername(username: string): Promise<PageRow | undefined> {
-      const [row] = await db.query<PageRow>('SELECT * FROM pages WHERE username = $1', [username]);
-      return row;
+    async findByUsername(username: string): Promise<Page | undefined> {
+      return queryPage(db, 'SELECT * FROM pages WHERE username = $1', [username]);
     },
 
-    async listByAccount(accountId: string): Promise<PageRow[]> {
-      return db.query<PageRow>('SELECT * FROM pages WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    async listByAccount(accountId: string): Promise<Page[]> {
+      return queryPages(db, 'SELECT * FROM pages WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
     },
 
     async update(
       id: string,
       change: { profile: Profile; blocks: Block[]; isPublished: boolean; now: Date; nextChangeAt: Date | null },
-    ): Promise<PageRow> {
+    ): Promise<Page> {
       const [row] = await db.query<PageRow>(
         `UPDATE pages SET profile = $2::jsonb, blocks = $3::json, is_published = $4, updated_at = $5, next_change_at = $6,
            version = version + 1
@@ -116,7 +140,7 @@ export function pagesRepo(db: Queryable) {
           change.nextChangeAt,
         ],
       );
-      return row;
+      return toPage(row);
     },
 
     /** Published pages whose next show-window boundary has passed, soonest first (or just `username`'s). */
@@ -150,12 +174,12 @@ export function pagesRepo(db: Queryable) {
       return rows.map((r) => r.username);
     },
 
-    async setBan(username: string, ban: { at: Date; reason: string } | null): Promise<PageRow | undefined> {
-      const [row] = await db.query<PageRow>(
+    async setBan(username: string, ban: { at: Date; reason: string } | null): Promise<Page | undefined> {
+      return queryPage(
+        db,
         'UPDATE pages SET banned_at = $2, ban_reason = $3, version = version + 1 WHERE username = $1 RETURNING *',
         [username, ban?.at ?? null, ban?.reason ?? null],
       );
-      return row;
     },
 
     async delete(id: string): Promise<void> {

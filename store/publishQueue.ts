@@ -1,6 +1,8 @@
 /** The publish outbox: names whose files must be brought in line with the database. */
+
+import type { Page } from '../core/entities.js';
 import type { Queryable } from './db.js';
-import type { PageRow } from './pages.js';
+import { type PageRow, toPage } from './pages.js';
 
 export interface QueuedPublish {
   username: string;
@@ -67,14 +69,14 @@ export function publishQueueRepo(db: Queryable) {
     },
 
     /** The page now holding the name (if any) and the outbox generation waiting for it (or null), in one read. */
-    async withPage(username: string): Promise<{ queued: number | null; row: PageRow | undefined }> {
+    async withPage(username: string): Promise<{ queued: number | null; row: Page | undefined }> {
       const [found] = await db.query<PageRow & { queued_generation: number | null }>(
         `SELECT p.*, q.generation AS queued_generation FROM (SELECT 1) one
          LEFT JOIN publish_queue q ON q.username = $1 LEFT JOIN pages p ON p.username = $1`,
         [username],
       );
       const { queued_generation, ...row } = found;
-      return { queued: queued_generation, row: row.id ? (row as PageRow) : undefined };
+      return { queued: queued_generation, row: row.id ? toPage(row as PageRow) : undefined };
     },
 
     async find(username: string): Promise<QueuedPublish | undefined> {

@@ -1,7 +1,8 @@
 /** Dashboard sessions: looked up by the hash of the cookie's token. */
+import type { Session } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface SessionRow {
+interface SessionRow {
   id: string;
   token_hash: string;
   account_id: string;
@@ -11,6 +12,20 @@ export interface SessionRow {
   expires_at: Date;
   revoked_at: Date | null;
   last_seen_at: Date | null;
+}
+
+function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    tokenHash: row.token_hash,
+    accountId: row.account_id,
+    csrf: row.csrf,
+    userAgent: row.user_agent,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastSeenAt: row.last_seen_at,
+  };
 }
 
 export function sessionsRepo(db: Queryable) {
@@ -32,12 +47,12 @@ export function sessionsRepo(db: Queryable) {
     },
 
     /** A live session: not revoked, not expired. */
-    async findLive(tokenHash: string, now: Date): Promise<SessionRow | undefined> {
+    async findLive(tokenHash: string, now: Date): Promise<Session | undefined> {
       const [row] = await db.query<SessionRow>(
         'SELECT * FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
         [tokenHash, now],
       );
-      return row;
+      return row && toSession(row);
     },
 
     /** Records that the session was used at `now`, if not within the last hour (one write an hour at most). */
@@ -51,8 +66,9 @@ export function sessionsRepo(db: Queryable) {
 
     /** The account's sessions for its export, newest first. */
     async listByAccount(accountId: string) {
-      return db.query<Pick<SessionRow, 'user_agent' | 'created_at' | 'expires_at' | 'revoked_at' | 'last_seen_at'>>(
-        `SELECT user_agent, created_at, expires_at, revoked_at, last_seen_at FROM sessions
+      return db.query<Pick<Session, 'userAgent' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'lastSeenAt'>>(
+        `SELECT user_agent AS "userAgent", created_at AS "createdAt", expires_at AS "expiresAt",
+           revoked_at AS "revokedAt", last_seen_at AS "lastSeenAt" FROM sessions
          WHERE account_id = $1 ORDER BY created_at DESC`,
         [accountId],
       );

@@ -70,8 +70,8 @@ export function statsRepo(db: Queryable) {
     },
 
     async daily(pageId: string, from: string, to: string) {
-      return db.query<{ day: string; views: number; uniques: number; taps: number; markdown_reads: number }>(
-        `SELECT day::text AS day, views, uniques, taps, markdown_reads FROM page_stats_daily
+      return db.query<{ day: string; views: number; uniques: number; taps: number; markdownReads: number }>(
+        `SELECT day::text AS day, views, uniques, taps, markdown_reads AS "markdownReads" FROM page_stats_daily
          WHERE page_id = $1 AND day BETWEEN $2::date AND $3::date ORDER BY day`,
         [pageId, from, to],
       );
@@ -108,14 +108,15 @@ export function statsRepo(db: Queryable) {
     /** Every day counted for the pages (the export), by page and day. */
     async dailyOfPages(pageIds: readonly string[]) {
       return db.query<{
-        page_id: string;
+        pageId: string;
         day: string;
         views: number;
         uniques: number;
         taps: number;
-        markdown_reads: number;
+        markdownReads: number;
       }>(
-        `SELECT page_id, day::text AS day, views, uniques, taps, markdown_reads FROM page_stats_daily
+        `SELECT page_id AS "pageId", day::text AS day, views, uniques, taps, markdown_reads AS "markdownReads"
+         FROM page_stats_daily
          WHERE page_id = ANY($1::text[]) ORDER BY page_id, day`,
         [pageIds],
       );
@@ -123,8 +124,8 @@ export function statsRepo(db: Queryable) {
 
     /** Every day's breakdowns (referrers, countries, devices, …) of the pages (the export). */
     async breakdownsOfPages(pageIds: readonly string[]) {
-      return db.query<{ page_id: string; day: string; dimension: string; value: string; count: number }>(
-        `SELECT page_id, day::text AS day, dimension, value, count FROM page_breakdowns_daily
+      return db.query<{ pageId: string; day: string; dimension: string; value: string; count: number }>(
+        `SELECT page_id AS "pageId", day::text AS day, dimension, value, count FROM page_breakdowns_daily
          WHERE page_id = ANY($1::text[]) ORDER BY page_id, day, dimension, value`,
         [pageIds],
       );
@@ -132,8 +133,8 @@ export function statsRepo(db: Queryable) {
 
     /** Every day's taps per block of the pages (the export). */
     async blockTapsOfPages(pageIds: readonly string[]) {
-      return db.query<{ page_id: string; day: string; block_id: string; taps: number }>(
-        `SELECT page_id, day::text AS day, block_id, taps FROM block_taps_daily
+      return db.query<{ pageId: string; day: string; blockId: string; taps: number }>(
+        `SELECT page_id AS "pageId", day::text AS day, block_id AS "blockId", taps FROM block_taps_daily
          WHERE page_id = ANY($1::text[]) ORDER BY page_id, day, block_id`,
         [pageIds],
       );

@@ -2,32 +2,14 @@
  * Webhook deliveries: one row per event and endpoint, written in the transaction of the change
  * the event tells of, then sent (and retried) by whichever process claims it first.
  */
+import type { ClaimedDelivery, WebhookDelivery } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  body: string;
-  created_at: Date;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: Date;
-  last_attempt_at: Date | null;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-}
-
-/** A claimed delivery with what sending it needs from its endpoint. */
-export interface ClaimedDelivery extends DeliveryRow {
-  account_id: string;
-  url: string;
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
-  previous_secret_until: Date | null;
-}
+/** The columns of a delivery (`d`), named as the entity's fields. */
+const DELIVERY = `d.id, d.webhook_id AS "webhookId", d.event_id AS "eventId", d.event_type AS "eventType", d.body,
+  d.created_at AS "createdAt", d.state, d.attempts, d.next_attempt_at AS "nextAttemptAt",
+  d.last_attempt_at AS "lastAttemptAt", d.last_status AS "lastStatus", d.last_error AS "lastError",
+  d.delivered_at AS "deliveredAt"`;
 
 export function webhookDeliveriesRepo(db: Queryable) {
   return {
@@ -70,9 +52,10 @@ export function webhookDeliveriesRepo(db: Queryable) {
          taken AS (
            UPDATE webhook_deliveries d SET locked_until = $3, claim = $4
            FROM due WHERE d.id = due.id RETURNING d.*)
-         SELECT taken.*, w.account_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until
-         FROM taken JOIN webhooks w ON w.id = taken.webhook_id
-         ORDER BY taken.next_attempt_at, taken.id`,
+         SELECT ${DELIVERY}, w.account_id AS "accountId", w.url, w.secret_sealed AS "secretSealed",
+           w.previous_secret_sealed AS "previousSecretSealed", w.previous_secret_until AS "previousSecretUntil"
+         FROM taken d JOIN webhooks w ON w.id = d.webhook_id
+         ORDER BY d.next_attempt_at, d.id`,
         [now, limit, new Date(now.getTime() + leaseMs), claim],
       );
     },
@@ -114,11 +97,10 @@ export function webhookDeliveriesRepo(db: Queryable) {
     },
 
     /** The endpoint's latest deliveries, newest first. */
-    async recent(webhookId: string, limit = 50): Promise<DeliveryRow[]> {
-      return db.query<DeliveryRow>(
-        `SELECT id, webhook_id, event_id, event_type, body, created_at, state, attempts, next_attempt_at,
-           last_attempt_at, last_status, last_error, delivered_at
-         FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    async recent(webhookId: string, limit = 50): Promise<WebhookDelivery[]> {
+      return db.query<WebhookDelivery>(
+        `SELECT ${DELIVERY}
+         FROM webhook_deliveries d WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
         [webhookId, limit],
       );
     },

@@ -1,7 +1,8 @@
 /** Webhook endpoints: where an account wants its events sent, and with which (sealed) secret. */
+import type { Webhook } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
-export interface WebhookRow {
+interface WebhookRow {
   id: string;
   account_id: string;
   url: string;
@@ -18,8 +19,30 @@ export interface WebhookRow {
   disabled_reason: string | null;
 }
 
-/** Endpoints an account may have at once. */
-export const MAX_WEBHOOKS = 10;
+function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    previousSecretUntil: row.previous_secret_until,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    failingSince: row.failing_since,
+    lastFailedAt: row.last_failed_at,
+    disabledAt: row.disabled_at,
+    disabledReason: row.disabled_reason,
+  };
+}
+
+/** The first row of a statement that returns whole `webhooks` rows, as an endpoint. */
+async function queryWebhook(db: Queryable, sql: string, params: unknown[]): Promise<Webhook | undefined> {
+  const [row] = await db.query<WebhookRow>(sql, params);
+  return row && toWebhook(row);
+}
 
 export function webhooksRepo(db: Queryable) {
   return {
@@ -32,17 +55,20 @@ export function webhooksRepo(db: Queryable) {
       secretSealed: string;
       createdBy: string;
       now: Date;
-    }): Promise<WebhookRow> {
+    }): Promise<Webhook> {
       const [row] = await db.query<WebhookRow>(
         `INSERT INTO webhooks (id, account_id, url, events, description, secret_sealed, created_at, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
         [w.id, w.accountId, w.url, w.events, w.description, w.secretSealed, w.now, w.createdBy],
       );
-      return row;
+      return toWebhook(row);
     },
 
-    async listByAccount(accountId: string): Promise<WebhookRow[]> {
-      return db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    async listByAccount(accountId: string): Promise<Webhook[]> {
+      const rows = await db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at, id', [
+        accountId,
+      ]);
+      return rows.map(toWebhook);
     },
 
     async count(accountId: string): Promise<number> {
@@ -53,12 +79,8 @@ export function webhooksRepo(db: Queryable) {
     },
 
     /** The account's endpoint, or undefined for another account's or an unknown id. */
-    async findOwned(accountId: string, id: string): Promise<WebhookRow | undefined> {
-      const [row] = await db.query<WebhookRow>('SELECT * FROM webhooks WHERE id = $1 AND account_id = $2', [
-        id,
-        accountId,
-      ]);
-      return row;
+    async findOwned(accountId: string, id: string): Promise<Webhook | undefined> {
+      return queryWebhook(db, 'SELECT * FROM webhooks WHERE id = $1 AND account_id = $2', [id, accountId]);
     },
 
     /** Changes what is given; `enabled: true` clears a disabling and the failure streak. */
@@ -67,8 +89,9 @@ export function webhooksRepo(db: Queryable) {
       id: string,
       c: { url?: string; events?: readonly string[]; description?: string; enabled?: boolean },
       now: Date,
-    ): Promise<WebhookRow | undefined> {
-      const [row] = await db.query<WebhookRow>(
+    ): Promise<Webhook | undefined> {
+      const row = await queryWebhook(
+        db,
         `UPDATE webhooks SET url = coalesce($3, url), events = coalesce($4, events),
            description = coalesce($5, description),
            disabled_at = CASE WHEN $6::boolean IS NULL THEN disabled_at WHEN $6 THEN NULL ELSE coalesce(disabled_at, $7) END,
@@ -85,12 +108,12 @@ export function webhooksRepo(db: Queryable) {
 
     /** A new secret; the current one keeps signing until `graceUntil`. */
     async rollSecret(accountId: string, id: string, secretSealed: string, graceUntil: Date) {
-      const [row] = await db.query<WebhookRow>(
+      return queryWebhook(
+        db,
         `UPDATE webhooks SET previous_secret_sealed = secret_sealed, previous_secret_until = $4, secret_sealed = $3
          WHERE id = $1 AND account_id = $2 RETURNING *`,
         [id, accountId, secretSealed, graceUntil],
       );
-      return row;
     },
 
     async delete(accountId: string, id: string): Promise<boolean> {
@@ -123,8 +146,9 @@ export function webhooksRepo(db: Queryable) {
     },
 
     /** Stops sending to the endpoint; its waiting deliveries are given up. Returns the row if it was enabled. */
-    async disable(id: string, reason: string, now: Date): Promise<WebhookRow | undefined> {
-      const [row] = await db.query<WebhookRow>(
+    async disable(id: string, reason: string, now: Date): Promise<Webhook | undefined> {
+      const row = await queryWebhook(
+        db,
         `UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 AND disabled_at IS NULL RETURNING *`,
         [id, now, reason],
       );

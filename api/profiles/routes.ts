@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import { createProfile } from '../../core/commands/createProfile.js';
 import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
+import type { Page } from '../../core/entities.js';
 import { presentPage } from '../../core/presenters/page.js';
 import { statsCsv } from '../../core/presenters/statsCsv.js';
 import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
@@ -11,7 +12,6 @@ import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
-import type { PageRow } from '../../store/pages.js';
 import { accountOf, route } from '../route.js';
 import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
@@ -33,7 +33,7 @@ const IF_MATCH =
 
 export function profileRoutes(s: Services) {
   /** A page after a change: its body, and its new version as the ETag. */
-  const answerPage = async (ctx: Koa.Context, row: PageRow) => {
+  const answerPage = async (ctx: Koa.Context, row: Page) => {
     ctx.set('ETag', etagOf(row.version));
     ctx.body = await presentWithLinks(s, row);
   };

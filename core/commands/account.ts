@@ -1,13 +1,14 @@
 /** The account's settings and export: used by /api/account (with a key) and the dashboard. */
-import { type AccountRow, accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../store/accounts.js';
 import { sessionsRepo } from '../../store/sessions.js';
+import type { Account } from '../entities.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import type { Services } from '../services.js';
 import { passwordChangedMessage } from './passwordReset.js';
 
-export async function loadAccount(s: Services, id: string): Promise<AccountRow> {
+export async function loadAccount(s: Services, id: string): Promise<Account> {
   const row = await accountsRepo(s.db).find(id);
   if (!row) throw new AppError('unauthorized');
   return row;
@@ -23,12 +24,12 @@ export async function changeAccount(
   accountId: string,
   change: { locale?: string; timeZone?: string; currentPassword?: string; newPassword?: string },
   o: { limiter: Limiter; keepSession?: string | null },
-): Promise<AccountRow> {
+): Promise<Account> {
   const keepSession = o.keepSession ?? null;
   const account = await loadAccount(s, accountId);
   let passwordHash: string | undefined;
   if (change.newPassword !== undefined) {
-    if (account.password_hash === null) {
+    if (account.passwordHash === null) {
       throw new AppError('invalid_fields', {
         field: 'newPassword',
         detail: 'newPassword',
@@ -44,7 +45,7 @@ export async function changeAccount(
     }
     // Counted before the check, given back when right: parallel guesses cannot pass the limit.
     const hit = await o.limiter.enforce('currentPassword', { accountId: account.id, address: '' });
-    if (!(await verifyPassword(change.currentPassword, account.password_hash))) {
+    if (!(await verifyPassword(change.currentPassword, account.passwordHash))) {
       throw new AppError('bad_credentials', { field: 'currentPassword' });
     }
     await hit?.refund();

@@ -1,14 +1,16 @@
 /** API keys: issued with a label, shown once, stored only as a hash, revoked by the owner. */
 import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
-import { type ApiKeyRow, keysRepo, MAX_LIVE_KEYS } from '../../store/keys.js';
+import { keysRepo } from '../../store/keys.js';
 import type { Caller } from '../caller.js';
+import type { ApiKey } from '../entities.js';
 import { AppError } from '../errors.js';
+import { MAX_LIVE_KEYS } from '../rules/accountLimits.js';
 import { ID_PATTERN, newApiKey, newId, sha256 } from '../secrets.js';
 import type { Services } from '../services.js';
 
 export interface IssuedKey {
-  row: ApiKeyRow;
+  row: ApiKey;
   /** The key itself: in this answer and nowhere else. */
   apiKey: string;
 }
@@ -50,9 +52,9 @@ export async function createKey(
 }
 
 /** The account's keys that still work, newest first. */
-export async function liveKeys(s: Services, accountId: string): Promise<ApiKeyRow[]> {
+export async function liveKeys(s: Services, accountId: string): Promise<ApiKey[]> {
   const rows = await keysRepo(s.db).listByAccount(accountId);
-  return rows.filter((k) => k.revoked_at === null).reverse();
+  return rows.filter((k) => k.revokedAt === null).reverse();
 }
 
 /** Every later request with the key is refused (key_revoked); another account's key is not_found. */

@@ -35,7 +35,7 @@ export async function claimStatus(s: Services, token: string): Promise<ClaimStat
   if (!CLAIM_TOKEN_PATTERN.test(token)) return 'invalid';
   const row = await claimsRepo(s.db).findByHash(sha256(token));
   if (!row) return 'invalid';
-  if (row.account_claimed) return 'claimed';
-  if (row.expires_at.getTime() <= s.now().getTime()) return 'expired';
+  if (row.accountClaimed) return 'claimed';
+  if (row.expiresAt.getTime() <= s.now().getTime()) return 'expired';
   return 'pending';
 }

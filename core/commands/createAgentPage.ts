@@ -8,8 +8,8 @@
 import { importLinks } from '../../outbound/linkPage.js';
 import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
-import type { PageRow } from '../../store/pages.js';
 import type { Caller } from '../caller.js';
+import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { emitPageChange } from '../events.js';
 import type { CommandLimits } from '../limiter.js';
@@ -28,7 +28,7 @@ import { ensureProgramSlot, insertPage, uniqueViolationToError } from './newPage
 
 export interface CreatedAgentPage {
   account: { id: string; provisional: boolean };
-  page: PageRow;
+  page: Page;
   /** Only for a new account: its first key (shown once) and, when provisional, its claim link. */
   apiKey?: string;
   claim?: { claimUrl: string; expiresAt: string };

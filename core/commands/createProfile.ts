@@ -1,7 +1,7 @@
 /** Another subdomain on an existing account (POST /api/profiles, the dashboard's "add a page"). */
 import { accountsRepo } from '../../store/accounts.js';
-import type { PageRow } from '../../store/pages.js';
 import type { Caller } from '../caller.js';
+import type { Page } from '../entities.js';
 import { emitPageChange } from '../events.js';
 import type { CreateLimit } from '../limiter.js';
 import { defaultProfile } from '../model.js';
@@ -18,11 +18,11 @@ export async function createProfile(
   caller: Caller & { accountId: string },
   input: { username: string; templateId?: TemplateId },
   o: { byProgram: boolean; limit?: CreateLimit | null },
-): Promise<PageRow> {
+): Promise<Page> {
   const { byProgram, limit } = o;
   limit?.check();
   const now = s.now();
-  let row: PageRow;
+  let row: Page;
   try {
     row = await s.db.transaction(async (tx) => {
       await limit?.count(tx);

@@ -60,7 +60,7 @@ export async function deleteAccount(
   const account = await loadAccount(s, accountId);
   if (input.password !== undefined) {
     const hit = await o.limiter.enforce('currentPassword', { accountId, address: '' });
-    if (account.password_hash === null || !(await verifyPassword(input.password, account.password_hash))) {
+    if (account.passwordHash === null || !(await verifyPassword(input.password, account.passwordHash))) {
       throw new AppError('bad_credentials', { field: 'password', hint: 'The password is wrong.' });
     }
     await hit?.refund();

@@ -7,8 +7,9 @@
  */
 import pMap from 'p-map';
 import { accountsRepo } from '../../store/accounts.js';
-import { type ClaimedDelivery, webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
+import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
 import { webhooksRepo } from '../../store/webhooks.js';
+import type { ClaimedDelivery } from '../entities.js';
 import { AppError } from '../errors.js';
 import { signatureHeader } from '../rules/webhookSignature.js';
 import { newId, unseal } from '../secrets.js';
@@ -51,7 +52,7 @@ export async function deliverDueWebhooks(s: Services): Promise<DeliveryRun> {
     const claim = newId();
     const claimed = await webhookDeliveriesRepo(s.db).claimDue(s.now(), BATCH, LEASE_MS, claim);
     const byEndpoint = new Map<string, ClaimedDelivery[]>();
-    for (const d of claimed) byEndpoint.set(d.webhook_id, [...(byEndpoint.get(d.webhook_id) ?? []), d]);
+    for (const d of claimed) byEndpoint.set(d.webhookId, [...(byEndpoint.get(d.webhookId) ?? []), d]);
     await pMap(
       byEndpoint.values(),
       async (deliveries) => {
@@ -74,9 +75,9 @@ export async function deliverDueWebhooks(s: Services): Promise<DeliveryRun> {
 async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<keyof DeliveryRun> {
   const sentAt = s.now();
   const t = Math.floor(sentAt.getTime() / 1000);
-  const secrets = [unseal(s.secret, d.secret_sealed)];
-  if (d.previous_secret_sealed && d.previous_secret_until && d.previous_secret_until > sentAt) {
-    secrets.push(unseal(s.secret, d.previous_secret_sealed));
+  const secrets = [unseal(s.secret, d.secretSealed)];
+  if (d.previousSecretSealed && d.previousSecretUntil && d.previousSecretUntil > sentAt) {
+    secrets.push(unseal(s.secret, d.previousSecretSealed));
   }
   let status: number | null = null;
   let error: string;
@@ -87,7 +88,7 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
       headers: {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
-        'webhook-id': d.event_id,
+        'webhook-id': d.eventId,
         'webhook-signature': signatureHeader(secrets, t, d.body),
       },
       accept: '*/*',
@@ -101,7 +102,7 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
     status = answer.status;
     if (status >= 200 && status < 300) {
       await webhookDeliveriesRepo(s.db).delivered(d.id, claim, status, s.now());
-      await webhooksRepo(s.db).succeeded(d.webhook_id);
+      await webhooksRepo(s.db).succeeded(d.webhookId);
       return 'delivered';
     }
     error =
@@ -112,20 +113,20 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
   }
   const now = s.now();
   // `take` counted this attempt; the row read at the claim holds the count before it.
-  const retryAt = nextAttemptAt(d.created_at, d.attempts + 1, now);
+  const retryAt = nextAttemptAt(d.createdAt, d.attempts + 1, now);
   await webhookDeliveriesRepo(s.db).attemptFailed(d.id, claim, { status, error, now, retryAt });
-  const failingSince = await webhooksRepo(s.db).failed(d.webhook_id, now, STREAK_GAP_MS);
+  const failingSince = await webhooksRepo(s.db).failed(d.webhookId, now, STREAK_GAP_MS);
   // Three days of failures: by the clock, or a delivery given up after failing all its life.
   const threeDays =
     failingSince !== null &&
     (now.getTime() - failingSince.getTime() >= GIVE_UP_AFTER_MS ||
-      (retryAt === null && failingSince.getTime() <= new Date(d.created_at).getTime()));
+      (retryAt === null && failingSince.getTime() <= new Date(d.createdAt).getTime()));
   if (threeDays) {
     const reason = `Every delivery failed for 3 days; the last one: ${error}`;
-    const disabled = await webhooksRepo(s.db).disable(d.webhook_id, reason, now);
+    const disabled = await webhooksRepo(s.db).disable(d.webhookId, reason, now);
     if (disabled) {
-      s.log.warn({ webhookId: d.webhook_id, accountId: d.account_id }, 'webhook disabled after 3 days of failures');
-      await tellOwner(s, d.account_id);
+      s.log.warn({ webhookId: d.webhookId, accountId: d.accountId }, 'webhook disabled after 3 days of failures');
+      await tellOwner(s, d.accountId);
       return 'disabled';
     }
   }

@@ -15,7 +15,7 @@ const VERIFY_TTL_MS = 7 * 86_400_000;
 /** Sends the confirmation link to the account's address (none for a provisional or confirmed one). */
 export async function sendVerification(s: Services, accountId: string, limiter?: Limiter): Promise<void> {
   const account = await loadAccount(s, accountId);
-  if (!account.email || account.email_verified_at !== null) return;
+  if (!account.email || account.emailVerifiedAt !== null) return;
   if (limiter) await limiter.enforce('verifyResend', { accountId, address: '' });
   const token = await issueLink(s.db, {
     accountId,
@@ -32,8 +32,8 @@ export async function verifyEmail(s: Services, token: string): Promise<void> {
   const now = s.now();
   await s.db.transaction(async (tx) => {
     const link = await usableLink(tx, token, 'verify', now);
-    await mailTokensRepo(tx).useAll(link.account_id, 'verify', now);
+    await mailTokensRepo(tx).useAll(link.accountId, 'verify', now);
     // An address changed since the link was sent is not confirmed by it (the link is spent).
-    await accountsRepo(tx).markVerified(link.account_id, link.email, now);
+    await accountsRepo(tx).markVerified(link.accountId, link.email, now);
   });
 }

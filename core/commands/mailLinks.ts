@@ -3,7 +3,8 @@
  * SHA-256 in the database; each link works once and for a limited time.
  */
 import type { Queryable } from '../../store/db.js';
-import { type MailTokenPurpose, type MailTokenRow, mailTokensRepo } from '../../store/mailTokens.js';
+import { mailTokensRepo } from '../../store/mailTokens.js';
+import type { MailToken, MailTokenPurpose } from '../entities.js';
 import { AppError } from '../errors.js';
 import { CLAIM_TOKEN_PATTERN, newClaimToken, newId, sha256 } from '../secrets.js';
 
@@ -32,8 +33,8 @@ export async function usableLink(
   token: string,
   purpose: MailTokenPurpose,
   now: Date,
-): Promise<MailTokenRow> {
+): Promise<MailToken> {
   const row = CLAIM_TOKEN_PATTERN.test(token) ? await mailTokensRepo(tx).lockByHash(sha256(token), purpose) : undefined;
-  if (!row || row.used_at !== null || row.expires_at.getTime() <= now.getTime()) throw new AppError('link_invalid');
+  if (!row || row.usedAt !== null || row.expiresAt.getTime() <= now.getTime()) throw new AppError('link_invalid');
   return row;
 }

@@ -1,8 +1,10 @@
 /** Moderation: a banned page keeps its name and data but is taken offline and cannot be edited until a person clears it. */
-import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { pagesRepo } from '../../store/pages.js';
 import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
+import type { Page } from '../entities.js';
 import { emitEvent, emitPageChange, pageObject } from '../events.js';
+import { HISTORY_KEPT } from '../rules/pages.js';
 import type { Services } from '../services.js';
 
 async function setBan(s: Services, username: string, ban: { at: Date; reason: string } | null) {
@@ -11,9 +13,9 @@ async function setBan(s: Services, username: string, ban: { at: Date; reason: st
     if (changed) {
       await publishQueueRepo(tx).enqueue(username, s.now());
       const summary = ban ? `Banned by moderation: ${ban.reason}` : 'Ban lifted by moderation.';
-      await pageVersionsRepo(tx).record(changed, { via: 'moderation', userAgent: '' }, summary, s.now());
+      await pageVersionsRepo(tx, HISTORY_KEPT).record(changed, { via: 'moderation', userAgent: '' }, summary, s.now());
       if (ban) {
-        await emitEvent(tx, s, changed.account_id, 'page.banned', {
+        await emitEvent(tx, s, changed.accountId, 'page.banned', {
           ...pageObject(s.config, changed),
           reason: ban.reason,
         });
@@ -28,10 +30,10 @@ async function setBan(s: Services, username: string, ban: { at: Date; reason: st
   return row;
 }
 
-export function banPage(s: Services, username: string, reason: string): Promise<PageRow | undefined> {
+export function banPage(s: Services, username: string, reason: string): Promise<Page | undefined> {
   return setBan(s, username, { at: s.now(), reason });
 }
 
-export function unbanPage(s: Services, username: string): Promise<PageRow | undefined> {
+export function unbanPage(s: Services, username: string): Promise<Page | undefined> {
   return setBan(s, username, null);
 }

@@ -1,21 +1,23 @@
 /** What every page creation shares: the program-made page ceiling, the name check and the insert. */
-import { type AccountRow, accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../store/accounts.js';
 import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
-import { type NewPage, type PageRow, pagesRepo } from '../../store/pages.js';
+import { type NewPage, pagesRepo } from '../../store/pages.js';
 import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
+import type { Account, Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { nextVisibilityChange } from '../model.js';
 import { suggestFreeNames } from '../queries/suggestNames.js';
+import { HISTORY_KEPT } from '../rules/pages.js';
 import { newId } from '../secrets.js';
 
 /** Program-created pages per account in total (deleted ones count); pages people add by hand do not count. */
 export const PROGRAM_PAGE_LIMIT = 10;
 
 /** Program-made page slots an account has left. */
-export function programSlotsLeft(account: AccountRow | undefined): number {
-  return Math.max(0, PROGRAM_PAGE_LIMIT - (account?.program_pages_made ?? 0));
+export function programSlotsLeft(account: Account | undefined): number {
+  return Math.max(0, PROGRAM_PAGE_LIMIT - (account?.programPagesMade ?? 0));
 }
 
 /** Locks the account and refuses a page past its program-made ceiling (two requests cannot both take the last slot). */
@@ -25,14 +27,19 @@ export async function ensureProgramSlot(tx: Queryable, accountId: string): Promi
 }
 
 /** Inserts the page if its name is free (or parked by this account), queued for publishing. */
-export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextChangeAt'>): Promise<PageRow> {
+export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextChangeAt'>): Promise<Page> {
   const taken = await namesRepo(tx).taken([p.username], p.accountId);
   if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
   await namesRepo(tx).unpark(p.username);
   await publishQueueRepo(tx).enqueue(p.username, p.now);
   if (p.byProgram) await accountsRepo(tx).countProgramPage(p.accountId);
   const row = await pagesRepo(tx).insert({ id: newId(), ...p, nextChangeAt: nextVisibilityChange(p.blocks, p.now) });
-  await pageVersionsRepo(tx).record(row, { via: 'page created', userAgent: p.createdBy }, 'Page created.', p.now);
+  await pageVersionsRepo(tx, HISTORY_KEPT).record(
+    row,
+    { via: 'page created', userAgent: p.createdBy },
+    'Page created.',
+    p.now,
+  );
   return row;
 }
 

@@ -6,9 +6,10 @@
  * reset works once, within the hour, logs out every browser of the account and says so by
  * e-mail.
  */
-import { type AccountRow, accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../store/accounts.js';
 import { mailTokensRepo } from '../../store/mailTokens.js';
 import { sessionsRepo } from '../../store/sessions.js';
+import type { Account } from '../entities.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
 import { hashAddress, hashPassword } from '../secrets.js';
@@ -20,10 +21,10 @@ const RESET_TTL_MS = 3_600_000;
 const UNCONFIRMED_GRACE_MS = 7 * 86_400_000;
 
 /** Whether a reset link may be sent to the account's address. */
-function mayReset(account: AccountRow, now: Date): boolean {
-  if (account.email === null || account.password_hash === null) return false;
-  if (account.email_verified_at !== null) return true;
-  return account.claimed_at !== null && now.getTime() - account.claimed_at.getTime() < UNCONFIRMED_GRACE_MS;
+function mayReset(account: Account, now: Date): boolean {
+  if (account.email === null || account.passwordHash === null) return false;
+  if (account.emailVerifiedAt !== null) return true;
+  return account.claimedAt !== null && now.getTime() - account.claimedAt.getTime() < UNCONFIRMED_GRACE_MS;
 }
 
 /** Sends a reset link if an account may have one; answers nothing either way. */
@@ -69,7 +70,7 @@ export async function resetPassword(s: Services, input: { token: string; passwor
   const account = await s.db.transaction(async (tx) => {
     const link = await usableLink(tx, input.token, 'reset', now);
     const accounts = accountsRepo(tx);
-    const row = await accounts.find(link.account_id);
+    const row = await accounts.find(link.accountId);
     // The link was sent to an address the account no longer has: it resets nothing.
     if (!row?.email || row.email.toLowerCase() !== link.email.toLowerCase()) throw new AppError('link_invalid');
     await accounts.setPasswordHash(row.id, passwordHash);
@@ -84,7 +85,7 @@ export async function resetPassword(s: Services, input: { token: string; passwor
 }
 
 /** "Your password was changed", with the way to reset it if that was not the person. */
-export function passwordChangedMessage(s: Services, account: AccountRow): void {
+export function passwordChangedMessage(s: Services, account: Account): void {
   if (!account.email) return;
   s.mailer.send({
     to: account.email,

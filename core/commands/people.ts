@@ -5,7 +5,8 @@
 import { accountsRepo } from '../../store/accounts.js';
 import { claimsRepo } from '../../store/claims.js';
 import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
-import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { pagesRepo } from '../../store/pages.js';
+import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { emitEvent } from '../events.js';
 import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
@@ -51,9 +52,9 @@ export async function signUp(
 /** bad_credentials for a wrong e-mail or a wrong password alike. */
 export async function logIn(s: Services, input: { email: string; password: string }): Promise<string> {
   const account = await accountsRepo(s.db).findByEmail(input.email);
-  const hash = account?.password_hash ?? (await DUMMY_HASH);
+  const hash = account?.passwordHash ?? (await DUMMY_HASH);
   const ok = await verifyPassword(input.password, hash);
-  if (!account?.password_hash || !ok) throw new AppError('bad_credentials');
+  if (!account?.passwordHash || !ok) throw new AppError('bad_credentials');
   return account.id;
 }
 
@@ -62,14 +63,14 @@ async function usableClaim(s: Services, token: string): Promise<{ tokenId: strin
   if (!CLAIM_TOKEN_PATTERN.test(token)) throw new AppError('claim_invalid');
   const row = await claimsRepo(s.db).findByHash(sha256(token));
   if (!row) throw new AppError('claim_invalid');
-  if (row.used_at !== null) throw new AppError('claim_used');
-  if (row.account_claimed) throw new AppError('already_claimed');
-  if (row.expires_at.getTime() <= s.now().getTime()) throw new AppError('claim_expired');
-  return { tokenId: row.id, accountId: row.account_id };
+  if (row.usedAt !== null) throw new AppError('claim_used');
+  if (row.accountClaimed) throw new AppError('already_claimed');
+  if (row.expiresAt.getTime() <= s.now().getTime()) throw new AppError('claim_expired');
+  return { tokenId: row.id, accountId: row.accountId };
 }
 
 /** The pages a claim link would hand over, or the claim error that stops it. */
-export async function claimable(s: Services, token: string): Promise<{ pages: PageRow[] }> {
+export async function claimable(s: Services, token: string): Promise<{ pages: Page[] }> {
   const { accountId } = await usableClaim(s, token);
   return { pages: await pagesRepo(s.db).listByAccount(accountId) };
 }

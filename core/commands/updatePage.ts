@@ -5,15 +5,17 @@
 import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
 import { namesRepo } from '../../store/names.js';
-import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { pagesRepo } from '../../store/pages.js';
 import { pageVersionsRepo } from '../../store/pageVersions.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
+import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { emitEvent, emitPageChange } from '../events.js';
 import { nextVisibilityChange, type Profile } from '../model.js';
 import { PAGE_ID } from '../queries/pages.js';
 import { blockListProblems, imageProblem, normalizeBlocks } from '../rules/blocks.js';
 import { changeSummary } from '../rules/changeSummary.js';
+import { HISTORY_KEPT } from '../rules/pages.js';
 import type { ProfilePatchInput, ProfileReplaceInput } from '../schemas/page.js';
 import type { Services } from '../services.js';
 import { deleteImageFiles, refuseRemovedImages, releaseImages } from './images.js';
@@ -51,7 +53,7 @@ const UNKNOWN_AUTHOR: ChangedBy = { via: 'unknown', userAgent: '' };
 export interface ChangeOptions {
   expected?: ExpectedVersion;
   by?: ChangedBy;
-  summary?: (before: PageRow) => string;
+  summary?: (before: Page) => string;
 }
 
 /** PATCH /api/profiles/{id}: only the fields sent change; theme merges field by field. */
@@ -61,14 +63,14 @@ export function patchPage(
   id: string,
   input: ProfilePatchInput,
   o: ChangeOptions = {},
-): Promise<PageRow> {
+): Promise<Page> {
   return changePage(s, accountId, id, input, o, (row) => {
     const { theme, blocks, isPublished, ...fields } = input;
     const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
     return {
       profile,
       blocks: blocks ? normalizeBlocks(blocks) : row.blocks,
-      isPublished: isPublished ?? row.is_published,
+      isPublished: isPublished ?? row.isPublished,
     };
   });
 }
@@ -80,7 +82,7 @@ export function replacePage(
   id: string,
   input: ProfileReplaceInput,
   o: ChangeOptions = {},
-): Promise<PageRow> {
+): Promise<Page> {
   return changePage(s, accountId, id, input, o, () => {
     const { blocks, isPublished, ...profile } = input;
     return { profile, blocks: normalizeBlocks(blocks), isPublished };
@@ -94,9 +96,9 @@ async function changePage(
   input: ProfilePatchInput | ProfileReplaceInput,
   o: ChangeOptions,
   change: (
-    row: PageRow,
+    row: Page,
   ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
-): Promise<PageRow> {
+): Promise<Page> {
   const { updated, queued, unused } = await s.db.transaction(async (tx) => {
     // The account first: no other change of its pages decides meanwhile which images are unused.
     await accountsRepo(tx).lock(accountId);
@@ -112,8 +114,8 @@ async function changePage(
       now,
       nextChangeAt: nextVisibilityChange(next.blocks, now),
     });
-    const summary = o.summary?.(row) ?? changeSummary({ ...row, isPublished: row.is_published }, next);
-    await pageVersionsRepo(tx).record(updated, o.by ?? UNKNOWN_AUTHOR, summary, now);
+    const summary = o.summary?.(row) ?? changeSummary({ ...row, isPublished: row.isPublished }, next);
+    await pageVersionsRepo(tx, HISTORY_KEPT).record(updated, o.by ?? UNKNOWN_AUTHOR, summary, now);
     const queued = await emitPageChange(tx, s, row, updated);
     return { updated, queued, unused: await releaseImages(s, tx, accountId, row, updated) };
   });
@@ -124,7 +126,7 @@ async function changePage(
 }
 
 /** DELETE /api/profiles/{id}: the page goes, its name stays parked for this account. */
-export async function deletePage(s: Services, accountId: string, id: string, o: ChangeOptions = {}): Promise<PageRow> {
+export async function deletePage(s: Services, accountId: string, id: string, o: ChangeOptions = {}): Promise<Page> {
   const { deleted, queued, unused } = await s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(accountId);
     const row = await editableRow(tx, accountId, id, o.expected);
@@ -144,11 +146,11 @@ export async function deletePage(s: Services, accountId: string, id: string, o: 
  * The account's page, locked; absent and foreign pages are not_found, banned ones cannot change,
  * and one that moved on from the expected version is precondition_failed.
  */
-async function editableRow(tx: Queryable, accountId: string, id: string, expected: ExpectedVersion): Promise<PageRow> {
+async function editableRow(tx: Queryable, accountId: string, id: string, expected: ExpectedVersion): Promise<Page> {
   const row = PAGE_ID.test(id) ? await pagesRepo(tx).lockOwned(accountId, id) : undefined;
   if (!row) throw new AppError('not_found');
-  if (row.banned_at !== null) {
-    throw new AppError('banned', { detail: row.ban_reason ?? undefined });
+  if (row.bannedAt !== null) {
+    throw new AppError('banned', { detail: row.banReason ?? undefined });
   }
   if (expected && !expected.versions.includes(row.version)) {
     throw new AppError('precondition_failed', { detail: `The page is at version ${row.version}.` });

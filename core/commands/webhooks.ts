@@ -6,10 +6,12 @@ import ipaddr from 'ipaddr.js';
 import { allowList, isAllowed } from '../../outbound/addresses.js';
 import { blockedAddressReason } from '../../outbound/fetcher.js';
 import { accountsRepo } from '../../store/accounts.js';
-import { type DeliveryRow, webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
-import { MAX_WEBHOOKS, type WebhookRow, webhooksRepo } from '../../store/webhooks.js';
+import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
+import { webhooksRepo } from '../../store/webhooks.js';
 import type { Caller } from '../caller.js';
+import type { Webhook, WebhookDelivery } from '../entities.js';
 import { AppError } from '../errors.js';
+import { MAX_WEBHOOKS } from '../rules/accountLimits.js';
 import { newWebhookSecret } from '../rules/webhookSignature.js';
 import { isRealHttpUrl } from '../schemas/fields.js';
 import type { WebhookCreateInput, WebhookPatchInput } from '../schemas/webhooks.js';
@@ -20,7 +22,7 @@ import type { Services } from '../services.js';
 export const SECRET_GRACE_MS = 24 * 3_600_000;
 
 export interface IssuedWebhook {
-  row: WebhookRow;
+  row: Webhook;
   /** The signing secret: in this answer and nowhere else. */
   secret: string;
 }
@@ -81,12 +83,12 @@ export async function createWebhook(
   return { row, secret };
 }
 
-export function listWebhooks(s: Services, accountId: string): Promise<WebhookRow[]> {
+export function listWebhooks(s: Services, accountId: string): Promise<Webhook[]> {
   return webhooksRepo(s.db).listByAccount(accountId);
 }
 
 /** The account's endpoint; another account's (or no) endpoint is not_found. */
-export async function getWebhook(s: Services, accountId: string, id: string): Promise<WebhookRow> {
+export async function getWebhook(s: Services, accountId: string, id: string): Promise<Webhook> {
   const row = ID_PATTERN.test(id) ? await webhooksRepo(s.db).findOwned(accountId, id) : undefined;
   if (!row) throw new AppError('not_found');
   return row;
@@ -97,7 +99,7 @@ export async function updateWebhook(
   accountId: string,
   id: string,
   input: WebhookPatchInput,
-): Promise<WebhookRow> {
+): Promise<Webhook> {
   await getWebhook(s, accountId, id);
   const url = input.url === undefined ? undefined : checkWebhookUrl(s, input.url);
   const row = await webhooksRepo(s.db).update(accountId, id, { ...input, url }, s.now());
@@ -124,7 +126,7 @@ export async function webhooksWithDeliveries(
   s: Services,
   accountId: string,
   limit?: number,
-): Promise<{ row: WebhookRow; deliveries: DeliveryRow[] }[]> {
+): Promise<{ row: Webhook; deliveries: WebhookDelivery[] }[]> {
   const rows = await listWebhooks(s, accountId);
   return Promise.all(
     rows.map(async (row) => ({ row, deliveries: await webhookDeliveriesRepo(s.db).recent(row.id, limit) })),
@@ -132,7 +134,7 @@ export async function webhooksWithDeliveries(
 }
 
 /** The endpoint's latest deliveries, newest first. */
-export async function recentDeliveries(s: Services, accountId: string, id: string): Promise<DeliveryRow[]> {
+export async function recentDeliveries(s: Services, accountId: string, id: string): Promise<WebhookDelivery[]> {
   await getWebhook(s, accountId, id);
   return webhookDeliveriesRepo(s.db).recent(id);
 }

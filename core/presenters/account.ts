@@ -1,15 +1,15 @@
 /** The account as clients see it: every field an answer about an account shows. */
-import type { AccountRow } from '../../store/accounts.js';
+import type { Account } from '../entities.js';
 
-export function presentAccount(row: AccountRow) {
+export function presentAccount(row: Account) {
   return {
     id: row.id,
     email: row.email,
     locale: row.locale,
-    timeZone: row.time_zone,
-    createdAt: row.created_at.toISOString(),
+    timeZone: row.timeZone,
+    createdAt: row.createdAt.toISOString(),
     provisional: row.email === null,
-    emailVerified: row.email_verified_at !== null,
-    createdBy: row.created_by,
+    emailVerified: row.emailVerifiedAt !== null,
+    createdBy: row.createdBy,
   };
 }

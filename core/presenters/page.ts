@@ -1,33 +1,33 @@
 /** The Page record every client sees: each field listed explicitly. */
-import type { PageRow } from '../../store/pages.js';
 import type { CreatedAgentPage } from '../commands/createAgentPage.js';
+import type { Page } from '../entities.js';
 import type { Block, Profile } from '../model.js';
 import type { LinkStatuses } from '../queries/linkStatus.js';
 import { pageUrl, type Services } from '../services.js';
 
 /** What every form of a page starts with: who it is, where it lives, whether it is up. */
-function pageHead(config: Services['config'], row: PageRow) {
+function pageHead(config: Services['config'], row: Page) {
   const url = pageUrl(config, row.username);
   return {
     id: row.id,
     username: row.username,
     url,
     markdownUrl: `${url}page.md`,
-    isPublished: row.is_published,
-    banned: row.banned_at !== null,
+    isPublished: row.isPublished,
+    banned: row.bannedAt !== null,
   };
 }
 
 /** The page with every field; `links` (linkStatusesOf) gives link blocks their `linkStatus`, null when unknown. */
-export function presentPage(config: Services['config'], row: PageRow, links?: LinkStatuses) {
+export function presentPage(config: Services['config'], row: Page, links?: LinkStatuses) {
   return {
     ...pageHead(config, row),
     version: row.version,
-    banReason: row.ban_reason,
-    nextChangeAt: row.next_change_at ? row.next_change_at.toISOString() : null,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    createdBy: row.created_by,
+    banReason: row.banReason,
+    nextChangeAt: row.nextChangeAt ? row.nextChangeAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    createdBy: row.createdBy,
     ...presentContent(row.profile, row.blocks),
     blocks: row.blocks.map((b) => (b.type === 'link' ? { ...b, linkStatus: links?.get(b.url) ?? null } : b)),
   };
@@ -56,12 +56,12 @@ export function presentContent(p: Profile, blocks: Block[]) {
 }
 
 /** The short form listed by GET /api/agent/me. */
-export function presentPageSummary(config: Services['config'], row: PageRow) {
+export function presentPageSummary(config: Services['config'], row: Page) {
   return {
     ...pageHead(config, row),
     templateId: row.profile.templateId,
     blockCount: row.blocks.length,
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

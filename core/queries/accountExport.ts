@@ -22,6 +22,7 @@ import { webhooksWithDeliveries } from '../commands/webhooks.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
+import { HISTORY_KEPT } from '../rules/pages.js';
 import type { Services } from '../services.js';
 import { linkStatusesOf } from './linkStatus.js';
 
@@ -43,33 +44,33 @@ export async function exportAccount(s: Services, accountId: string) {
     statsRepo(s.db).dailyOfPages(pageIds),
     statsRepo(s.db).blockTapsOfPages(pageIds),
     statsRepo(s.db).breakdownsOfPages(pageIds),
-    Promise.all(pageIds.map((id) => pageVersionsRepo(s.db).list(id, s.now()))),
+    Promise.all(pageIds.map((id) => pageVersionsRepo(s.db, HISTORY_KEPT).list(id, s.now()))),
     linkStatusesOf(s, pages),
     webhooksWithDeliveries(s, account.id),
   ]);
   return {
     exportedAt: s.now().toISOString(),
     account: presentAccount(account),
-    claimedAt: iso(account.claimed_at),
-    emailVerifiedAt: iso(account.email_verified_at),
+    claimedAt: iso(account.claimedAt),
+    emailVerifiedAt: iso(account.emailVerifiedAt),
     pages: pages.map((p) => presentPage(s.config, p, links)),
     statistics: pages.map((p) => ({
       pageId: p.id,
       username: p.username,
       daily: daily
-        .filter((d) => d.page_id === p.id)
+        .filter((d) => d.pageId === p.id)
         .map((d) => ({
           date: d.day,
           views: d.views,
           uniques: d.uniques,
           taps: d.taps,
-          markdownReads: d.markdown_reads,
+          markdownReads: d.markdownReads,
         })),
       blockTaps: blockTaps
-        .filter((t) => t.page_id === p.id)
-        .map((t) => ({ date: t.day, blockId: t.block_id, taps: t.taps })),
+        .filter((t) => t.pageId === p.id)
+        .map((t) => ({ date: t.day, blockId: t.blockId, taps: t.taps })),
       breakdowns: breakdowns
-        .filter((b) => b.page_id === p.id)
+        .filter((b) => b.pageId === p.id)
         .map((b) => ({ date: b.day, dimension: b.dimension, value: b.value, views: b.count })),
     })),
     webhooks: webhooks.map(({ row, deliveries }) => ({
@@ -79,37 +80,37 @@ export async function exportAccount(s: Services, accountId: string) {
     history: pages.map((p, i) => ({ pageId: p.id, versions: history[i].map(presentEntry) })),
     images: images.map((m) => ({
       key: m.key,
-      url: m.removed_at === null ? mediaUrl(s, m.key) : null,
-      createdAt: m.created_at.toISOString(),
-      removedAt: iso(m.removed_at),
+      url: m.removedAt === null ? mediaUrl(s, m.key) : null,
+      createdAt: m.createdAt.toISOString(),
+      removedAt: iso(m.removedAt),
     })),
     apiKeys: keys.map((k) => ({
       id: k.id,
       label: k.label,
       hint: k.hint,
-      createdAt: k.created_at.toISOString(),
-      createdBy: k.created_by,
-      lastUsedAt: iso(k.last_used_at),
-      revokedAt: iso(k.revoked_at),
+      createdAt: k.createdAt.toISOString(),
+      createdBy: k.createdBy,
+      lastUsedAt: iso(k.lastUsedAt),
+      revokedAt: iso(k.revokedAt),
     })),
     sessions: sessions.map((x) => ({
-      createdAt: x.created_at.toISOString(),
-      lastSeenAt: iso(x.last_seen_at),
-      expiresAt: x.expires_at.toISOString(),
-      endedAt: iso(x.revoked_at),
-      userAgent: x.user_agent,
+      createdAt: x.createdAt.toISOString(),
+      lastSeenAt: iso(x.lastSeenAt),
+      expiresAt: x.expiresAt.toISOString(),
+      endedAt: iso(x.revokedAt),
+      userAgent: x.userAgent,
     })),
     claimLinks: claims.map((c) => ({
-      createdAt: c.created_at.toISOString(),
-      expiresAt: c.expires_at.toISOString(),
-      usedAt: iso(c.used_at),
+      createdAt: c.createdAt.toISOString(),
+      expiresAt: c.expiresAt.toISOString(),
+      usedAt: iso(c.usedAt),
     })),
     mailLinks: mailLinks.map((l) => ({
       purpose: l.purpose === 'reset' ? ('password-reset' as const) : ('email-confirmation' as const),
-      createdAt: l.created_at.toISOString(),
-      expiresAt: l.expires_at.toISOString(),
-      usedAt: iso(l.used_at),
+      createdAt: l.createdAt.toISOString(),
+      expiresAt: l.expiresAt.toISOString(),
+      usedAt: iso(l.usedAt),
     })),
-    parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parked_at.toISOString() })),
+    parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parkedAt.toISOString() })),
   };
 }

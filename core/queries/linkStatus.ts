@@ -1,6 +1,6 @@
 /** What the nightly link check found for the links of pages, as reads show it on each link block. */
-import { type LinkCheckRow, linkChecksRepo } from '../../store/linkChecks.js';
-import type { PageRow } from '../../store/pages.js';
+import { linkChecksRepo } from '../../store/linkChecks.js';
+import type { LinkCheck, Page } from '../entities.js';
 import type { Services } from '../services.js';
 
 export interface LinkStatus {
@@ -19,25 +19,25 @@ export interface LinkStatus {
 
 export type LinkStatuses = ReadonlyMap<string, LinkStatus>;
 
-function statusOf(row: LinkCheckRow): LinkStatus {
-  const state = row.broken_since
+function statusOf(row: LinkCheck): LinkStatus {
+  const state = row.brokenSince
     ? 'broken'
     : row.outcome === 'unknown'
       ? 'unknown'
-      : row.failed_nights > 0
+      : row.failedNights > 0
         ? 'failing'
         : 'ok';
   return {
     state,
-    checkedAt: new Date(row.checked_at as Date).toISOString(),
-    since: row.broken_since ? new Date(row.broken_since).toISOString() : null,
+    checkedAt: new Date(row.checkedAt as Date).toISOString(),
+    since: row.brokenSince ? new Date(row.brokenSince).toISOString() : null,
     status: row.status,
     detail: state === 'ok' ? null : row.error,
   };
 }
 
 /** The link statuses of every link block of the pages, by URL (one query for them all). */
-export async function linkStatusesOf(s: Services, pages: readonly Pick<PageRow, 'blocks'>[]): Promise<LinkStatuses> {
+export async function linkStatusesOf(s: Services, pages: readonly Pick<Page, 'blocks'>[]): Promise<LinkStatuses> {
   const urls = new Set<string>();
   for (const page of pages) for (const b of page.blocks) if (b.type === 'link') urls.add(b.url);
   const rows = await linkChecksRepo(s.db).find([...urls]);

@@ -1,5 +1,6 @@
 /** Reads of the account's pages, shared by the REST routes and the MCP tools. */
-import { type PageRow, pagesRepo } from '../../store/pages.js';
+import { pagesRepo } from '../../store/pages.js';
+import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { presentPage } from '../presenters/page.js';
 import type { RangeInput } from '../rules/statsRange.js';
@@ -12,7 +13,7 @@ import { pageStats, statsDates } from './stats.js';
 export const PAGE_ID = ID_PATTERN;
 
 /** The account's page; anything else (absent, another account's, not an id at all) is not_found. */
-export async function ownedPage(s: Services, accountId: string, id: string): Promise<PageRow> {
+export async function ownedPage(s: Services, accountId: string, id: string): Promise<Page> {
   const row = PAGE_ID.test(id) ? await pagesRepo(s.db).findOwned(accountId, id) : undefined;
   if (!row) throw new AppError('not_found');
   return row;
@@ -25,7 +26,7 @@ export async function listPages(s: Services, accountId: string) {
 }
 
 /** A page as reads and writes answer it, its link blocks with what the link check found. */
-export async function presentWithLinks(s: Services, row: PageRow) {
+export async function presentWithLinks(s: Services, row: Page) {
   return presentPage(s.config, row, await linkStatusesOf(s, [row]));
 }
 

@@ -32,7 +32,7 @@ function top(list: Named[]): Named[] {
 
 /** The dates of a request, "today" being the owner's date in their time zone. */
 export async function statsDates(s: Services, accountId: string, range: RangeInput) {
-  const timeZone = (await accountsRepo(s.db).find(accountId))?.time_zone ?? 'UTC';
+  const timeZone = (await accountsRepo(s.db).find(accountId))?.timeZone ?? 'UTC';
   return { timeZone, dates: rangeDates(dateIn(s.now(), timeZone), range) };
 }
 
@@ -53,7 +53,7 @@ export async function pageStats(s: Services, pageId: string, dates: string[], ti
       views: r?.views ?? 0,
       uniques: r?.uniques ?? 0,
       taps: r?.taps ?? 0,
-      markdownReads: r?.markdown_reads ?? 0,
+      markdownReads: r?.markdownReads ?? 0,
     };
   });
   const sum = (k: 'views' | 'uniques' | 'taps' | 'markdownReads') => daily.reduce((n, d) => n + d[k], 0);

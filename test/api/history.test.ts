@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
-import { HISTORY_VERSIONS } from '../../store/pageVersions.js';
+import { HISTORY_VERSIONS } from '../../core/rules/pages.js';
 import { api, pageRequest, randomAddress } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

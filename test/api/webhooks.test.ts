@@ -352,7 +352,7 @@ describe('webhooks', () => {
       expect(await deliveries.take(first.id, 'sender-a', later, 60_000)).to.equal(false);
       expect(await deliveries.take(first.id, 'sender-b', later, 60_000)).to.equal(true);
       await deliveries.delivered(first.id, 'sender-a', 200, later);
-      const [row] = await deliveries.recent(first.webhook_id);
+      const [row] = await deliveries.recent(first.webhookId);
       expect(row).to.include({ state: 'pending', attempts: 2 });
     });
 

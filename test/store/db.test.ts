@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { IDEMPOTENCY_HOURS } from '../../core/rules/idempotency.js';
 import type { Database } from '../../store/db.js';
 import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { idempotencyRepo } from '../../store/idempotency.js';
@@ -95,12 +96,12 @@ for (const engine of engines) {
     });
 
     it('reserves an idempotency key once and forgets it after 24 hours', async () => {
-      const repo = idempotencyRepo(db);
+      const repo = idempotencyRepo(db, IDEMPOTENCY_HOURS);
       const t0 = new Date('2026-01-01T00:00:00Z');
       expect(await repo.reserve('scope', 'k1', 'hash-1', t0)).to.equal(null);
       await repo.complete('scope', 'k1', 201, 'sealed');
       expect(await repo.reserve('scope', 'k1', 'hash-1', new Date('2026-01-01T23:00:00Z'))).to.deep.equal({
-        request_hash: 'hash-1',
+        requestHash: 'hash-1',
         status: 201,
         body: 'sealed',
       });

@@ -1,0 +1,178 @@
+/**
+ * What the database keeps, as the rest of the code sees it: camelCase entities. Only `store/`
+ * knows the tables and their snake_case columns; each repository maps its rows to these types
+ * and back. A field is named for its column (`bannedAt` for `banned_at`), but for
+ * `Page.renderVersion`, which the column names only for the template.
+ */
+import type { Block, Profile } from './model.js';
+
+/** A page: one per subdomain, its profile and blocks stored whole. */
+export interface Page {
+  id: string;
+  accountId: string;
+  username: string;
+  byProgram: boolean;
+  isPublished: boolean;
+  bannedAt: Date | null;
+  banReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  createdBy: string;
+  profile: Profile;
+  blocks: Block[];
+  firstViewedAt: Date | null;
+  /** The next showFrom/showUntil boundary of a visible block, when the page is published again. */
+  nextChangeAt: Date | null;
+  /**
+   * The render version (template and site addresses, renderer/versions.ts) the published files
+   * were made with; null until first published.
+   */
+  renderVersion: string | null;
+  /** Raised by every change of the page. */
+  version: number;
+}
+
+/** An account: provisional until claimed with an e-mail and password. */
+export interface Account {
+  id: string;
+  email: string | null;
+  passwordHash: string | null;
+  locale: string;
+  createdAt: Date;
+  claimedAt: Date | null;
+  createdBy: string;
+  /** When the e-mail was confirmed through its link; null until then. */
+  emailVerifiedAt: Date | null;
+  /** Pages programs have made on the account, deleted ones included. */
+  programPagesMade: number;
+  /** The IANA time zone statistics are shown in (UTC until chosen). */
+  timeZone: string;
+}
+
+/** An API key: the SHA-256 of the key, never the key. */
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  hash: string;
+  hint: string;
+  label: string;
+  createdAt: Date;
+  createdBy: string;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A dashboard session, found by the hash of the cookie's token. */
+export interface Session {
+  id: string;
+  tokenHash: string;
+  accountId: string;
+  csrf: string;
+  userAgent: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastSeenAt: Date | null;
+}
+
+/** A claim link's token (its SHA-256), its expiry and when it was used. */
+export interface ClaimToken {
+  id: string;
+  accountId: string;
+  tokenHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export type MailTokenPurpose = 'reset' | 'verify';
+
+/** The token of a link sent by e-mail (a password reset, an e-mail confirmation). */
+export interface MailToken {
+  id: string;
+  accountId: string;
+  purpose: MailTokenPurpose;
+  email: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** A webhook endpoint: where an account wants its events sent, and with which (sealed) secret. */
+export interface Webhook {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  description: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+  createdAt: Date;
+  createdBy: string;
+  failingSince: Date | null;
+  lastFailedAt: Date | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+}
+
+/** One event sent (or to send) to one endpoint. */
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  createdAt: Date;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: Date;
+  lastAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+}
+
+/** A claimed delivery with what sending it needs from its endpoint. */
+export interface ClaimedDelivery extends WebhookDelivery {
+  accountId: string;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+}
+
+/** One entry of a page's history. */
+export interface PageVersionEntry {
+  version: number;
+  createdAt: Date;
+  changedBy: string;
+  userAgent: string;
+  summary: string;
+}
+
+/** A kept version of a page, with its content. */
+export interface PageVersion extends PageVersionEntry {
+  profile: Profile;
+  blocks: Block[];
+  isPublished: boolean;
+}
+
+export type LinkOutcome = 'ok' | 'failed' | 'unknown';
+
+/** What the nightly link check found for one URL. */
+export interface LinkCheck {
+  url: string;
+  checkedAt: Date | null;
+  outcome: LinkOutcome | null;
+  status: number | null;
+  error: string | null;
+  failedNights: number;
+  brokenSince: Date | null;
+}
+
+/** The first answer to a request sent with an Idempotency-Key. */
+export interface IdempotencyRecord {
+  requestHash: string;
+  status: number | null;
+  body: string | null;
+}

@@ -1,0 +1,7 @@
+/** What an account may hold at once; one more is refused with `limit_reached`. */
+
+/** Live (unrevoked) API keys. */
+export const MAX_LIVE_KEYS = 10;
+
+/** Webhook endpoints. */
+export const MAX_WEBHOOKS = 10;
