@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../store/db.js';
 import { type DayCounts, statsRepo } from '../store/stats.js';
+import { addressGroup, agentSlot } from './visitorKey.js';
 import type { ViewFacts } from './visits.js';
 
 /** Distinct values a page keeps per day and breakdown in one process; more are counted as "other". */
@@ -92,11 +93,14 @@ export function createCounters(d: CountersDeps) {
     c.breakdown.set(k, (c.breakdown.get(k) ?? 0) + 1);
   }
 
-  /** Salted with the server secret and the day: the same visitor is one unique a day, and no address is kept. */
+  /**
+   * Salted with the server secret and the day: the same visitor is one unique a day, no address
+   * is kept, and one address adds at most UNIQUES_PER_ADDRESS uniques (visitorKey.ts).
+   */
   function visitorHash(address: string, userAgent: string): string {
     const day = today();
     return createHmac('sha256', d.secret)
-      .update(`visitor:${day}:${address}:${userAgent}`)
+      .update(`visitor:${day}:${addressGroup(address)}:${agentSlot(userAgent)}`)
       .digest('base64url')
       .slice(0, 22);
   }
