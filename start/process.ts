@@ -188,7 +188,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
   }
 
   // The API only schedules jobs (a page's next visibility change); workers run them, after
-  // sweeping the publish outbox once.
+  // removing what failed writes left in a storage folder and sweeping the publish outbox once.
   let jobs: Jobs | null = null;
   if (background && (role === 'all' || role === 'api' || role === 'worker')) {
     const work = role !== 'api';
