@@ -182,7 +182,7 @@ const servers: Record<string, () => Promise<http.Server>> = {
   'bare-redirect': bareRedirect,
   router: () => router(),
   // The view pixel as it was before breakdowns: views and uniques only.
-  'router-plain-pixel': () => router({ view: () => undefined, reader: () => 'People' }),
+  'router-plain-pixel': () => router({ view: () => undefined, bot: () => false, reader: () => 'People' }),
   app,
   republish: republishApp,
   'link-sites': linkSites,

@@ -7,7 +7,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../core/errors.js';
-import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
+import { isOutage, OUTAGE_RETRY_AFTER_S, REFUSAL_RETRY_AFTER_S, writeRefusal } from '../store/outage.js';
 import { requestContext } from './requestContext.js';
 
 interface HttpishError {
@@ -40,8 +40,12 @@ export function errorHandler(log: Logger): Koa.Middleware {
   };
 }
 
-/** The failure as the 503 a client retries, when it means the database or storage is down; else null. */
+/** The failure as the 503 a client retries, when it means the database or storage is down or full; else null. */
 export function outageError(err: unknown): AppError | null {
+  if (writeRefusal(err)) {
+    const hint = 'Storage refuses writes just now (no space left, or read-only); try again after Retry-After seconds.';
+    return new AppError('unavailable', { retryAfter: REFUSAL_RETRY_AFTER_S, hint });
+  }
   return isOutage(err) ? new AppError('unavailable', { retryAfter: OUTAGE_RETRY_AFTER_S }) : null;
 }
 

@@ -1,12 +1,14 @@
 /**
  * View and tap counters, summed in memory and flushed at least every second (and at
- * shutdown) in one batch per (page, day): per-hit database writes would cap the router at the
- * database's speed. A flush that fails puts its counts back, so nothing is lost.
+ * shutdown) in one transaction of at most four statements (store/stats.ts): per-hit database
+ * writes would cap the router at the database's speed. A flush that fails writes nothing and puts
+ * its counts back, so nothing is lost and nothing counted twice.
  */
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../store/db.js';
 import { type DayCounts, statsRepo } from '../store/stats.js';
+import { addressGroup, agentSlot } from './visitorKey.js';
 import type { ViewFacts } from './visits.js';
 
 /** Distinct values a page keeps per day and breakdown in one process; more are counted as "other". */
@@ -91,11 +93,14 @@ export function createCounters(d: CountersDeps) {
     c.breakdown.set(k, (c.breakdown.get(k) ?? 0) + 1);
   }
 
-  /** Salted with the server secret and the day: the same visitor is one unique a day, and no address is kept. */
+  /**
+   * Salted with the server secret and the day: the same visitor is one unique a day, no address
+   * is kept, and one address adds at most UNIQUES_PER_ADDRESS uniques (visitorKey.ts).
+   */
   function visitorHash(address: string, userAgent: string): string {
     const day = today();
     return createHmac('sha256', d.secret)
-      .update(`visitor:${day}:${address}:${userAgent}`)
+      .update(`visitor:${day}:${addressGroup(address)}:${agentSlot(userAgent)}`)
       .digest('base64url')
       .slice(0, 22);
   }
@@ -124,17 +129,16 @@ export function createCounters(d: CountersDeps) {
     buffer = new Map();
     buffered = 0;
     oldestAt = null;
-    const repo = statsRepo(d.db);
-    const done = new Set<string>();
+    const entries = [...batch].map(([key, counts]) => {
+      const [pageId, day] = key.split('|');
+      counts.visitors = [...new Set(counts.visitors)];
+      return { pageId, day, counts };
+    });
     try {
-      for (const [key, c] of batch) {
-        const [pageId, day] = key.split('|');
-        c.visitors = [...new Set(c.visitors)];
-        await repo.add(pageId, day, c);
-        done.add(key);
-      }
+      // One transaction: a flush that fails at any statement writes nothing, so putting all of
+      // it back counts nothing twice.
+      await d.db.transaction((tx) => statsRepo(tx).addAll(entries));
     } catch (err) {
-      for (const key of done) batch.delete(key);
       merge(buffer, batch);
       for (const c of batch.values()) buffered += c.views + c.taps + c.markdownReads;
       oldestAt = batchSince;

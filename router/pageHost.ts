@@ -2,7 +2,8 @@
  * The public page host `<name>.<PAGE_DOMAIN>`, on bare node:http because it is the
  * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`; compressed as
  * Accept-Encoding asks, encodings.ts), icons, llms.txt and robots.txt (hostFiles.ts), short-path
- * redirects with a tap counted, the view pixel and tap pings, and a 404 page for the rest.
+ * redirects with a tap counted, the view pixel and tap pings (bots' views and taps are not
+ * counted), and a 404 page for the rest.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -175,7 +176,7 @@ export function createPageHost(d: PageHostDeps) {
     const link = table && Object.hasOwn(table.links, shortPath) ? table.links[shortPath] : undefined;
     const location = link && inWindow(link, d.now().getTime()) ? locationOf(link.url) : null;
     if (!table || !link || location === null) return notFound(req, res);
-    d.counters.tap(table.id, link.blockId);
+    if (!d.visits.bot(String(req.headers['user-agent'] ?? ''))) d.counters.tap(table.id, link.blockId);
     res.writeHead(302, { ...d.headers.redirect(), location, 'cache-control': 'no-store', 'content-length': 0 }).end();
   }
 
@@ -231,7 +232,8 @@ export function createPageHost(d: PageHostDeps) {
     if (path.startsWith('/_/t/') && method === 'POST') {
       const m = await meta(name);
       const blockId = safeDecode(path.slice(5));
-      if (m && blockId !== null && m.blockIds.includes(blockId)) d.counters.tap(m.id, blockId);
+      const bot = d.visits.bot(String(req.headers['user-agent'] ?? ''));
+      if (m && blockId !== null && m.blockIds.includes(blockId) && !bot) d.counters.tap(m.id, blockId);
       res.writeHead(204, { ...d.headers.nothing(), 'cache-control': 'no-store' }).end();
       req.resume();
       return;

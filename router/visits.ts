@@ -111,6 +111,11 @@ export function createVisits(): Visits {
       };
     },
 
+    /** Whether the User-Agent is a bot's, by the rule views follow: its taps are not counted either. */
+    bot(ua: string): boolean {
+      return agentOf(ua).bot;
+    },
+
     /** Who a Markdown read is by (core/rules/readers.ts). */
     reader(ua: string): string {
       return readerOf(ua, (u) => agentOf(u).bot);
@@ -128,11 +133,12 @@ function urlOf(text: string): URL | null {
 }
 
 /**
- * What the page host asks about a request. `view` answers null for a bot (not counted) and
- * undefined for a view counted without breakdowns (the view pixel before them, as the
+ * What the page host asks about a request. `view` answers null for a bot (not counted), as
+ * `bot` tells for taps, and undefined for a view counted without breakdowns (the view pixel before them, as the
  * benchmark's baseline runs it).
  */
 export interface Visits {
   view(address: string, ua: string, referer: string, host: string, search: string): ViewFacts | null | undefined;
+  bot(ua: string): boolean;
   reader(ua: string): string;
 }

@@ -22,6 +22,7 @@ import { createVisits, type Visits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { readSeed } from '../store/seed.js';
+import { refusedStart } from './failure.js';
 import { createLogger } from './logger.js';
 import { type BoundPort, bindPort } from './port.js';
 import { buildServices } from './services.js';
@@ -115,12 +116,17 @@ interface Start {
 async function startParts(start: Start): Promise<RunningProcess> {
   const { config, overrides = {} } = start.o;
   const { log } = start;
+  const dbFolder = path.join(config.dataDir, 'db');
   const db =
     overrides.db ??
-    (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db'), seed: readSeed }));
+    (await openDatabase({ url: config.databaseUrl, dataDir: dbFolder, seed: readSeed }).catch((err) => {
+      throw refusedStart(err, dbFolder);
+    }));
   try {
     if (!overrides.db) {
-      const applied = await migrate(db);
+      const applied = await migrate(db).catch((err) => {
+        throw refusedStart(err, config.databaseUrl ? 'The database' : dbFolder);
+      });
       if (applied.length > 0) log.info({ applied }, 'database migrated');
     }
     return await startOn(db, start);
@@ -184,12 +190,16 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
   }
 
   // The API only schedules jobs (a page's next visibility change); workers run them, after
-  // sweeping the publish outbox once.
+  // removing what failed writes left in a storage folder and sweeping the publish outbox once.
   let jobs: Jobs | null = null;
   if (background && (role === 'all' || role === 'api' || role === 'worker')) {
     const work = role !== 'api';
     try {
-      if (work) await services.publisher.drain();
+      if (work) {
+        const removed = await services.storage.removeLeftovers?.();
+        if (removed) log.info({ removed }, 'removed files that failed writes left in storage');
+        await services.publisher.drain();
+      }
       jobs = await startJobs(services, { work });
     } catch (err) {
       await counters.stop().catch(() => {});

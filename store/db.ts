@@ -8,6 +8,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { lockFolder } from './folderLock.js';
+import { writeRefusal } from './outage.js';
 
 type Row = Record<string, unknown>;
 
@@ -136,13 +137,21 @@ async function createPglite(dataDir: string | undefined, seed: DatabaseOptions['
   // Only into a folder that is missing or empty: the fallback below removes what it unpacked.
   const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const loadDataDir = fresh && seed ? await seed() : null;
-  if (!loadDataDir) return PGlite.create({ dataDir });
   try {
-    return await PGlite.create({ dataDir, loadDataDir });
-  } catch {
-    // A seed this PGlite cannot read (made by another version): create the folder the long way.
-    rmSync(dataDir, { recursive: true, force: true });
-    return PGlite.create({ dataDir });
+    if (loadDataDir) {
+      try {
+        return await PGlite.create({ dataDir, loadDataDir });
+      } catch (err) {
+        if (writeRefusal(err)) throw err;
+        // A seed this PGlite cannot read (made by another version): create the folder the long way.
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+    return await PGlite.create({ dataDir });
+  } catch (err) {
+    // A folder made here and left half made (a full disk) would not open at the next start.
+    if (fresh) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
 }
 

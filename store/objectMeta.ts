@@ -57,6 +57,11 @@ export interface ObjectStorage {
   delete(keys: readonly string[]): Promise<void>;
   /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
   deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Removes what writes that failed or were cut off left behind (the folder storage's temporary
+   * files of processes no longer running, or over a minute old); returns how many.
+   */
+  removeLeftovers?(): Promise<number>;
   /** How to open the same storage in another thread (absent when it cannot be, e.g. in tests that wrap it). */
   readonly spec?: StorageSpec;
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertKey, metaOf, type ObjectMeta, type ObjectStorage, quotedMd5, type StorageSpec } from './objectMeta.js';
 import { s3Storage } from './s3Storage.js';
@@ -44,6 +44,21 @@ type PutCalls = typeof putCalls.pooled | typeof putCalls.blocking;
  * to its page being served. Larger bodies (uploads) go through the thread pool.
  */
 const BLOCKING_WRITE_MAX = 256 * 1024;
+
+/** A temporary file older than this is a leftover even if the process that named it still runs. */
+const LEFTOVER_AFTER_MS = 60_000;
+
+/** Whether the process that named a temporary file (its pid in base 36 leads the suffix) still runs here. */
+function writerRunning(name: string): boolean {
+  const pid = /\.([0-9a-z]+)-[0-9a-f]{6}-[0-9a-z]+\.tmp$/.exec(name);
+  if (!pid) return false;
+  try {
+    process.kill(Number.parseInt(pid[1], 36), 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** Removes a file with one system call; one that is not there is not an error. */
 function unlinkIfThere(file: string): void {
@@ -95,14 +110,20 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
     const tmp = `${target}.${tmpPrefix}${(tmpCount++).toString(36)}.tmp`;
     let remade = false;
     try {
-      await calls.writeFile(tmp, data);
+      try {
+        await calls.writeFile(tmp, data);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await calls.mkdir(folder, { recursive: true });
+        await calls.writeFile(tmp, data);
+        remade = true;
+      }
+      await calls.rename(tmp, target);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      await calls.mkdir(folder, { recursive: true });
-      await calls.writeFile(tmp, data);
-      remade = true;
+      // A full disk leaves the temporary file empty or cut short: nothing of it is kept.
+      await rm(tmp, { force: true }).catch(() => {});
+      throw err;
     }
-    await calls.rename(tmp, target);
     return remade;
   }
 
@@ -161,6 +182,24 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       if (options.blocking) for (const p of paths) unlinkIfThere(p);
       else await Promise.all(paths.map((p) => rm(p, { force: true })));
       for (const key of keys) written.delete(key);
+    },
+
+    async removeLeftovers() {
+      const files = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+      const now = Date.now();
+      let removed = 0;
+      for (const f of files) {
+        if (!f.isFile() || !f.name.endsWith('.tmp')) continue;
+        const tmp = path.join(f.parentPath, f.name);
+        const modified = await stat(tmp).then(
+          (st) => st.mtimeMs,
+          () => now,
+        );
+        if (writerRunning(f.name) && now - modified < LEFTOVER_AFTER_MS) continue;
+        await rm(tmp, { force: true });
+        removed++;
+      }
+      return removed;
     },
 
     async deletePrefix(prefix) {

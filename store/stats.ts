@@ -13,59 +13,91 @@ export interface DayCounts {
   breakdown: Map<string, number>;
 }
 
-/** `day` is a UTC date, YYYY-MM-DD. Pages deleted meanwhile are skipped. */
+/** One page's counts of one UTC day (YYYY-MM-DD), as a flush writes them. */
+export interface DayEntry {
+  pageId: string;
+  day: string;
+  counts: DayCounts;
+}
+
 export function statsRepo(db: Queryable) {
   return {
-    async add(pageId: string, day: string, c: DayCounts): Promise<void> {
-      const exists = await db.query('SELECT 1 FROM pages WHERE id = $1', [pageId]);
-      if (exists.length === 0) return;
-      const fresh =
-        c.visitors.length === 0
-          ? []
-          : await db.query(
-              `INSERT INTO page_visitors (page_id, day, visitor) SELECT $1, $2::date, unnest($3::text[])
-               ON CONFLICT DO NOTHING RETURNING visitor`,
-              [pageId, day, c.visitors],
-            );
+    /** One page's counts of one day: `addAll` of one entry. */
+    add(pageId: string, day: string, counts: DayCounts): Promise<void> {
+      return this.addAll([{ pageId, day, counts }]);
+    },
+
+    /**
+     * Adds a flush's counts, however many pages and days, in at most four statements (one per
+     * kind of row); pages deleted meanwhile are skipped. Run it in a transaction: a failure at
+     * any statement then leaves nothing, and the flush can be tried again without counting twice.
+     * Rows are written in (page, day) order, so concurrent flushes take their locks in one order.
+     */
+    async addAll(entries: readonly DayEntry[]): Promise<void> {
+      const all = [...entries].sort((a, b) => compare(a.pageId, b.pageId) || compare(a.day, b.day));
+      if (all.length === 0) return;
+      const visitors = all.flatMap((e) => e.counts.visitors.map((v) => [e.pageId, e.day, v]));
       await db.query(
-        `INSERT INTO page_stats_daily (page_id, day, views, uniques, taps, markdown_reads)
-         VALUES ($1, $2::date, $3, $4, $5, $6)
+        `WITH fresh AS (
+           INSERT INTO page_visitors (page_id, day, visitor)
+           SELECT v.p, v.d::date, v.h FROM unnest($6::text[], $7::text[], $8::text[]) AS v (p, d, h)
+           WHERE EXISTS (SELECT 1 FROM pages WHERE pages.id = v.p) ORDER BY 1, 2, 3
+           ON CONFLICT DO NOTHING RETURNING page_id, day
+         ), uniques AS (SELECT page_id, day, count(*)::int AS n FROM fresh GROUP BY page_id, day)
+         INSERT INTO page_stats_daily (page_id, day, views, uniques, taps, markdown_reads)
+         SELECT t.p, t.d::date, t.views, coalesce(u.n, 0), t.taps, t.reads
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[]) AS t (p, d, views, taps, reads)
+         LEFT JOIN uniques u ON u.page_id = t.p AND u.day = t.d::date
+         WHERE EXISTS (SELECT 1 FROM pages WHERE pages.id = t.p) ORDER BY 1, 2
          ON CONFLICT (page_id, day) DO UPDATE SET views = page_stats_daily.views + EXCLUDED.views,
            uniques = page_stats_daily.uniques + EXCLUDED.uniques, taps = page_stats_daily.taps + EXCLUDED.taps,
            markdown_reads = page_stats_daily.markdown_reads + EXCLUDED.markdown_reads`,
-        [pageId, day, c.views, fresh.length, c.taps, c.markdownReads],
+        [
+          ...columns(all, (e) => [e.pageId, e.day, e.counts.views, e.counts.taps, e.counts.markdownReads]),
+          ...columns(visitors, (v) => v, 3),
+        ],
       );
-      if (c.breakdown.size > 0) {
-        const keys = [...c.breakdown.keys()];
-        const rows = [
-          keys.map((k) => k.slice(0, k.indexOf('\0'))),
-          keys.map((k) => k.slice(k.indexOf('\0') + 1)),
-          keys.map((k) => c.breakdown.get(k)),
-        ];
-        for (const [table, key, bucket] of [
-          ['page_breakdowns_daily', 'day', '$2::date'],
-          ['page_breakdowns_monthly', 'month', "date_trunc('month', $2::date)::date"],
-        ]) {
-          await db.query(
-            `INSERT INTO ${table} (page_id, ${key}, dimension, value, count)
-             SELECT $1, ${bucket}, d, v, n FROM unnest($3::text[], $4::text[], $5::int[]) AS t (d, v, n)
-             ON CONFLICT (page_id, ${key}, dimension, value) DO UPDATE SET count = ${table}.count + EXCLUDED.count`,
-            [pageId, day, ...rows],
-          );
-        }
-      }
-      for (const [blockId, taps] of c.blockTaps) {
+      const breakdowns = all.flatMap((e) =>
+        [...e.counts.breakdown].map(([k, n]) => {
+          const cut = k.indexOf('\0');
+          return [e.pageId, e.day, k.slice(0, cut), k.slice(cut + 1), n] as const;
+        }),
+      );
+      if (breakdowns.length > 0) {
+        // The monthly rows summed first: two days of one month may be in one flush.
         await db.query(
-          `INSERT INTO block_taps_daily (page_id, day, block_id, taps) VALUES ($1, $2::date, $3, $4)
-           ON CONFLICT (page_id, day, block_id) DO UPDATE SET taps = block_taps_daily.taps + EXCLUDED.taps`,
-          [pageId, day, blockId, taps],
+          `WITH t AS (
+             SELECT t.p, t.d::date AS d, t.dim, t.val, t.n FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) AS t (p, d, dim, val, n)
+             WHERE EXISTS (SELECT 1 FROM pages WHERE pages.id = t.p)
+           ), daily AS (
+             INSERT INTO page_breakdowns_daily (page_id, day, dimension, value, count)
+             SELECT p, d, dim, val, n FROM t ORDER BY 1, 2, 3, 4
+             ON CONFLICT (page_id, day, dimension, value) DO UPDATE SET count = page_breakdowns_daily.count + EXCLUDED.count
+           )
+           INSERT INTO page_breakdowns_monthly (page_id, month, dimension, value, count)
+           SELECT p, date_trunc('month', d)::date, dim, val, sum(n) FROM t GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+           ON CONFLICT (page_id, month, dimension, value) DO UPDATE SET count = page_breakdowns_monthly.count + EXCLUDED.count`,
+          columns(breakdowns, (b) => b, 5),
         );
       }
-      if (c.views > 0 || c.personReads > 0) {
-        await db.query('UPDATE pages SET first_viewed_at = $2::date WHERE id = $1 AND first_viewed_at IS NULL', [
-          pageId,
-          day,
-        ]);
+      const taps = all.flatMap((e) => [...e.counts.blockTaps].map(([id, n]) => [e.pageId, e.day, id, n] as const));
+      if (taps.length > 0) {
+        await db.query(
+          `INSERT INTO block_taps_daily (page_id, day, block_id, taps)
+           SELECT t.p, t.d::date, t.b, t.n FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t (p, d, b, n)
+           WHERE EXISTS (SELECT 1 FROM pages WHERE pages.id = t.p) ORDER BY 1, 2, 3
+           ON CONFLICT (page_id, day, block_id) DO UPDATE SET taps = block_taps_daily.taps + EXCLUDED.taps`,
+          columns(taps, (t) => t, 4),
+        );
+      }
+      const viewed = all.filter((e) => e.counts.views > 0 || e.counts.personReads > 0);
+      if (viewed.length > 0) {
+        await db.query(
+          `UPDATE pages SET first_viewed_at = t.d
+           FROM (SELECT p, min(d::date) AS d FROM unnest($1::text[], $2::text[]) AS u (p, d) GROUP BY p) AS t
+           WHERE pages.id = t.p AND pages.first_viewed_at IS NULL`,
+          columns(viewed, (e) => [e.pageId, e.day], 2),
+        );
       }
     },
 
@@ -146,6 +178,20 @@ export function statsRepo(db: Queryable) {
       return rows.length;
     },
   };
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Rows as one array per column (at least `width` of them), for unnest(). */
+function columns<T>(rows: readonly T[], cells: (row: T) => readonly unknown[], width = 0): unknown[][] {
+  const out: unknown[][] = Array.from({ length: width }, () => []);
+  for (const row of rows) {
+    cells(row).forEach((v, i) => {
+      if (!out[i]) out[i] = [];
+      out[i].push(v);
+    });
+  }
+  return out;
 }
 
 const DAY_MS = 86_400_000;

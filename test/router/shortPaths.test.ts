@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pageRequest } from '../helpers/client.js';
+import { api, BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -45,6 +45,30 @@ describe('GET /<short path> (router/pageHost.ts)', () => {
     const later = await pageRequest(a.page.username, '/later');
     expect(later.status).to.equal(302);
     expect(later.headers.location).to.equal('https://example.com/later');
+  });
+});
+
+describe('bots on a page host (router/pageHost.ts)', () => {
+  const BOTS = [
+    'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+    'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  ];
+
+  it("counts neither a bot's view nor its taps (short path or ping), and a browser's both", async () => {
+    const a = await createAgentAccount({ page: { blocks: [buildLinkBlock({ path: 'shop' })] } });
+    const blockId = a.page.blocks[0].id as string;
+    for (const ua of [...BOTS, BROWSER_UA]) {
+      const headers = { 'user-agent': ua };
+      await pageRequest(a.page.username, '/', { headers });
+      await pageRequest(a.page.username, '/_/v', { headers });
+      expect((await pageRequest(a.page.username, '/shop', { headers })).status).to.equal(302);
+      expect((await pageRequest(a.page.username, `/_/t/${blockId}`, { method: 'POST', headers })).status).to.equal(204);
+    }
+    await app().counters.flush();
+    const stats = (await api.get(`/api/profiles/${a.page.id}/stats?days=1`, { key: a.key })).body;
+    expect({ views: stats.views, taps: stats.taps }).to.deep.equal({ views: 1, taps: 2 });
+    expect(stats.blocks).to.deep.equal([{ id: blockId, taps: 2, ctr: 2 }]);
   });
 });
 

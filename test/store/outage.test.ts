@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isOutage } from '../../store/outage.js';
+import { isOutage, writeRefusal } from '../../store/outage.js';
 
 describe('isOutage (store/outage.ts)', () => {
   it('takes a refused or dropped connection, nested or not, for an outage', () => {
@@ -32,5 +32,24 @@ describe('isOutage (store/outage.ts)', () => {
     expect(isOutage(Object.assign(new Error('syntax'), { code: '42601' }))).to.equal(false);
     expect(isOutage(new TypeError('x is undefined'))).to.equal(false);
     expect(isOutage(undefined)).to.equal(false);
+  });
+
+  it("takes storage that refuses writes for an outage: Node's codes, PGlite's file system's, PostgreSQL's disk_full", () => {
+    const node = Object.assign(new Error('full'), { code: 'ENOSPC', path: '/data/public/x.tmp' });
+    expect(writeRefusal(node)).to.deep.equal({
+      code: 'ENOSPC',
+      reason: 'no space left on the device',
+      path: '/data/public/x.tmp',
+    });
+    expect(writeRefusal({ name: 'ErrnoError', errno: 69 })?.code).to.equal('EROFS');
+    expect(writeRefusal(Object.assign(new Error('could not extend file'), { code: '53100' }))?.code).to.equal('ENOSPC');
+    expect(
+      writeRefusal(new Error('wrapped', { cause: Object.assign(new Error('q'), { code: 'EDQUOT' }) }))?.code,
+    ).to.equal('EDQUOT');
+    for (const code of ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM']) {
+      expect(isOutage(Object.assign(new Error(code), { code })), code).to.equal(true);
+    }
+    expect(writeRefusal({ name: 'ErrnoError', errno: 44 })).to.equal(null);
+    expect(writeRefusal(Object.assign(new Error('gone'), { code: 'ENOENT' }))).to.equal(null);
   });
 });

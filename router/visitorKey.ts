@@ -1,0 +1,33 @@
+/**
+ * What makes a visitor one unique of a page's day: the address (an IPv4 address, or the /64 of
+ * an IPv6 one, which a single host may hold whole) and one of UNIQUES_PER_ADDRESS slots the
+ * User-Agent falls in. So one address adds at most that many uniques to a page in a day, however
+ * many User-Agents it sends, in every process at once and with nothing kept in memory; two
+ * browsers behind one address are two uniques unless their User-Agents share a slot.
+ */
+
+/** The most uniques one address can add to a page in a day. */
+export const UNIQUES_PER_ADDRESS = 32;
+
+/** The part of the address that names a visitor: the IPv4 address, or the IPv6 /64. */
+export function addressGroup(address: string): string {
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  if (!plain.includes(':')) return plain;
+  if (plain.startsWith('::ffff:') && plain.includes('.')) return plain.slice(7);
+  const [head, tail] = plain.split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const zeros = Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0');
+  const groups = [...front, ...zeros, ...back].slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ''));
+  return `${groups.join(':')}::/64`;
+}
+
+/** The User-Agent's slot, 0 to UNIQUES_PER_ADDRESS - 1 (FNV-1a: nothing to keep secret in it). */
+export function agentSlot(userAgent: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userAgent.length; i++) {
+    h ^= userAgent.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % UNIQUES_PER_ADDRESS;
+}
