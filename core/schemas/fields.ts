@@ -133,6 +133,10 @@ export const StorageKey = v.pipe(
   v.regex(STORAGE_KEY, 'Use a storage key returned by POST /api/upload, like avatar/<account id>/<uuid>.avif.'),
 );
 
+/** A page's accent colour and background overlay when none is chosen. */
+export const DEFAULT_ACCENT = '#5b4cdb';
+export const DEFAULT_OVERLAY = 0;
+
 export const Accent = v.pipe(str(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Use # followed by 6 hex digits.'));
 
 export const Overlay = v.pipe(v.number(), v.minValue(0), v.maxValue(1));

@@ -297,22 +297,50 @@ describe('PUT /api/profiles/{id}', () => {
 
   it('requires every non-nullable field', async () => {
     const a = await createAgentAccount();
-    for (const field of [
-      'displayName',
-      'bio',
-      'templateId',
-      'layout',
-      'pageLocale',
-      'isPublished',
-      'utm',
-      'theme',
-      'blocks',
-    ]) {
+    for (const field of ['displayName', 'bio', 'templateId', 'layout', 'pageLocale', 'isPublished', 'utm', 'blocks']) {
       const body: Record<string, unknown> = full();
       delete body[field];
       const res = await api.put(`/api/profiles/${a.page.id}`, body, { key: a.key });
       expect(res.body, field).to.include({ code: 'invalid_fields', detail: field });
     }
+  });
+});
+
+describe('PUT /api/profiles/{id}: the theme', () => {
+  const body = (theme?: Record<string, unknown>) => ({
+    displayName: 'Put Person',
+    bio: '',
+    templateId: 'mono',
+    layout: 'list',
+    pageLocale: 'en',
+    isPublished: true,
+    utm: false,
+    blocks: [],
+    ...(theme === undefined ? {} : { theme }),
+  });
+  const defaults = { accent: '#5b4cdb', overlay: 0, backgroundImage: null, backgroundFocus: null };
+
+  it('gives an omitted theme its defaults', async () => {
+    const a = await createAgentAccount({ page: { theme: { accent: '#112233', overlay: 0.5 } } });
+    const res = await api.put(`/api/profiles/${a.page.id}`, body(), { key: a.key });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.theme).to.deep.equal(defaults);
+  });
+
+  it('gives each omitted theme field its default: {} and a theme with the overlay alone', async () => {
+    const a = await createAgentAccount({ page: { theme: { accent: '#112233', overlay: 0.5 } } });
+    const empty = await api.put(`/api/profiles/${a.page.id}`, body({}), { key: a.key });
+    expect(empty.status, empty.text).to.equal(200);
+    expect(empty.body.theme).to.deep.equal(defaults);
+    const overlay = await api.put(`/api/profiles/${a.page.id}`, body({ overlay: 0.3 }), { key: a.key });
+    expect(overlay.status, overlay.text).to.equal(200);
+    expect(overlay.body.theme).to.deep.equal({ ...defaults, overlay: 0.3 });
+  });
+
+  it('still refuses a theme field of the wrong shape', async () => {
+    const a = await createAgentAccount();
+    const res = await api.put(`/api/profiles/${a.page.id}`, body({ accent: 'red' }), { key: a.key });
+    expect(res.body).to.include({ code: 'invalid_fields', detail: 'theme.accent' });
   });
 });
 
