@@ -83,7 +83,7 @@ describe('account deletion: /dashboard/account/delete, DELETE /api/account', () 
     const { person, pageId, accountId } = await personWithEverything(mailbox);
     await person.get('/dashboard/account/delete');
     const wrong = await person.post('/dashboard/account/delete', { password: 'not my password', confirm: 'delete' });
-    expect(wrong.status).to.equal(401);
+    expect(wrong.status).to.equal(403);
     expect(alertText(wrong.html)).to.include('password is wrong');
     expect(wrong.html).to.include('value="delete"');
     const noWord = await person.post('/dashboard/account/delete', { password: person.password, confirm: 'remove' });

@@ -58,7 +58,7 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
 
     const again = new Person();
     await again.get('/login');
-    expect((await again.post('/login', { email: person.email, password: person.password })).status).to.equal(401);
+    expect((await again.post('/login', { email: person.email, password: person.password })).status).to.equal(403);
     expect((await again.post('/login', { email: person.email, password: 'a brand new secret' })).status).to.equal(303);
   });
 
