@@ -1,8 +1,9 @@
 /**
  * Outgoing e-mail. With SMTP_URL each message goes through that SMTP server; without it (the
  * embedded default) nodemailer builds the same message and it is written as an `.eml` file
- * under DATA_DIR/mail/, with one log line naming the file and the link inside, so a service
- * without a mail server still lets its owner follow a reset or confirmation link.
+ * under DATA_DIR/mail/ (readable by the service's user alone), with one log line naming the
+ * file, so a service without a mail server still lets its owner follow a reset or confirmation
+ * link. The link itself is logged only in a developer's terminal (Config.mail.logLinks).
  *
  * Commands call `send` and do not wait for the message: a slow or broken mail server must not
  * slow an answer down, nor make "forgot password" answer differently for a known address. A
@@ -63,7 +64,8 @@ export function createMailer(config: Config, log: Logger): Mailer {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(folder, `${stamp}-${sequence}-${m.kind}.eml`);
     await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-    log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${m.link ? ` (link: ${m.link})` : ''}`);
+    const link = m.link && config.mail.logLinks ? ` (link: ${m.link})` : '';
+    log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${link}`);
   }
 
   return {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
+import { loadConfig } from '../../core/config.js';
+import { createMailer } from '../../mail/mailer.js';
 import { startApp } from '../helpers/app.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -207,9 +209,28 @@ describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
     expect(mail.subject).to.equal('Reset your linkpage password');
     expect(mail.text).to.match(/\/password\/reset\/[A-Za-z0-9_-]{43}/);
     expect(mail.html).to.be.a('string').and.include('/password/reset/');
-    // One log line names the file and the link inside.
-    const link = /http\S+\/password\/reset\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')![0];
+    // One log line names the file; no line carries the link (whoever reads logs could use it).
+    const token = /\/password\/reset\/([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')![1];
     const line = lines.find((l) => l.file === path.join(folder, files[1]));
-    expect(line?.msg).to.equal(`mail: passwordReset written to ${path.join(folder, files[1])} (link: ${link})`);
+    expect(line?.msg).to.equal(`mail: passwordReset written to ${path.join(folder, files[1])}`);
+    expect(JSON.stringify(lines)).to.not.include(token);
+  });
+
+  it('logs the link only in a terminal in development (NODE_ENV=development, output on a TTY)', async () => {
+    const written: { msg: string }[] = [];
+    const own = pino({ level: 'info' }, { write: (line: string) => written.push(JSON.parse(line)) });
+    const env = { DATA_DIR: path.join(app().dataDir, 'mail-modes') };
+    const link = 'http://localhost:3000/password/reset/abc';
+    for (const [nodeEnv, terminal] of [
+      ['development', true],
+      ['development', false],
+      ['production', true],
+    ] as const) {
+      const mailer = createMailer(loadConfig({ ...env, NODE_ENV: nodeEnv }, terminal), own);
+      mailer.send({ to: 'a@example.com', locale: 'en', kind: 'passwordReset', link });
+      await mailer.settled();
+      mailer.close();
+    }
+    expect(written.map((l) => l.msg.includes(link))).to.deep.equal([true, false, false]);
   });
 });
