@@ -9,7 +9,7 @@
  * slow an answer down, nor make "forgot password" answer differently for a known address. A
  * failure is logged. `settled()` waits for the messages under way (tests, shutdown).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
@@ -23,6 +23,8 @@ export interface Outgoing {
   kind: MessageKind;
   /** The link the message carries (reset, confirmation), if any. */
   link?: string;
+  /** The account the message is about: its `.eml` files go with it (forget). */
+  accountId?: string;
 }
 
 export interface Mailer {
@@ -30,6 +32,8 @@ export interface Mailer {
   send(message: Outgoing): void;
   /** Resolves when every message sent so far is delivered or has failed. */
   settled(): Promise<void>;
+  /** Deletes the `.eml` files written about the account (a deleted account's); none with SMTP. */
+  forget(accountId: string): Promise<void>;
   close(): void;
 }
 
@@ -62,7 +66,8 @@ export function createMailer(config: Config, log: Logger): Mailer {
     await mkdir(folder, { recursive: true, mode: 0o700 });
     sequence += 1;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const file = path.join(folder, `${stamp}-${sequence}-${m.kind}.eml`);
+    const about = m.accountId ? `${m.accountId}-` : '';
+    const file = path.join(folder, `${stamp}-${sequence}-${about}${m.kind}.eml`);
     await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
     const link = m.link && config.mail.logLinks ? ` (link: ${m.link})` : '';
     log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${link}`);
@@ -77,6 +82,12 @@ export function createMailer(config: Config, log: Logger): Mailer {
     },
     async settled() {
       while (pending.size > 0) await Promise.all([...pending]);
+    },
+    async forget(accountId) {
+      await this.settled();
+      const names = await readdir(folder).catch(() => [] as string[]);
+      const mark = `-${accountId}-`;
+      await Promise.all(names.filter((n) => n.includes(mark)).map((n) => rm(path.join(folder, n), { force: true })));
     },
     close() {
       transport.close();

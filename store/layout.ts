@@ -60,6 +60,11 @@ export function pageKeys(username: string) {
   };
 }
 
+/** The folder of a page name's files (what removing an account's names removes whole, empty folders too). */
+export function pageFolder(username: string): string {
+  return `pages/${username}/`;
+}
+
 /** The link-preview pictures of a page name: one folder, so a publish or a removal clears them at once. */
 export function ogImagePrefix(username: string): string {
   return `pages/${username}/og/`;

@@ -144,6 +144,7 @@ async function tellOwner(s: Services, accountId: string): Promise<void> {
     locale: account.locale,
     kind: 'webhookDisabled',
     link: `${s.config.baseUrl}/dashboard/webhooks`,
+    accountId,
   });
 }
 
