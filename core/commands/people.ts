@@ -8,7 +8,16 @@ import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { type PageRow, pagesRepo } from '../../store/pages.js';
 import { AppError } from '../errors.js';
 import { emitEvent } from '../events.js';
-import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
+import type { Limiter } from '../limiter.js';
+import {
+  CLAIM_TOKEN_PATTERN,
+  deviceMark,
+  hashAddress,
+  hashPassword,
+  newId,
+  sha256,
+  verifyPassword,
+} from '../secrets.js';
 import type { Services } from '../services.js';
 import { sendVerification } from './emailVerification.js';
 
@@ -48,12 +57,25 @@ export async function signUp(
   }
 }
 
-/** bad_credentials for a wrong e-mail or a wrong password alike. */
-export async function logIn(s: Services, input: { email: string; password: string }): Promise<string> {
+/**
+ * bad_credentials for a wrong e-mail or a wrong password alike. Failed tries count against the
+ * e-mail's `loginByEmail` limit, except from a browser holding the account's device mark
+ * (`devices`, edge/devices.ts); a right password gives its hit back.
+ */
+export async function logIn(
+  s: Services,
+  input: { email: string; password: string; devices: readonly string[] },
+  o: { limiter: Limiter },
+): Promise<string> {
   const account = await accountsRepo(s.db).findByEmail(input.email);
+  const known =
+    account?.password_hash != null && input.devices.includes(deviceMark(s.secret, account.id, account.password_hash));
+  const subject = `login:${hashAddress(s.secret, input.email.trim().toLowerCase())}`;
+  const hit = known ? null : await o.limiter.enforce('loginByEmail', { accountId: subject, address: '' });
   const hash = account?.password_hash ?? (await DUMMY_HASH);
   const ok = await verifyPassword(input.password, hash);
   if (!account?.password_hash || !ok) throw new AppError('bad_credentials');
+  await hit?.refund();
   return account.id;
 }
 

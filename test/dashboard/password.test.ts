@@ -126,11 +126,38 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     const person = await signedUp();
     const confirm = await mailbox.next(person.email);
     expect(confirm.link).to.match(/\/email\/verify\//);
-    const confirmed = await new Person().get(pathOf(confirm.link!));
+    const browser = new Person();
+    await browser.get(pathOf(confirm.link!));
+    const confirmed = await browser.post(pathOf(confirm.link!), {});
     expect(confirmed.html).to.include('E-mail confirmed');
     app().clock.advance(30 * 86_400_000);
     await forgot(person.email);
     expect((await mailbox.next(person.email)).link).to.match(/\/password\/reset\//);
+  });
+
+  it("confirms the e-mail only by the button of the link's page (a POST with the form token), not by opening the link", async () => {
+    const person = await signedUp();
+    const link = pathOf((await mailbox.next(person.email)).link!);
+    // A mail scanner follows the link, twice: nothing is confirmed, the link still works.
+    const scanner = new Person();
+    for (let i = 0; i < 2; i++) {
+      const page = await scanner.get(link);
+      expect(page.status).to.equal(200);
+      expect(page.html).to.include(`<form class="card" method="post" action="${link}">`);
+      expect(page.html).to.not.include('E-mail confirmed');
+    }
+    expect((await person.get('/dashboard')).html).to.include('class="banner"');
+    // Without the form's token nothing happens.
+    const forged = await new Person().post(link, {}, { csrf: 'forged' });
+    expect(forged.html).to.not.include('E-mail confirmed');
+    expect((await person.get('/dashboard')).html).to.include('class="banner"');
+    const browser = new Person();
+    await browser.get(link);
+    const confirmed = await browser.post(link, {});
+    expect(confirmed.status).to.equal(200);
+    expect(confirmed.html).to.include('E-mail confirmed');
+    expect((await person.get('/dashboard')).html).to.not.include('class="banner"');
+    expect((await new Person().get(link)).status).to.equal(404);
   });
 
   it('sends the confirmation link after a claim, in the language of the account (German here)', async () => {
@@ -171,7 +198,9 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     const links = [];
     for (let i = 0; i < 3; i++) links.push((await mailbox.next(person.email)).link!);
     // Any of the links confirms; the others are spent with it.
-    expect((await new Person().get(pathOf(links[1]))).html).to.include('E-mail confirmed');
+    const browser = new Person();
+    await browser.get(pathOf(links[1]));
+    expect((await browser.post(pathOf(links[1]), {})).html).to.include('E-mail confirmed');
     expect((await new Person().get(pathOf(links[2]))).status).to.equal(404);
     expect((await person.get('/dashboard')).html).to.not.include('class="banner"');
   });
