@@ -115,6 +115,17 @@ export function isAppLink(value: string): boolean {
 
 export const HttpUrl = v.pipe(str(), v.check(isRealHttpUrl, 'bad_url'));
 
+/**
+ * A URL a page links to, stored as the WHATWG URL serialiser writes it: a raw space or other
+ * character that may not stand in a URL is percent-encoded, the host lowercased (and
+ * punycoded), an empty path `/`. Normalised here, once, so the page's `href`, its Markdown twin,
+ * the short-path redirect and the API answer all carry the same valid URL.
+ */
+export const LinkUrl = v.pipe(
+  HttpUrl,
+  v.transform((url) => new URL(url).href),
+);
+
 export const DateTime = v.pipe(
   str(),
   v.check(isUtcDateTime, 'Use an RFC 3339 UTC date-time on a real date, like 2025-03-01T09:00:00Z.'),

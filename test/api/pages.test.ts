@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { banPage } from '../../core/commands/moderation.js';
-import { api } from '../helpers/client.js';
+import { api, pageRequest } from '../helpers/client.js';
 import { buildCreateRequest, buildStoredBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -341,6 +341,25 @@ describe('PUT /api/profiles/{id}: the theme', () => {
     const a = await createAgentAccount();
     const res = await api.put(`/api/profiles/${a.page.id}`, body({ accent: 'red' }), { key: a.key });
     expect(res.body).to.include({ code: 'invalid_fields', detail: 'theme.accent' });
+  });
+});
+
+describe('PATCH /api/profiles/{id}: link URLs', () => {
+  it('stores a link URL as WHATWG serialises it: a raw space encoded, the same in href and in the Markdown twin', async () => {
+    const a = await createAgentAccount();
+    const blocks = [
+      buildStoredBlock('link', { id: 'spaced', label: 'Spaced', url: 'https://Example.com/a b?q=c d' }),
+      buildStoredBlock('social', { id: 'bare', platform: 'github', url: 'https://GitHub.com' }),
+    ];
+    const res = await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
+    expect(res.status, res.text).to.equal(200);
+    const spaced = 'https://example.com/a%20b?q=c%20d';
+    expect(res.body.blocks.map((b: { url: string }) => b.url)).to.deep.equal([spaced, 'https://github.com/']);
+    const html = (await pageRequest(a.page.username, '/')).text;
+    expect(html).to.include(`href="${spaced}"`);
+    expect(html).to.not.include('a b');
+    const md = (await pageRequest(a.page.username, '/page.md')).text;
+    expect(md).to.include(`(${spaced})`);
   });
 });
 
