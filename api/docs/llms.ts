@@ -49,13 +49,13 @@ POST ${base}/api/webhooks with {"url": "https://your.host/hook", "events": ["acc
 
 ## Blocks
 
-link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name. showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
+link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /). showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
 
 Templates: ${TEMPLATE_IDS.join(', ')}.
 
 ## Errors
 
-Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized, …
+Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized (401: the key is not valid), bad_credentials (403: a wrong currentPassword on PATCH /api/account; the key is fine), blocked (400: the host is private, refused the connection, or answered 401/403/451), unreachable (502: it could not be fetched), …
 
 ## MCP
 
