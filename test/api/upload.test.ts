@@ -7,7 +7,7 @@ import { FORMATS, imageOf, once, photo, pngBomb, sidewaysJpegWithGps } from '../
 import { startSite, type TestSite } from '../helpers/site.js';
 
 const MB = 1024 * 1024;
-/** The SPEC's shape of a storage key: no size or other suffix after the 36 characters. */
+/** The published shape of a storage key: no size or other suffix after the 36 characters. */
 const KEY_SHAPE = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/;
 
 /**
