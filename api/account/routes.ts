@@ -44,7 +44,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       tag: 'Account',
       summary: 'Change the language, the time zone of statistics, or the password',
       description:
-        'A new password needs the current one, and logs out every browser session of the account. Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
+        'A new password needs the current one, and logs out every browser session of the account. A wrong current password is 403 bad_credentials (the key itself stays valid). Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
       auth: 'key',
       body: AccountPatch,
       responses: [{ status: 200, description: 'The account after the change', schema: AccountOut }],
