@@ -155,11 +155,16 @@ const EnvSchema = v.object({
       v.regex(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, or "Name <address>"'),
     ),
   ),
+  /** `development` (npm run dev) may show mail links in the terminal; anything else is production. */
+  NODE_ENV: v.optional(v.string(), 'production'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
   ),
 });
+
+/** Every variable the configuration reads (deploy/linkpage.env.example lists the same). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.entries);
 
 export interface Config {
   port: number;
@@ -196,8 +201,11 @@ export interface Config {
   /**
    * Outgoing e-mail (mail/): through the SMTP server at `smtpUrl`, or, without one, written as
    * `.eml` files under DATA_DIR/mail/. `from` is the sender: the service's name and address.
+   * `logLinks`: whether a written message's link is also logged, which only a developer's
+   * terminal gets (NODE_ENV=development with the output on a terminal): whoever reads a log
+   * could otherwise take over the account the link is for.
    */
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; logLinks: boolean };
 }
 
 /** The CDN settings, each CDN's required ones checked. */
@@ -222,8 +230,11 @@ function cdnConfig(e: v.InferOutput<typeof EnvSchema>): CdnConfig {
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Parses the environment; throws a ConfigError whose message is one line naming the variable.
+ * `terminal`: whether the process writes to a terminal (its standard output is a TTY).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
   const defined = Object.fromEntries(Object.entries(env).filter(([k, val]) => k in EnvSchema.entries && val !== ''));
   const parsed = v.safeParse(EnvSchema, defined);
   if (!parsed.success) {
@@ -255,7 +266,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importBaseUrls: e.IMPORT_BASE_URLS ?? {},
     cdn: cdnConfig(e),
     outboundAllow: e.OUTBOUND_ALLOW ?? [],
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `linkpage <no-reply@${new URL(baseUrl).hostname}>` },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `linkpage <no-reply@${new URL(baseUrl).hostname}>`,
+      logLinks: e.NODE_ENV === 'development' && terminal,
+    },
   };
 }
 

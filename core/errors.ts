@@ -24,7 +24,8 @@ export const ERROR_CODES = {
   unauthorized: [401, 'Send a valid key as "Authorization: Bearer svc_sk_…".'],
   invalid_key: [401, 'Keys look like svc_sk_ followed by 43 URL-safe characters.'],
   key_revoked: [401, 'This key was revoked by the owner; use another key.'],
-  bad_credentials: [401, 'E-mail or password is wrong.'],
+  // 403, not 401: a wrong password sent with a working key must not read as "this key is no good".
+  bad_credentials: [403, 'E-mail or password is wrong.'],
   forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
   csrf_failed: [403, "The session's CSRF token is missing or wrong; reload the page and send it again."],
   banned: [403, 'This page was banned by moderation and cannot be changed.'],

@@ -4,6 +4,7 @@
  */
 import type * as v from 'valibot';
 import type { StoredBlock } from './schemas/blocks.js';
+import { DEFAULT_ACCENT, DEFAULT_OVERLAY } from './schemas/fields.js';
 import type { ProfileReplace } from './schemas/page.js';
 
 /** Each shape is defined once, by its schema; these are the schemas' parsed outputs. */
@@ -11,8 +12,6 @@ export type Profile = Omit<v.InferOutput<typeof ProfileReplace>, 'isPublished' |
 export type Block = v.InferOutput<typeof StoredBlock>;
 export type EmbedBlock = Extract<Block, { type: 'embed' }>;
 export type MessengerBlock = Extract<Block, { type: 'messenger' }>;
-
-const DEFAULT_ACCENT = '#5b4cdb';
 
 export function defaultProfile(username: string, locale: string): Profile {
   return {
@@ -25,7 +24,7 @@ export function defaultProfile(username: string, locale: string): Profile {
     headerAlign: null,
     pageLocale: locale,
     utm: false,
-    theme: { accent: DEFAULT_ACCENT, backgroundImage: null, backgroundFocus: null, overlay: 0 },
+    theme: { accent: DEFAULT_ACCENT, backgroundImage: null, backgroundFocus: null, overlay: DEFAULT_OVERLAY },
   };
 }
 

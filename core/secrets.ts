@@ -42,6 +42,14 @@ export function hashAddress(secret: string, address: string): string {
   return createHmac('sha256', secret).update(`address:${address}`).digest('base64url');
 }
 
+/**
+ * A browser's mark of an account it got into (edge/devices.ts): keyed by the secret, bound to
+ * the password hash so that a new password voids the marks made before it.
+ */
+export function deviceMark(secret: string, accountId: string, passwordHash: string): string {
+  return createHmac('sha256', secret).update(`device:${accountId}:${passwordHash}`).digest('base64url').slice(0, 22);
+}
+
 const SCRYPT: ScryptOptions & { N: number; r: number; p: number } = {
   N: 2 ** 15,
   r: 8,

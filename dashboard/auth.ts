@@ -4,6 +4,7 @@ import { logIn, signUp } from '../core/commands/people.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
+import { deviceMarks, rememberDevice } from '../edge/devices.js';
 import { csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
@@ -36,6 +37,7 @@ export function authRoutes(router: Router, d: DashboardContext): void {
           throw err;
         }
         await startSession(s, ctx, accountId);
+        await rememberDevice(s, ctx, accountId);
         back(ctx, '/dashboard', 'Welcome! Your account is ready. Add your first page below.');
       },
     );
@@ -57,9 +59,14 @@ export function authRoutes(router: Router, d: DashboardContext): void {
         ),
       async (input) => {
         const hit = await limiter.enforce('login', { accountId: null, address: ctx.ip });
-        const accountId = await logIn(s, { email: (input.email ?? '').trim(), password: input.password ?? '' });
+        const accountId = await logIn(
+          s,
+          { email: (input.email ?? '').trim(), password: input.password ?? '', devices: deviceMarks(ctx) },
+          { limiter },
+        );
         await hit?.refund();
         await startSession(s, ctx, accountId);
+        await rememberDevice(s, ctx, accountId);
         back(ctx, safeNext(input.next));
       },
     );

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import { claimAccount, claimable } from '../core/commands/people.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
+import { rememberDevice } from '../edge/devices.js';
 import { startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials } from './forms.js';
@@ -39,6 +40,7 @@ export function claimRoutes(router: Router, d: DashboardContext): void {
         await limiter.enforce('emailTries', { accountId: null, address: ctx.ip });
         const accountId = await claimAccount(s, { token: ctx.params.token, ...credentials });
         await startSession(s, ctx, accountId);
+        await rememberDevice(s, ctx, accountId);
         back(ctx, '/dashboard', 'The account is yours now. Its API keys keep working.');
       },
     );

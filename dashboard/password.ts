@@ -7,11 +7,12 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { sendVerification, verifyEmail } from '../core/commands/emailVerification.js';
+import { sendVerification, verifyEmail, verifyLinkUsable } from '../core/commands/emailVerification.js';
 import { requestPasswordReset, resetLinkUsable, resetPassword } from '../core/commands/passwordReset.js';
 import { AppError } from '../core/errors.js';
 import { Email, Password } from '../core/schemas/fields.js';
 import { parseOrThrow } from '../core/validation.js';
+import { rememberDevice } from '../edge/devices.js';
 import type { DashboardContext } from './context.js';
 
 const FORGOT = 'Forgot your password?';
@@ -60,20 +61,37 @@ export function passwordRoutes(router: Router, d: DashboardContext): void {
           : show(ctx, 'reset', { title: RESET, token: ctx.params.token, error }, error.status),
       async (input) => {
         const { password } = parseOrThrow(v.strictObject({ password: Password }), { password: input.password ?? '' });
-        await resetPassword(s, { token: ctx.params.token, password });
+        const accountId = await resetPassword(s, { token: ctx.params.token, password });
+        // The browser that followed the link is the owner's: its log-ins are not held to the account's limit.
+        await rememberDevice(s, ctx, accountId);
         back(ctx, '/login', 'Your password is changed. Log in with it now.');
       },
     );
   });
 
+  // Opening the link only shows a button: mail scanners that follow links must not use it up.
+  // The button's POST carries the form's CSRF token and works without script.
+  const verifyGone = (ctx: Koa.Context, err: AppError) =>
+    show(ctx, 'message', { title: 'This link does not work any more', message: err.message }, err.status);
   router.get('/email/verify/:token', async (ctx) => {
-    try {
-      await verifyEmail(s, ctx.params.token);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return show(ctx, 'message', { title: 'This link does not work any more', message: err.message }, err.status);
-    }
-    await show(ctx, 'message', { title: 'E-mail confirmed', message: 'Thank you: your e-mail address is confirmed.' });
+    if (!(await verifyLinkUsable(s, ctx.params.token))) return verifyGone(ctx, new AppError('link_invalid'));
+    await show(ctx, 'verifyEmail', { title: 'Confirm your e-mail', token: ctx.params.token });
+  });
+  router.post('/email/verify/:token', form, async (ctx) => {
+    await attempt(
+      ctx,
+      (error) =>
+        error.code === 'link_invalid'
+          ? verifyGone(ctx, error)
+          : show(ctx, 'verifyEmail', { title: 'Confirm your e-mail', token: ctx.params.token, error }, error.status),
+      async () => {
+        await verifyEmail(s, ctx.params.token);
+        await show(ctx, 'message', {
+          title: 'E-mail confirmed',
+          message: 'Thank you: your e-mail address is confirmed.',
+        });
+      },
+    );
   });
   router.post(
     '/dashboard/email/verify',

@@ -4,7 +4,7 @@
  * multipart/form-data, which their handlers stream themselves. The dashboard's forms parse their own.
  */
 import type Koa from 'koa';
-import { koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from '../core/errors.js';
 
 function isJsonApiPath(path: string): boolean {
@@ -19,6 +19,8 @@ export function jsonBodies(multipartPaths: ReadonlySet<string>): Koa.Middleware 
     multipart: false,
     urlencoded: false,
     text: false,
+    // DELETE /api/account carries the password.
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   const jsonOnly = requireJsonBody(multipartPaths);
   return (ctx, next) => (isJsonApiPath(ctx.path) ? jsonOnly(ctx, () => json(ctx, next)) : next());
@@ -30,7 +32,7 @@ function requireJsonBody(multipartPaths: ReadonlySet<string>): Koa.Middleware {
     const multipart = multipartPaths.has(ctx.path) && ctx.is('multipart/form-data') !== false;
     if (
       hasBody &&
-      ['POST', 'PUT', 'PATCH'].includes(ctx.method) &&
+      ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) &&
       !multipart &&
       !ctx.is('application/json', '+json')
     ) {

@@ -23,7 +23,8 @@ export interface Session {
   csrf: string;
 }
 
-function cookieOptions(s: Services, ctx: Koa.Context, maxAge: number | undefined) {
+/** The options of every cookie the service sets: HttpOnly, SameSite=Lax, Secure with an https BASE_URL. */
+export function cookieOptions(s: Services, ctx: Koa.Context, maxAge: number | undefined) {
   const secure = s.config.baseUrl.startsWith('https:');
   // Behind a TLS-terminating proxy the request itself may be http; the cookie is still Secure.
   if (secure) ctx.cookies.secure = true;

@@ -10,9 +10,10 @@
  * files, then the rows; a crash leaves the batch to the next run.
  *
  * Then it sweeps images (table `media`) that no page of their account uses and that are more
- * than a day old: uploads never attached (an upload comes before the change that uses it, so
- * each gets a day), and images a change or deletion left unused but whose file could not be
- * deleted then (core/commands/images.ts removes those at once). Each account's images are
+ * than a day old: a provisional account's uploads never attached (an upload comes before the
+ * change that uses it, so each gets a day), and images a change or deletion left unused but
+ * whose file could not be deleted then (core/commands/images.ts removes those at once). Of a
+ * claimed account it takes only the latter: what the account itself replaced or deleted. Each account's images are
  * re-checked under the account's lock, the lock page changes take too, so a change attaching
  * an image either commits first (and the image stays) or finds it removed (and is refused).
  * The files go inside that transaction: a storage failure leaves the images to the next night.
@@ -122,7 +123,8 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
       removed += await s.db
         .transaction(async (tx) => {
           await accountsRepo(tx).lock(accountId);
-          const unused = await mediaRepo(tx).removeUnused(accountId, keys, now);
+          const sweepable = await mediaRepo(tx).sweepableAmong(accountId, keys);
+          const unused = await mediaRepo(tx).removeUnused(accountId, sweepable, now);
           await s.storage.delete(unused.flatMap(mediaObjectKeys));
           return unused.length;
         })

@@ -1,14 +1,15 @@
 /**
  * Outgoing e-mail. With SMTP_URL each message goes through that SMTP server; without it (the
  * embedded default) nodemailer builds the same message and it is written as an `.eml` file
- * under DATA_DIR/mail/, with one log line naming the file and the link inside, so a service
- * without a mail server still lets its owner follow a reset or confirmation link.
+ * under DATA_DIR/mail/ (readable by the service's user alone), with one log line naming the
+ * file, so a service without a mail server still lets its owner follow a reset or confirmation
+ * link. The link itself is logged only in a developer's terminal (Config.mail.logLinks).
  *
  * Commands call `send` and do not wait for the message: a slow or broken mail server must not
  * slow an answer down, nor make "forgot password" answer differently for a known address. A
  * failure is logged. `settled()` waits for the messages under way (tests, shutdown).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
@@ -21,6 +22,8 @@ export interface Outgoing {
   kind: MessageKind;
   /** The link the message carries (reset, confirmation), if any. */
   link?: string;
+  /** The account the message is about: its `.eml` files go with it (forget). */
+  accountId?: string;
 }
 
 export interface Mailer {
@@ -28,6 +31,8 @@ export interface Mailer {
   send(message: Outgoing): void;
   /** Resolves when every message sent so far is delivered or has failed. */
   settled(): Promise<void>;
+  /** Deletes the `.eml` files written about the account (a deleted account's); none with SMTP. */
+  forget(accountId: string): Promise<void>;
   close(): void;
 }
 
@@ -39,8 +44,8 @@ function serviceName(from: string): string {
 
 /** What the mailer reads of the configuration. */
 export interface MailSettings {
-  /** SMTP_URL (none: .eml files) and MAIL_FROM. */
-  mail: { smtpUrl: string | undefined; from: string };
+  /** SMTP_URL (none: .eml files), MAIL_FROM, and whether a written message's link is logged too. */
+  mail: { smtpUrl: string | undefined; from: string; logLinks: boolean };
   /** The .eml files go under `<dataDir>/mail/`. */
   dataDir: string;
   baseUrl: string;
@@ -69,9 +74,11 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
     await mkdir(folder, { recursive: true, mode: 0o700 });
     sequence += 1;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const file = path.join(folder, `${stamp}-${sequence}-${m.kind}.eml`);
+    const about = m.accountId ? `${m.accountId}-` : '';
+    const file = path.join(folder, `${stamp}-${sequence}-${about}${m.kind}.eml`);
     await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-    log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${m.link ? ` (link: ${m.link})` : ''}`);
+    const link = m.link && config.mail.logLinks ? ` (link: ${m.link})` : '';
+    log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${link}`);
   }
 
   return {
@@ -83,6 +90,12 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
     },
     async settled() {
       while (pending.size > 0) await Promise.all([...pending]);
+    },
+    async forget(accountId) {
+      await this.settled();
+      const names = await readdir(folder).catch(() => [] as string[]);
+      const mark = `-${accountId}-`;
+      await Promise.all(names.filter((n) => n.includes(mark)).map((n) => rm(path.join(folder, n), { force: true })));
     },
     close() {
       transport.close();

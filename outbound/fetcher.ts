@@ -14,7 +14,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { AppError } from '../core/errors.js';
 import { allowList, blockedAddressReason, isAllowed } from './addresses.js';
-import { asFetchError, formatBytes } from './fetchErrors.js';
+import { asFetchError, asStatusError, formatBytes } from './fetchErrors.js';
 
 export { blockedAddressReason } from './addresses.js';
 
@@ -259,13 +259,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
         const clientError = res.status >= 400 && res.status < 500;
         const answered =
           options.anyStatus || (res.status >= 200 && res.status < 300) || (clientError && options.clientErrors);
-        if (!answered) {
-          throw new AppError('unreachable', {
-            field,
-            detail: url.hostname,
-            hint: `The server answered ${res.status}.`,
-          });
-        }
+        if (!answered) throw asStatusError(res.status, url, field);
         return { url: url.toString(), status: res.status, contentType: res.contentType, body: res.body };
       }
       if (hop >= settings.maxRedirects) {

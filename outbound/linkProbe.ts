@@ -4,6 +4,7 @@
  * through the SSRF-safe fetcher, with a User-Agent that names the service.
  */
 import { AppError } from '../core/errors.js';
+import { FAILURE_TEXT, failureCause } from './fetchErrors.js';
 import type { Fetcher } from './fetcher.js';
 
 export const LINK_CHECK_USER_AGENT =
@@ -39,6 +40,10 @@ export async function probeLink(fetcher: Fetcher, url: string, deadlineMs: numbe
     return classify(status);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
+    // A name that resolves nowhere public and a host that refuses connections fail alike, so
+    // the owner cannot tell an internal name from a missing one (outbound/fetchErrors.ts).
+    const cause = failureCause(err);
+    if (cause) return { outcome: 'failed', status: null, error: FAILURE_TEXT[cause] };
     if (err.code === 'blocked') return { outcome: 'unknown', status: null, error: `blocked: ${err.message}` };
     return { outcome: 'failed', status: null, error: err.message };
   }

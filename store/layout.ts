@@ -7,14 +7,20 @@
  *   pages/<username>/llms.txt                           the page introduced to language models
  *   pages/<username>/favicon.png, apple-touch-icon.png  the page's icons (publishing/pageIcons.ts)
  *   pages/<username>/og/<hash>.png                      its link-preview picture (publishing/ogPicture.ts)
- *   media/<kind>/<account id>/<uuid>_<w>x<h>.avif        an image (core/commands/images.ts)
- *   media/<kind>/<account id>/<uuid>_<w>x<h>.<n>w.avif   its smaller sizes, n pixels wide (IMAGE_WIDTHS)
- *   media/<kind>/<account id>/<uuid>.avif                an image stored before sizes were made
+ *   media/<kind>/<account id>/<id>.avif                  an image (core/commands/images.ts)
+ *   media/<kind>/<account id>/<id>.<n>w.avif             its smaller sizes, n pixels wide (IMAGE_WIDTHS)
  *   health/probe                                         written by readiness checks (ops/health.ts)
  *
  * An image is known everywhere else (page fields, API answers, its public address under
- * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<uuid>_<w>x<h>.avif`.
+ * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<id>.avif`,
+ * `<id>` being 36 characters of hex and hyphens. Its smaller sizes are this layout's business:
+ * their names are derived from the key (mediaSizes) and never shown in it.
+ *
+ * Images stored earlier keep their keys, which page fields still take: `<uuid>_<w>x<h>.avif`
+ * (stored with sizes, named by the largest's pixel size) and `<uuid>.avif` (stored before sizes
+ * were made; it has none).
  */
+import { randomBytes } from 'node:crypto';
 import { IMAGE_KINDS, type ImageKind, MEDIA_KEY, MEDIA_KEY_BASE } from '../core/schemas/mediaKey.js';
 
 /** The object a readiness check writes (or reads) to learn that storage answers; no page or image has this key. */
@@ -54,6 +60,11 @@ export function pageKeys(username: string) {
   };
 }
 
+/** The folder of a page name's files (what removing an account's names removes whole, empty folders too). */
+export function pageFolder(username: string): string {
+  return `pages/${username}/`;
+}
+
 /** The link-preview pictures of a page name: one folder, so a publish or a removal clears them at once. */
 export function ogImagePrefix(username: string): string {
   return `pages/${username}/og/`;
@@ -88,29 +99,61 @@ export const IMAGE_WIDTHS: Record<ImageKind, readonly number[]> = {
   background: [],
 };
 
+/** The largest pixel size an image id can carry (the pipeline makes far smaller ones). */
+const MAX_SIDE = 99_999;
+
+/**
+ * The id of a new image: a UUID of version 8 (the version whose bits are the maker's own,
+ * RFC 9562) carrying 74 random bits and, in its last group, the image's width and height as
+ * six hex digits each. A client sees a UUID; the layout reads the size back (mediaDimensions)
+ * to name the smaller sizes and to offer them by width.
+ */
+function imageId(size: { width: number; height: number }, random: Buffer): string {
+  if (random.length < 10) throw new Error('an image id takes 10 random bytes');
+  for (const side of [size.width, size.height]) {
+    if (!Number.isInteger(side) || side < 1 || side > MAX_SIDE) throw new Error(`image side ${side} out of range`);
+  }
+  const hex = random.toString('hex');
+  const variant = (8 | (random[9] & 3)).toString(16);
+  const side = (n: number) => n.toString(16).padStart(6, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(12, 15)}-${variant}${hex.slice(15, 18)}-${side(size.width)}${side(size.height)}`;
+}
+
+/** A version-8 image id as imageId makes it, with the width and height groups. */
+const SIZED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-([0-9a-f]{6})([0-9a-f]{6})$/;
+
 /** The media key of a new image of the account, `width` × `height` pixels (stored with its sizes). */
 export function newMediaKey(
   kind: ImageKind,
   accountId: string,
-  uuid: string,
-  size?: { width: number; height: number },
+  size: { width: number; height: number },
+  random: Buffer = randomBytes(10),
 ): string {
-  return `${kind}/${accountId}/${uuid}${size ? `_${size.width}x${size.height}` : ''}.avif`;
+  return `${kind}/${accountId}/${imageId(size, random)}.avif`;
 }
 
-/** The pixel size of the image of a media key; null for images stored before sizes were made. */
+/**
+ * The pixel size of the image of a media key: from its id, or from the suffix of an earlier
+ * key; null for images stored before sizes were made (their ids are random UUIDs, version 4).
+ */
 export function mediaDimensions(key: string): { width: number; height: number } | null {
   const m = MEDIA_KEY.exec(key);
-  return m?.[2] ? { width: Number(m[2]), height: Number(m[3]) } : null;
+  if (!m) return null;
+  if (m[3]) return { width: Number(m[3]), height: Number(m[4]) };
+  const sized = SIZED_ID.exec(m[2]);
+  if (!sized) return null;
+  const width = Number.parseInt(sized[1], 16);
+  const height = Number.parseInt(sized[2], 16);
+  return width >= 1 && height >= 1 && width <= MAX_SIDE && height <= MAX_SIDE ? { width, height } : null;
 }
 
 /** The smaller sizes stored beside an image (none for images stored before sizes were made), each by its media path. */
 export function mediaSizes(key: string): { width: number; key: string }[] {
-  const m = MEDIA_KEY.exec(key);
-  if (!m?.[2]) return [];
-  const width = Number(m[2]);
+  const size = mediaDimensions(key);
+  if (!size) return [];
+  const kind = key.slice(0, key.indexOf('/')) as ImageKind;
   const base = key.slice(0, -'.avif'.length);
-  return IMAGE_WIDTHS[m[1] as ImageKind].filter((w) => w < width).map((w) => ({ width: w, key: `${base}.${w}w.avif` }));
+  return IMAGE_WIDTHS[kind].filter((w) => w < size.width).map((w) => ({ width: w, key: `${base}.${w}w.avif` }));
 }
 
 /** Where the image of a media key is stored (and served from, under the apex's `/media/`). */

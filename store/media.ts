@@ -11,6 +11,13 @@ const IN_USE = `EXISTS (
     AND (p.profile->>'avatar' = m.key OR p.profile#>>'{theme,backgroundImage}' = m.key
       OR EXISTS (SELECT 1 FROM json_array_elements(p.blocks) b WHERE b->>'image' = m.key)))`;
 
+/**
+ * What the nightly sweep may take: any image of a provisional account (or of one that is gone),
+ * but of a claimed account only what the account itself let go (released_at).
+ */
+const SWEEPABLE = `(m.released_at IS NOT NULL OR NOT EXISTS (
+  SELECT 1 FROM accounts a WHERE a.id = m.account_id AND a.email IS NOT NULL))`;
+
 export function mediaRepo(db: Queryable) {
   return {
     /** Records a new image of the account (before its file is written). */
@@ -53,23 +60,40 @@ export function mediaRepo(db: Queryable) {
       return rows.map((r) => r.key);
     },
 
-    /** Puts back keys whose files could not be deleted, for the next sweep to try again. */
+    /**
+     * Puts back keys whose files could not be deleted, for the next sweep to try again, marked
+     * as let go by their account (the sweep may then remove them even from a claimed account).
+     */
     async restore(keys: readonly string[]): Promise<void> {
       if (keys.length === 0) return;
-      await db.query('UPDATE media SET removed_at = NULL WHERE key = ANY($1::text[])', [keys]);
+      await db.query(
+        'UPDATE media SET released_at = COALESCE(removed_at, released_at), removed_at = NULL WHERE key = ANY($1::text[])',
+        [keys],
+      );
     },
 
     /**
      * Up to `limit` images stored before `cutoff` that are neither removed nor used by a page,
-     * after `after` in key order (the sweep's candidates; re-checked under the account's lock).
+     * after `after` in key order, and that the sweep may touch (the sweep's candidates;
+     * re-checked under the account's lock with sweepableAmong).
      */
     async unusedBefore(cutoff: Date, after: string, limit: number): Promise<{ key: string; accountId: string }[]> {
       return db.query<{ key: string; accountId: string }>(
         `SELECT m.key, m.account_id AS "accountId" FROM media m
-         WHERE m.removed_at IS NULL AND m.created_at < $2 AND m.key > $3 AND NOT ${IN_USE}
+         WHERE m.removed_at IS NULL AND m.created_at < $2 AND m.key > $3 AND ${SWEEPABLE} AND NOT ${IN_USE}
          ORDER BY m.key LIMIT $1`,
         [limit, cutoff, after],
       );
+    },
+
+    /** Which of the account's `keys` the sweep may touch, as this transaction sees the account. */
+    async sweepableAmong(accountId: string, keys: readonly string[]): Promise<string[]> {
+      if (keys.length === 0) return [];
+      const rows = await db.query<{ key: string }>(
+        `SELECT m.key FROM media m WHERE m.account_id = $1 AND m.key = ANY($2::text[]) AND ${SWEEPABLE}`,
+        [accountId, keys],
+      );
+      return rows.map((r) => r.key);
     },
 
     /** Forgets every image of the accounts (deleted with their folders). */

@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig, loadSecret } from '../core/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, loadSecret } from '../core/config.js';
 
 describe('loadConfig', () => {
   it('runs on the embedded defaults with no variable set', () => {
@@ -81,10 +81,19 @@ describe('loadConfig', () => {
   });
 
   it('writes mail to files unless SMTP_URL is set, from MAIL_FROM or the service on BASE_URL', () => {
-    expect(loadConfig({}).mail).to.deep.equal({ smtpUrl: undefined, from: 'linkpage <no-reply@localhost>' });
+    expect(loadConfig({}, false).mail).to.deep.equal({
+      smtpUrl: undefined,
+      from: 'linkpage <no-reply@localhost>',
+      logLinks: false,
+    });
     expect(
-      loadConfig({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', MAIL_FROM: 'Links <hi@links.example>' }).mail,
-    ).to.deep.equal({ smtpUrl: 'smtps://user:pass@mail.example.com:465', from: 'Links <hi@links.example>' });
+      loadConfig({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', MAIL_FROM: 'Links <hi@links.example>' }, false)
+        .mail,
+    ).to.deep.equal({
+      smtpUrl: 'smtps://user:pass@mail.example.com:465',
+      from: 'Links <hi@links.example>',
+      logLinks: false,
+    });
     for (const [name, value] of [
       ['SMTP_URL', 'http://mail.example.com'],
       ['SMTP_URL', 'not a url'],
@@ -144,5 +153,17 @@ describe('loadSecret', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('deploy/linkpage.env.example', () => {
+  /** Read by the runtime or by libraries, not by the configuration: listed for the operator. */
+  const NOT_CONFIG = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'MALLOC_ARENA_MAX'];
+
+  it('lists every variable of the configuration schema, and no other', async () => {
+    const example = await readFile(new URL('../deploy/linkpage.env.example', import.meta.url), 'utf8');
+    const listed = [...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+    const config = listed.filter((name) => !NOT_CONFIG.includes(name));
+    expect([...new Set(config)].sort()).to.deep.equal([...CONFIG_VARIABLES].sort());
   });
 });

@@ -20,6 +20,9 @@ const AccountPatch = v.strictObject({
   newPassword: v.optional(Password),
 });
 
+/** DELETE: the account's password, which an account that has one must send. */
+const AccountDelete = v.optional(v.strictObject({ password: v.optional(v.pipe(str(), v.maxLength(200))) }), {});
+
 export function accountRoutes(s: Services, limiter: Limiter) {
   return [
     route({
@@ -41,7 +44,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       tag: 'Account',
       summary: 'Change the language, the time zone of statistics, or the password',
       description:
-        'A new password needs the current one, and logs out every browser session of the account. Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
+        'A new password needs the current one, and logs out every browser session of the account. A wrong current password is 403 bad_credentials (the key itself stays valid). Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
       auth: 'key',
       body: AccountPatch,
       responses: [{ status: 200, description: 'The account after the change', schema: AccountOut }],
@@ -73,13 +76,14 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       tag: 'Account',
       summary: 'Delete the account with everything it holds',
       description:
-        "Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key, and the session's CSRF token must be in X-CSRF-Token (403 csrf_failed without it). The account goes with its pages (taken off the page hosts), images, keys, sessions, claim links and statistics; its page names stay parked, taken for everyone. A message to the account's e-mail confirms it.",
+        'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key, and the session\'s CSRF token must be in X-CSRF-Token (403 csrf_failed without it). An account with a password sends it as {"password"}: without it 400 invalid_fields (field password), a wrong one 403 bad_credentials; wrong ones count against the same limit as wrong current passwords (10 per 15 minutes, 50 per day: then 429 rate_limited). The account goes with its pages (taken off the page hosts), images, keys, sessions, claim links and statistics; its page names stay parked, taken for everyone. A message to the account\'s e-mail confirms it.',
       auth: 'session',
+      body: AccountDelete,
       responses: [{ status: 204, description: 'Deleted' }],
-      errors: ['forbidden_via_key', 'unauthorized', 'csrf_failed'],
-      async handler(ctx) {
+      errors: ['forbidden_via_key', 'unauthorized', 'csrf_failed', 'invalid_fields', 'bad_credentials', 'rate_limited'],
+      async handler(ctx, { body }) {
         const accountId = sessionAccountOf(ctx);
-        await deleteAccount(s, accountId, {}, { limiter });
+        await deleteAccount(s, accountId, { password: body.password }, { limiter });
         await endSession(s, ctx);
         ctx.status = 204;
       },

@@ -30,7 +30,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - PATCH ${base}/api/profiles/<id> changes only the fields sent; "blocks", when sent, replaces the whole list, and each stored block needs id, order, visible and type (read them back first). "isPublished": false takes the page offline.
 - Several writers on one page (other agents, the person who claimed it): every page has a "version" (also its ETag). Send If-Match: "<version>" with PATCH, PUT or DELETE (MCP: expectedVersion) and the change is refused with 412 precondition_failed when someone changed the page since your read; read it again and redo your change. Without If-Match the last write wins.
 - Undo: GET ${base}/api/profiles/<id>/versions lists each change (version, time, who, summary); GET …/versions/<n> shows one as it was; POST …/versions/<n>/restore makes the page that version again (a new version, published). MCP: list_versions, get_version, restore_version.
-- PUT replaces every field; DELETE removes the page.
+- PUT replaces every field (an omitted theme, or omitted theme fields, take their defaults); DELETE removes the page.
 - GET ${base}/api/profiles/<id>/stats?days=30 (or ?from=YYYY-MM-DD&to=YYYY-MM-DD) gives views, unique visitors, taps and click-through per block, referrers, countries, devices, browsers, os, campaigns, and markdownReads (who read the page as Markdown: agents by name, other programs, people). GET …/stats.csv gives the daily rows as CSV.
 - GET ${base}/api/agent/me lists the account's pages; POST ${base}/api/agent/claim-link makes a fresh claim link.
 - GET ${base}/api/account/export answers everything stored about the account (pages and their history, daily statistics, images, keys, sessions; never a secret). A key cannot delete the account: its owner does that in the dashboard.
@@ -49,13 +49,13 @@ POST ${base}/api/webhooks with {"url": "https://your.host/hook", "events": ["acc
 
 ## Blocks
 
-link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name. showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
+link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /). showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
 
 Templates: ${TEMPLATE_IDS.join(', ')}.
 
 ## Errors
 
-Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized, …
+Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized (401: the key is not valid), bad_credentials (403: a wrong currentPassword on PATCH /api/account; the key is fine), blocked (400: the host is private, refused the connection, or answered 401/403/451), unreachable (502: it could not be fetched), …
 
 ## MCP
 

@@ -9,7 +9,7 @@ import pMap from 'p-map';
 import { accountsRepo } from '../../store/accounts.js';
 import type { Queryable } from '../../store/db.js';
 import { forgottenAccountsRepo } from '../../store/housekeeping.js';
-import { accountMediaPrefixes } from '../../store/layout.js';
+import { accountMediaPrefixes, pageFolder } from '../../store/layout.js';
 import { mediaRepo } from '../../store/media.js';
 import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
@@ -37,6 +37,8 @@ export async function removeAccounts(
   const names = await pagesRepo(tx).usernamesOfAccounts(accounts);
   if (o.parkNames) for (const id of accounts) await namesRepo(tx).parkForEveryone(id, names, s.now());
   await pMap(names, (name) => s.publisher.removePage(name), { concurrency: REMOVALS_AT_ONCE });
+  // Whatever the page files left behind goes too: their emptied folders, and anything stray.
+  await pMap(names, (name) => s.storage.deletePrefix(pageFolder(name)), { concurrency: REMOVALS_AT_ONCE });
   const removed = await pMap(accounts.flatMap(accountMediaPrefixes), (folder) => s.storage.deletePrefix(folder), {
     concurrency: REMOVALS_AT_ONCE,
   });
@@ -47,9 +49,10 @@ export async function removeAccounts(
 }
 
 /**
- * A person deletes their account, and everything goes; a message confirms it. The dashboard's
- * form sends the password, checked here (wrong ones count against the account's
- * `currentPassword` limit); DELETE /api/account relies on the browser session and its CSRF token.
+ * A person deletes their account, and everything goes; a message confirms it. An account with a
+ * password must send it (the dashboard's form and DELETE /api/account alike, each behind the
+ * browser session and its CSRF token): missing, `invalid_fields`; wrong, `bad_credentials`, and
+ * wrong ones count against the account's `currentPassword` limit.
  */
 export async function deleteAccount(
   s: Services,
@@ -58,6 +61,13 @@ export async function deleteAccount(
   o: { limiter: Limiter },
 ): Promise<void> {
   const account = await loadAccount(s, accountId);
+  if (account.passwordHash !== null && !input.password) {
+    throw new AppError('invalid_fields', {
+      field: 'password',
+      detail: 'password',
+      hint: "Send the account's password to delete it.",
+    });
+  }
   if (input.password !== undefined) {
     const hit = await o.limiter.enforce('currentPassword', { accountId, address: '' });
     if (account.passwordHash === null || !(await verifyPassword(input.password, account.passwordHash))) {
@@ -70,5 +80,7 @@ export async function deleteAccount(
     await removeAccounts(s, tx, [accountId], { parkNames: true });
   });
   s.log.info({ accountId }, 'account deleted by its owner');
+  // The messages written about it (without SMTP_URL) go too; the confirmation below is sent to the person.
+  await s.mailer.forget(accountId);
   if (account.email) s.mailer.send({ to: account.email, locale: account.locale, kind: 'accountDeleted' });
 }

@@ -6,6 +6,7 @@
  * change queued an event (`kick`), in whichever process made it.
  */
 import pMap from 'p-map';
+import { FAILURE_TEXT, failureCause } from '../../outbound/fetchErrors.js';
 import { accountsRepo } from '../../store/accounts.js';
 import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
 import { webhooksRepo } from '../../store/webhooks.js';
@@ -109,7 +110,9 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
       status >= 300 && status < 400 ? `Redirected (${status}); webhooks are not redirected.` : `Answered ${status}.`;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    error = `${err.code}: ${err.message}`;
+    // One text for a name that resolves nowhere public, whether it is missing or internal.
+    const cause = failureCause(err);
+    error = cause ? FAILURE_TEXT[cause] : `${err.code}: ${err.message}`;
   }
   const now = s.now();
   // `take` counted this attempt; the row read at the claim holds the count before it.
@@ -142,6 +145,7 @@ async function tellOwner(s: Services, accountId: string): Promise<void> {
     locale: account.locale,
     kind: 'webhookDisabled',
     link: `${s.config.baseUrl}/dashboard/webhooks`,
+    accountId,
   });
 }
 

@@ -1,10 +1,12 @@
 /**
  * Confirming an account's e-mail: after a sign-up or a claim a message with a link goes to the
- * address; following it marks the address confirmed (which password resets rely on). The
+ * address; the link opens a page whose button marks the address confirmed (which password
+ * resets rely on): a mail scanner that only follows the link confirms nothing. The
  * dashboard can send it again, limited per account.
  */
 import { accountsRepo } from '../../store/accounts.js';
 import { mailTokensRepo } from '../../store/mailTokens.js';
+import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
 import { type Services, verifyUrl } from '../services.js';
 import { loadAccount } from './account.js';
@@ -24,7 +26,24 @@ export async function sendVerification(s: Services, accountId: string, limiter?:
     now: s.now(),
     ttlMs: VERIFY_TTL_MS,
   });
-  s.mailer.send({ to: account.email, locale: account.locale, kind: 'verifyEmail', link: verifyUrl(s.config, token) });
+  s.mailer.send({
+    to: account.email,
+    locale: account.locale,
+    kind: 'verifyEmail',
+    link: verifyUrl(s.config, token),
+    accountId,
+  });
+}
+
+/** Whether a confirmation link can still be used (for showing its button; nothing is used up). */
+export async function verifyLinkUsable(s: Services, token: string): Promise<boolean> {
+  try {
+    await usableLink(s.db, token, 'verify', s.now());
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
 }
 
 /** Marks the address of the link confirmed; link_invalid when it cannot be used. */

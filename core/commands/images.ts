@@ -10,7 +10,6 @@
  * comes before the change that uses it) and files whose deletion failed are swept at night
  * (jobs/housekeeping.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { KIND_LIMITS, processImage } from '../../media/pipeline.js';
 import type { Queryable } from '../../store/db.js';
 import { type ImageKind, mediaObjectKey, mediaObjectKeys, mediaSizes, newMediaKey } from '../../store/layout.js';
@@ -20,7 +19,7 @@ import type { Block, Profile } from '../model.js';
 import type { Services } from '../services.js';
 
 export interface StoredImage {
-  /** Storage key, `<kind>/<account id>/<uuid>_<width>x<height>.avif`: what page fields take. */
+  /** Storage key, `<kind>/<account id>/<36 hex and hyphens>.avif`: what page fields take. */
   key: string;
   /** Public address of the image. */
   url: string;
@@ -42,7 +41,7 @@ export async function storeImage(
   field = 'file',
 ): Promise<StoredImage> {
   const image = await processImage(bytes, kind, field);
-  const key = newMediaKey(kind, accountId, randomUUID(), image);
+  const key = newMediaKey(kind, accountId, image);
   // The row first: a file is never stored that the sweep cannot find.
   await mediaRepo(s.db).add(key, accountId, s.now());
   const meta = { contentType: 'image/avif', cacheControl: IMAGE_CACHE };

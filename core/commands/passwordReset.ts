@@ -49,7 +49,13 @@ export async function requestPasswordReset(
     now,
     ttlMs: RESET_TTL_MS,
   });
-  s.mailer.send({ to: account.email, locale: account.locale, kind: 'passwordReset', link: resetUrl(s.config, token) });
+  s.mailer.send({
+    to: account.email,
+    locale: account.locale,
+    kind: 'passwordReset',
+    link: resetUrl(s.config, token),
+    accountId: account.id,
+  });
 }
 
 /** Whether a reset link can still be used (for showing its form). */
@@ -92,5 +98,6 @@ export function passwordChangedMessage(s: Services, account: Account): void {
     locale: account.locale,
     kind: 'passwordChanged',
     link: baseUrlPath(s.config, '/password/forgot'),
+    accountId: account.id,
   });
 }

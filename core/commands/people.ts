@@ -9,7 +9,16 @@ import { pagesRepo } from '../../store/pages.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { emitEvent } from '../events.js';
-import { CLAIM_TOKEN_PATTERN, hashPassword, newId, sha256, verifyPassword } from '../secrets.js';
+import type { Limiter } from '../limiter.js';
+import {
+  CLAIM_TOKEN_PATTERN,
+  deviceMark,
+  hashAddress,
+  hashPassword,
+  newId,
+  sha256,
+  verifyPassword,
+} from '../secrets.js';
 import type { Services } from '../services.js';
 import { sendVerification } from './emailVerification.js';
 
@@ -49,12 +58,25 @@ export async function signUp(
   }
 }
 
-/** bad_credentials for a wrong e-mail or a wrong password alike. */
-export async function logIn(s: Services, input: { email: string; password: string }): Promise<string> {
+/**
+ * bad_credentials for a wrong e-mail or a wrong password alike. Failed tries count against the
+ * e-mail's `loginByEmail` limit, except from a browser holding the account's device mark
+ * (`devices`, edge/devices.ts); a right password gives its hit back.
+ */
+export async function logIn(
+  s: Services,
+  input: { email: string; password: string; devices: readonly string[] },
+  o: { limiter: Limiter },
+): Promise<string> {
   const account = await accountsRepo(s.db).findByEmail(input.email);
+  const known =
+    account?.passwordHash != null && input.devices.includes(deviceMark(s.secret, account.id, account.passwordHash));
+  const subject = `login:${hashAddress(s.secret, input.email.trim().toLowerCase())}`;
+  const hit = known ? null : await o.limiter.enforce('loginByEmail', { accountId: subject, address: '' });
   const hash = account?.passwordHash ?? (await DUMMY_HASH);
   const ok = await verifyPassword(input.password, hash);
   if (!account?.passwordHash || !ok) throw new AppError('bad_credentials');
+  await hit?.refund();
   return account.id;
 }
 

@@ -70,6 +70,21 @@ export const LIMITS = {
     counts: 'requests',
     code: 'rate_limited',
   },
+  /**
+   * Failed log-ins naming one e-mail, from any address (the subject is the e-mail's keyed hash,
+   * counted whether or not an account has it, so the limit tells nothing). A browser that got
+   * into the account before (its device mark, edge/devices.ts) is neither counted nor stopped,
+   * and a password reset is not limited by it: a stranger's guesses cannot lock the owner out.
+   */
+  loginByEmail: {
+    windows: [
+      { max: 20, seconds: HOUR },
+      { max: 100, seconds: DAY },
+    ],
+    per: 'account',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
   mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
   /**
    * Wrong current passwords on a password change (PATCH /api/account, the dashboard's account

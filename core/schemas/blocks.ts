@@ -3,7 +3,7 @@
  * order and visible; an agent block (in the create-page request) may leave them out.
  */
 import * as v from 'valibot';
-import { DateTime, Focus, HttpUrl, isAppLink, StorageKey, str, text } from './fields.js';
+import { DateTime, Focus, isAppLink, LinkUrl, StorageKey, str, text } from './fields.js';
 
 export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
@@ -40,7 +40,7 @@ const agentBase = {
 const link = {
   type: v.literal('link'),
   label: text(1, 120),
-  url: HttpUrl,
+  url: LinkUrl,
   note: v.optional(text(0, 160), ''),
   image: v.optional(v.nullable(StorageKey), null),
   imageFocus: v.optional(v.nullable(Focus), null),
@@ -70,20 +70,20 @@ const link = {
 const social = {
   type: v.literal('social'),
   platform: text(1, 40),
-  url: HttpUrl,
+  url: LinkUrl,
   counter: v.optional(v.nullable(text(0, 20)), null),
 };
 const socialRow = {
   type: v.literal('socialRow'),
   items: v.pipe(
-    v.array(v.strictObject({ platform: text(1, 40), url: HttpUrl })),
+    v.array(v.strictObject({ platform: text(1, 40), url: LinkUrl })),
     v.maxLength(SOCIAL_ROW_MAX, `A social row holds at most ${SOCIAL_ROW_MAX} items.`),
   ),
 };
 const embed = {
   type: v.literal('embed'),
   provider: v.picklist(EMBED_PROVIDERS, `Use one of: ${EMBED_PROVIDERS.join(', ')}.`),
-  url: HttpUrl,
+  url: LinkUrl,
   title: v.optional(text(0, 120), ''),
 };
 const messenger = {

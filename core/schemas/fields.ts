@@ -115,6 +115,17 @@ export function isAppLink(value: string): boolean {
 
 export const HttpUrl = v.pipe(str(), v.check(isRealHttpUrl, 'bad_url'));
 
+/**
+ * A URL a page links to, stored as the WHATWG URL serialiser writes it: a raw space or other
+ * character that may not stand in a URL is percent-encoded, the host lowercased (and
+ * punycoded), an empty path `/`. Normalised here, once, so the page's `href`, its Markdown twin,
+ * the short-path redirect and the API answer all carry the same valid URL.
+ */
+export const LinkUrl = v.pipe(
+  HttpUrl,
+  v.transform((url) => new URL(url).href),
+);
+
 export const DateTime = v.pipe(
   str(),
   v.check(isUtcDateTime, 'Use an RFC 3339 UTC date-time on a real date, like 2025-03-01T09:00:00Z.'),
@@ -132,6 +143,10 @@ export const StorageKey = v.pipe(
   str(),
   v.regex(STORAGE_KEY, 'Use a storage key returned by POST /api/upload, like avatar/<account id>/<uuid>.avif.'),
 );
+
+/** A page's accent colour and background overlay when none is chosen. */
+export const DEFAULT_ACCENT = '#5b4cdb';
+export const DEFAULT_OVERLAY = 0;
 
 export const Accent = v.pipe(str(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Use # followed by 6 hex digits.'));
 

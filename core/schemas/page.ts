@@ -3,6 +3,8 @@ import * as v from 'valibot';
 import { StoredBlocks } from './blocks.js';
 import {
   Accent,
+  DEFAULT_ACCENT,
+  DEFAULT_OVERLAY,
   Focus,
   HeaderAlign,
   Layout,
@@ -53,7 +55,7 @@ export const ProfilePatch = v.strictObject({
   blocks: v.optional(editable.blocks),
 });
 
-/** PUT: every editable field; the nullable ones become null when left out. */
+/** PUT: every editable field; the nullable ones become null when left out, the theme takes its defaults. */
 export const ProfileReplace = v.strictObject({
   displayName: editable.displayName,
   avatar: v.optional(editable.avatar, null),
@@ -65,12 +67,16 @@ export const ProfileReplace = v.strictObject({
   pageLocale: editable.pageLocale,
   isPublished: editable.isPublished,
   utm: editable.utm,
-  theme: v.strictObject({
-    accent: Accent,
-    backgroundImage: v.optional(v.nullable(StorageKey), null),
-    backgroundFocus: v.optional(v.nullable(Focus), null),
-    overlay: Overlay,
-  }),
+  // An omitted theme, or omitted theme fields, take their defaults.
+  theme: v.optional(
+    v.strictObject({
+      accent: v.optional(Accent, DEFAULT_ACCENT),
+      backgroundImage: v.optional(v.nullable(StorageKey), null),
+      backgroundFocus: v.optional(v.nullable(Focus), null),
+      overlay: v.optional(Overlay, DEFAULT_OVERLAY),
+    }),
+    {},
+  ),
   blocks: editable.blocks,
 });
 

@@ -36,15 +36,15 @@ describe('PATCH /api/account', () => {
     expect(res.body.locale).to.equal('uk');
   });
 
-  it('changes the password only with the right current password', async () => {
+  it('changes the password only with the right current password (a wrong one is 403, the key stays good)', async () => {
     const a = await claimed();
     const wrong = await api.patch(
       '/api/account',
       { currentPassword: 'nope nope', newPassword: 'second password' },
       { key: a.key },
     );
-    expect(wrong.status).to.equal(401);
-    expect(wrong.body.code).to.equal('bad_credentials');
+    expect(wrong.status).to.equal(403);
+    expect(wrong.body).to.include({ code: 'bad_credentials', field: 'currentPassword' });
     const missing = await api.patch('/api/account', { newPassword: 'second password' }, { key: a.key });
     expect(missing.body).to.include({ code: 'invalid_fields', field: 'currentPassword' });
     const ok = await api.patch(

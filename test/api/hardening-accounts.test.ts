@@ -19,7 +19,7 @@ function startOfNextHour(): Date {
 const claimed = () => createAgentAccount({ email: `${uniqueName('owner')}@example.com`, password: 'first password' });
 
 describe('PATCH /api/account with a wrong current password', () => {
-  it('answers 401 to 10 wrong current passwords per 15 minutes per account, then 429 with Retry-After', async () => {
+  it('answers 403 to 10 wrong current passwords per 15 minutes per account, then 429 with Retry-After', async () => {
     const t0 = startOfNextHour();
     app().clock.set(t0);
     const a = await claimed();
@@ -30,7 +30,7 @@ describe('PATCH /api/account with a wrong current password', () => {
         { currentPassword: `guess number ${i}`, newPassword: 'second password' },
         { key: a.key },
       );
-      expect(wrong.status, `try ${i}`).to.equal(401);
+      expect(wrong.status, `try ${i}`).to.equal(403);
       expect(wrong.body.code).to.equal('bad_credentials');
     }
     const limited = await api.patch(
@@ -71,7 +71,7 @@ describe('PATCH /api/account with a wrong current password', () => {
         { currentPassword: 'not it at all', newPassword: 'fifth password' },
         { key: a.key },
       );
-      expect(wrong.status).to.equal(401);
+      expect(wrong.status).to.equal(403);
     }
     const limited = await api.patch(
       '/api/account',

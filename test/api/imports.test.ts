@@ -188,7 +188,7 @@ describe('POST /api/import/{network}', () => {
       displayName: 'Octo Cat',
       bio: 'Builds things\nat night',
     });
-    expect(res.body.avatar).to.match(new RegExp(`^avatar/${owner.accountId}/[0-9a-f-]{36}_[0-9]+x[0-9]+\\.avif$`));
+    expect(res.body.avatar).to.match(new RegExp(`^avatar/${owner.accountId}/[0-9a-f-]{36}\\.avif$`));
     const patched = await api.patch(
       `/api/profiles/${owner.page.id}`,
       { displayName: res.body.displayName, bio: res.body.bio, avatar: res.body.avatar },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { banPage } from '../../core/commands/moderation.js';
-import { api } from '../helpers/client.js';
+import { api, pageRequest } from '../helpers/client.js';
 import { buildCreateRequest, buildStoredBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -297,22 +297,69 @@ describe('PUT /api/profiles/{id}', () => {
 
   it('requires every non-nullable field', async () => {
     const a = await createAgentAccount();
-    for (const field of [
-      'displayName',
-      'bio',
-      'templateId',
-      'layout',
-      'pageLocale',
-      'isPublished',
-      'utm',
-      'theme',
-      'blocks',
-    ]) {
+    for (const field of ['displayName', 'bio', 'templateId', 'layout', 'pageLocale', 'isPublished', 'utm', 'blocks']) {
       const body: Record<string, unknown> = full();
       delete body[field];
       const res = await api.put(`/api/profiles/${a.page.id}`, body, { key: a.key });
       expect(res.body, field).to.include({ code: 'invalid_fields', detail: field });
     }
+  });
+});
+
+describe('PUT /api/profiles/{id}: the theme', () => {
+  const body = (theme?: Record<string, unknown>) => ({
+    displayName: 'Put Person',
+    bio: '',
+    templateId: 'mono',
+    layout: 'list',
+    pageLocale: 'en',
+    isPublished: true,
+    utm: false,
+    blocks: [],
+    ...(theme === undefined ? {} : { theme }),
+  });
+  const defaults = { accent: '#5b4cdb', overlay: 0, backgroundImage: null, backgroundFocus: null };
+
+  it('gives an omitted theme its defaults', async () => {
+    const a = await createAgentAccount({ page: { theme: { accent: '#112233', overlay: 0.5 } } });
+    const res = await api.put(`/api/profiles/${a.page.id}`, body(), { key: a.key });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.theme).to.deep.equal(defaults);
+  });
+
+  it('gives each omitted theme field its default: {} and a theme with the overlay alone', async () => {
+    const a = await createAgentAccount({ page: { theme: { accent: '#112233', overlay: 0.5 } } });
+    const empty = await api.put(`/api/profiles/${a.page.id}`, body({}), { key: a.key });
+    expect(empty.status, empty.text).to.equal(200);
+    expect(empty.body.theme).to.deep.equal(defaults);
+    const overlay = await api.put(`/api/profiles/${a.page.id}`, body({ overlay: 0.3 }), { key: a.key });
+    expect(overlay.status, overlay.text).to.equal(200);
+    expect(overlay.body.theme).to.deep.equal({ ...defaults, overlay: 0.3 });
+  });
+
+  it('still refuses a theme field of the wrong shape', async () => {
+    const a = await createAgentAccount();
+    const res = await api.put(`/api/profiles/${a.page.id}`, body({ accent: 'red' }), { key: a.key });
+    expect(res.body).to.include({ code: 'invalid_fields', detail: 'theme.accent' });
+  });
+});
+
+describe('PATCH /api/profiles/{id}: link URLs', () => {
+  it('stores a link URL as WHATWG serialises it: a raw space encoded, the same in href and in the Markdown twin', async () => {
+    const a = await createAgentAccount();
+    const blocks = [
+      buildStoredBlock('link', { id: 'spaced', label: 'Spaced', url: 'https://Example.com/a b?q=c d' }),
+      buildStoredBlock('social', { id: 'bare', platform: 'github', url: 'https://GitHub.com' }),
+    ];
+    const res = await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
+    expect(res.status, res.text).to.equal(200);
+    const spaced = 'https://example.com/a%20b?q=c%20d';
+    expect(res.body.blocks.map((b: { url: string }) => b.url)).to.deep.equal([spaced, 'https://github.com/']);
+    const html = (await pageRequest(a.page.username, '/')).text;
+    expect(html).to.include(`href="${spaced}"`);
+    expect(html).to.not.include('a b');
+    const md = (await pageRequest(a.page.username, '/page.md')).text;
+    expect(md).to.include(`(${spaced})`);
   });
 });
 

@@ -44,7 +44,7 @@ describe('responsive images: sizes made at upload, srcset on the page (media/pip
   it('stores an avatar at 128, 256 and 512 px wide beside it and offers them by srcset with its own width last', async () => {
     const a = await createAgentAccount({ page: { templateId: 'editorial' } });
     const avatar = await upload(a.key, 'avatar', await picture(1000, 1000));
-    expect(avatar.key).to.match(/_800x800\.avif$/);
+    expect(avatar.key).to.match(/^avatar\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/);
     expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
       200,
     );
@@ -61,7 +61,7 @@ describe('responsive images: sizes made at upload, srcset on the page (media/pip
   it('makes no size as large as the picture itself, and widens sizes for a wide picture cut to a square', async () => {
     const a = await createAgentAccount({ page: { templateId: 'editorial' } });
     const avatar = await upload(a.key, 'avatar', await picture(300, 150));
-    expect(avatar.key).to.match(/_300x150\.avif$/);
+    expect(avatar.key).to.match(/^avatar\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/);
     expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
       200,
     );
@@ -89,6 +89,27 @@ describe('responsive images: sizes made at upload, srcset on the page (media/pip
     expect(candidates(thumbs[0].getAttribute('srcset')).map(([, w]) => w)).to.deep.equal([96, 192, 384, 600]);
     expect(thumbs[0].getAttribute('sizes')).to.equal('84px');
     expect([thumbs[0].getAttribute('width'), thumbs[0].getAttribute('height')]).to.deep.equal(['96', '96']);
+  });
+
+  it('keeps showing an image stored under an earlier key that named its size, with its sizes', async () => {
+    const a = await createAgentAccount({ page: { templateId: 'editorial' } });
+    const key = `avatar/${a.accountId}/${crypto.randomUUID()}_300x300.avif`;
+    const base = key.slice(0, -'.avif'.length);
+    const meta = { contentType: 'image/avif', cacheControl: 'public, max-age=31536000, immutable' };
+    const avif = async (w: number) =>
+      sharp(await picture(w, w))
+        .avif()
+        .toBuffer();
+    await app().services.storage.put(`media/${key}`, await avif(300), meta);
+    await app().services.storage.put(`media/${base}.128w.avif`, await avif(128), meta);
+    await app().services.storage.put(`media/${base}.256w.avif`, await avif(256), meta);
+    expect(mediaObjectKeys(key)).to.deep.equal([`media/${key}`, `media/${base}.128w.avif`, `media/${base}.256w.avif`]);
+    const set = await api.patch(`/api/profiles/${a.page.id}`, { avatar: key }, { key: a.key });
+    expect(set.status, set.text).to.equal(200);
+    const img = (await page(a.page.username)).querySelector('img.avatar')!;
+    const offered = candidates(img.getAttribute('srcset'));
+    expect(offered.map(([, w]) => w)).to.deep.equal([128, 256, 300]);
+    for (const [url, w] of offered) expect(await servedWidth(url)).to.equal(w);
   });
 
   it('shows an image stored before sizes were made as it is, without srcset', async () => {

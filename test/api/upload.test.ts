@@ -7,7 +7,8 @@ import { FORMATS, imageOf, once, photo, pngBomb, sidewaysJpegWithGps } from '../
 import { startSite, type TestSite } from '../helpers/site.js';
 
 const MB = 1024 * 1024;
-const KEY_SHAPE = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}_[0-9]+x[0-9]+\.avif$/;
+/** The published shape of a storage key: no size or other suffix after the 36 characters. */
+const KEY_SHAPE = /^(avatar|background|card)\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/;
 
 /**
  * Tests that make and upload big photos carry `@slow` in their title (`npm run test:fast` leaves

@@ -87,7 +87,7 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     expect(await page.getByRole('alert').textContent()).to.include('E-mail or password is wrong');
     expect((await mailbox.next(email)).subject).to.include('is deleted');
     // The answers this test expects to fail: the deleted page and the refused log-in.
-    expectConsoleErrors(/pages\.test:\d+\/: .* 404|\/login: .* 401/);
+    expectConsoleErrors(/pages\.test:\d+\/: .* 404|\/login: .* 403/);
   });
 
   it('fits a 360 px phone: the menu on one line, nothing wider than the screen', async () => {

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import { api, pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
@@ -83,7 +86,7 @@ describe('account deletion: /dashboard/account/delete, DELETE /api/account', () 
     const { person, pageId, accountId } = await personWithEverything(mailbox);
     await person.get('/dashboard/account/delete');
     const wrong = await person.post('/dashboard/account/delete', { password: 'not my password', confirm: 'delete' });
-    expect(wrong.status).to.equal(401);
+    expect(wrong.status).to.equal(403);
     expect(alertText(wrong.html)).to.include('password is wrong');
     expect(wrong.html).to.include('value="delete"');
     const noWord = await person.post('/dashboard/account/delete', { password: person.password, confirm: 'remove' });
@@ -94,7 +97,7 @@ describe('account deletion: /dashboard/account/delete, DELETE /api/account', () 
     expect(left.pages).to.equal(1);
   });
 
-  it('DELETE /api/account: 204 with the session and its CSRF token; 403 with a key or without the token', async () => {
+  it('DELETE /api/account: 204 with the session, its CSRF token and the password; 403 with a key or without the token', async () => {
     const { person, username, pageId, key, accountId } = await personWithEverything(mailbox);
     const viaKey = await api.delete('/api/account', { key });
     expect(viaKey.status).to.equal(403);
@@ -103,11 +106,52 @@ describe('account deletion: /dashboard/account/delete, DELETE /api/account', () 
     expect(noToken.status).to.equal(403);
     expect(noToken.body.code).to.equal('csrf_failed');
     expect((await leftovers(accountId, pageId)).accounts).to.equal(1);
+    const csrf = { 'x-csrf-token': person.csrf };
+    const noPassword = await person.api('DELETE', '/api/account', undefined, csrf);
+    expect(noPassword.status).to.equal(400);
+    expect(noPassword.body).to.include({ code: 'invalid_fields', field: 'password' });
+    const wrong = await person.api('DELETE', '/api/account', { password: 'not my password' }, csrf);
+    expect(wrong.status).to.equal(403);
+    expect(wrong.body).to.include({ code: 'bad_credentials', field: 'password' });
+    expect((await leftovers(accountId, pageId)).accounts).to.equal(1);
 
-    const done = await person.api('DELETE', '/api/account', undefined, { 'x-csrf-token': person.csrf });
+    const done = await person.api('DELETE', '/api/account', { password: person.password }, csrf);
     expect(done.status).to.equal(204);
     expect(await leftovers(accountId, pageId)).to.deep.equal(NOTHING);
     expect((await pageRequest(username, '/')).status).to.equal(404);
     expect((await person.api('GET', '/api/keys')).status).to.equal(401);
+  });
+});
+
+describe('account deletion without SMTP_URL: the files on disk', () => {
+  // Mail written as .eml files under DATA_DIR/mail, storage as folders under DATA_DIR/public.
+  const own = ownApp();
+
+  it("deletes the account's .eml files and its pages' folders, emptied ones too", async () => {
+    const person = await signedUp();
+    const other = await signedUp();
+    const username = uniqueName('files');
+    const created = await person.post('/dashboard/pages', { username });
+    expect(created.status).to.equal(303);
+    await own().services.mailer.settled();
+    const mail = path.join(own().dataDir, 'mail');
+    const pageDir = path.join(own().dataDir, 'public', 'pages', username);
+    const [account] = await own().services.db.query<{ id: string }>('SELECT id FROM accounts WHERE email = $1', [
+      person.email,
+    ]);
+    const about = async (id: string) => (await readdir(mail)).filter((f) => f.includes(id));
+    expect(await about(account.id)).to.have.length(1);
+    expect(existsSync(pageDir)).to.equal(true);
+
+    await person.get('/dashboard/account/delete');
+    const res = await person.post('/dashboard/account/delete', { password: person.password, confirm: 'delete' });
+    expect(res.status).to.equal(303);
+    await own().services.mailer.settled();
+    expect(await about(account.id)).to.deep.equal([]);
+    expect(existsSync(pageDir)).to.equal(false);
+    const files = await readdir(mail);
+    expect(files.filter((f) => f.endsWith('-accountDeleted.eml'))).to.have.length(1);
+    expect(files.filter((f) => f.endsWith('-verifyEmail.eml'))).to.have.length(1);
+    expect(other.email).to.be.a('string');
   });
 });

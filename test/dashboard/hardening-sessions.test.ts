@@ -90,7 +90,7 @@ describe('POST /dashboard/account with a new password', () => {
         { currentPassword: 'wrong guess', newPassword: 'second password' },
         { key: created.body.key },
       );
-      expect(wrong.status).to.equal(401);
+      expect(wrong.status).to.equal(403);
     }
     await person.get('/dashboard/account');
     for (let i = 0; i < 5; i++) {
@@ -98,7 +98,7 @@ describe('POST /dashboard/account with a new password', () => {
         currentPassword: 'wrong guess',
         newPassword: 'second password',
       });
-      expect(wrong.status).to.equal(401);
+      expect(wrong.status).to.equal(403);
     }
     const limited = await person.post('/dashboard/account', {
       currentPassword: person.password,

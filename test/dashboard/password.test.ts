@@ -3,6 +3,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
+import { loadConfig } from '../../core/config.js';
+import { createMailer } from '../../mail/mailer.js';
 import { startApp } from '../helpers/app.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -58,7 +60,7 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
 
     const again = new Person();
     await again.get('/login');
-    expect((await again.post('/login', { email: person.email, password: person.password })).status).to.equal(401);
+    expect((await again.post('/login', { email: person.email, password: person.password })).status).to.equal(403);
     expect((await again.post('/login', { email: person.email, password: 'a brand new secret' })).status).to.equal(303);
   });
 
@@ -124,11 +126,38 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     const person = await signedUp();
     const confirm = await mailbox.next(person.email);
     expect(confirm.link).to.match(/\/email\/verify\//);
-    const confirmed = await new Person().get(pathOf(confirm.link!));
+    const browser = new Person();
+    await browser.get(pathOf(confirm.link!));
+    const confirmed = await browser.post(pathOf(confirm.link!), {});
     expect(confirmed.html).to.include('E-mail confirmed');
     app().clock.advance(30 * 86_400_000);
     await forgot(person.email);
     expect((await mailbox.next(person.email)).link).to.match(/\/password\/reset\//);
+  });
+
+  it("confirms the e-mail only by the button of the link's page (a POST with the form token), not by opening the link", async () => {
+    const person = await signedUp();
+    const link = pathOf((await mailbox.next(person.email)).link!);
+    // A mail scanner follows the link, twice: nothing is confirmed, the link still works.
+    const scanner = new Person();
+    for (let i = 0; i < 2; i++) {
+      const page = await scanner.get(link);
+      expect(page.status).to.equal(200);
+      expect(page.html).to.include(`<form class="card" method="post" action="${link}">`);
+      expect(page.html).to.not.include('E-mail confirmed');
+    }
+    expect((await person.get('/dashboard')).html).to.include('class="banner"');
+    // Without the form's token nothing happens.
+    const forged = await new Person().post(link, {}, { csrf: 'forged' });
+    expect(forged.html).to.not.include('E-mail confirmed');
+    expect((await person.get('/dashboard')).html).to.include('class="banner"');
+    const browser = new Person();
+    await browser.get(link);
+    const confirmed = await browser.post(link, {});
+    expect(confirmed.status).to.equal(200);
+    expect(confirmed.html).to.include('E-mail confirmed');
+    expect((await person.get('/dashboard')).html).to.not.include('class="banner"');
+    expect((await new Person().get(link)).status).to.equal(404);
   });
 
   it('sends the confirmation link after a claim, in the language of the account (German here)', async () => {
@@ -169,7 +198,9 @@ describe('password reset: /password/forgot, /password/reset/<token>', () => {
     const links = [];
     for (let i = 0; i < 3; i++) links.push((await mailbox.next(person.email)).link!);
     // Any of the links confirms; the others are spent with it.
-    expect((await new Person().get(pathOf(links[1]))).html).to.include('E-mail confirmed');
+    const browser = new Person();
+    await browser.get(pathOf(links[1]));
+    expect((await browser.post(pathOf(links[1]), {})).html).to.include('E-mail confirmed');
     expect((await new Person().get(pathOf(links[2]))).status).to.equal(404);
     expect((await person.get('/dashboard')).html).to.not.include('class="banner"');
   });
@@ -207,9 +238,28 @@ describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
     expect(mail.subject).to.equal('Reset your linkpage password');
     expect(mail.text).to.match(/\/password\/reset\/[A-Za-z0-9_-]{43}/);
     expect(mail.html).to.be.a('string').and.include('/password/reset/');
-    // One log line names the file and the link inside.
-    const link = /http\S+\/password\/reset\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')![0];
+    // One log line names the file; no line carries the link (whoever reads logs could use it).
+    const token = /\/password\/reset\/([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')![1];
     const line = lines.find((l) => l.file === path.join(folder, files[1]));
-    expect(line?.msg).to.equal(`mail: passwordReset written to ${path.join(folder, files[1])} (link: ${link})`);
+    expect(line?.msg).to.equal(`mail: passwordReset written to ${path.join(folder, files[1])}`);
+    expect(JSON.stringify(lines)).to.not.include(token);
+  });
+
+  it('logs the link only in a terminal in development (NODE_ENV=development, output on a TTY)', async () => {
+    const written: { msg: string }[] = [];
+    const own = pino({ level: 'info' }, { write: (line: string) => written.push(JSON.parse(line)) });
+    const env = { DATA_DIR: path.join(app().dataDir, 'mail-modes') };
+    const link = 'http://localhost:3000/password/reset/abc';
+    for (const [nodeEnv, terminal] of [
+      ['development', true],
+      ['development', false],
+      ['production', true],
+    ] as const) {
+      const mailer = createMailer(loadConfig({ ...env, NODE_ENV: nodeEnv }, terminal), own);
+      mailer.send({ to: 'a@example.com', locale: 'en', kind: 'passwordReset', link });
+      await mailer.settled();
+      mailer.close();
+    }
+    expect(written.map((l) => l.msg.includes(link))).to.deep.equal([true, false, false]);
   });
 });

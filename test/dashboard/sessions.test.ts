@@ -101,8 +101,8 @@ describe('dashboard sessions: /signup, /login, /logout', () => {
     await person.get('/login');
     const wrongPassword = await person.post('/login', { email: known.email, password: 'not the password' });
     const unknown = await person.post('/login', { email: `${uniqueName()}@example.com`, password: known.password });
-    expect(wrongPassword.status).to.equal(401);
-    expect(unknown.status).to.equal(401);
+    expect(wrongPassword.status).to.equal(403);
+    expect(unknown.status).to.equal(403);
     expect(alertText(wrongPassword.html)).to.equal(alertText(unknown.html)).and.include('E-mail or password is wrong');
   });
 
@@ -135,7 +135,7 @@ describe('dashboard sessions: /signup, /login, /logout', () => {
       await person.get('/login');
     }
     for (let i = 0; i < 10; i++) {
-      expect((await person.post('/login', { email: known.email, password: 'wrong password' })).status).to.equal(401);
+      expect((await person.post('/login', { email: known.email, password: 'wrong password' })).status).to.equal(403);
     }
     const limited = await person.post('/login', { email: known.email, password: known.password });
     expect(limited.status).to.equal(429);

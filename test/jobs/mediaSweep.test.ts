@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { mediaObjectKeys } from '../../store/layout.js';
 import { api, request } from '../helpers/client.js';
-import { createAgentAccount } from '../helpers/factories.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 
 const HOUR = 3_600_000;
@@ -108,5 +108,34 @@ describe('nightly housekeeping: unused images (jobs/housekeeping.ts)', () => {
     const swept = await housekeeping(app().services, new Date(T0.getTime() + 25 * HOUR));
     expect(swept.unusedImages).to.equal(1);
     expect(await served(old)).to.equal(404);
+  });
+
+  it("never removes a claimed account's upload that no page uses, however old", async () => {
+    app().clock.set(T0);
+    const a = await createAgentAccount({ email: `${uniqueName()}@example.com`, password: 'first password' });
+    const kept = await upload(a.key);
+    const swept = await housekeeping(app().services, new Date(T0.getTime() + 40 * 24 * HOUR));
+    expect(swept.unusedImages).to.equal(0);
+    expect(await served(kept)).to.equal(200);
+  });
+
+  it('removes from a claimed account only what the account replaced, when its deletion failed then', async () => {
+    app().clock.set(T0);
+    const a = await createAgentAccount({ email: `${uniqueName()}@example.com`, password: 'first password' });
+    const old = await upload(a.key);
+    const waiting = await upload(a.key);
+    await api.patch(`/api/profiles/${a.page.id}`, { avatar: old.key }, { key: a.key });
+    const storage = app().services.storage;
+    const realDelete = storage.delete;
+    storage.delete = () => Promise.reject(new Error('storage went away'));
+    try {
+      expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: null }, { key: a.key })).status).to.equal(200);
+    } finally {
+      storage.delete = realDelete;
+    }
+    const swept = await housekeeping(app().services, new Date(T0.getTime() + 25 * HOUR));
+    expect(swept.unusedImages).to.equal(1);
+    expect(await served(old)).to.equal(404);
+    expect(await served(waiting)).to.equal(200);
   });
 });

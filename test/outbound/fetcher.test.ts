@@ -253,9 +253,9 @@ describe('outbound fetcher', () => {
       expect(err.toBody().hint).to.include('within 0.5 s');
     });
 
-    it('answers unreachable for an error status and for a refused connection', async () => {
+    it('answers unreachable for an error status, and blocked for a refused connection (the host refused the request)', async () => {
       expect(await codeOf(testFetcher().fetchPublic(`${local()}/missing`, 'url', options))).to.equal('unreachable');
-      expect(await codeOf(testFetcher().fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('unreachable');
+      expect(await codeOf(testFetcher().fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('blocked');
     });
   });
 

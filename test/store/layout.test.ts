@@ -5,7 +5,9 @@ import {
   IMAGE_KINDS,
   isMediaKey,
   isStoredMediaKey,
+  mediaDimensions,
   mediaObjectKey,
+  mediaSizes,
   newMediaKey,
   pageKeys,
 } from '../../store/layout.js';
@@ -30,9 +32,8 @@ describe('object storage layout (store/layout.ts)', () => {
   });
 
   it('stores an image under media/ by kind and account; page fields take the key without media/', () => {
-    const uuid = randomUUID();
-    const key = newMediaKey('card', account, uuid);
-    expect(key).to.equal(`card/${account}/${uuid}.avif`);
+    const key = newMediaKey('card', account, { width: 640, height: 480 });
+    expect(key).to.match(new RegExp(`^card/${account}/[0-9a-f-]{36}\\.avif$`));
     expect(isMediaKey(key)).to.equal(true);
     expect(mediaObjectKey(key)).to.equal(`media/${key}`);
     expect(isStoredMediaKey(mediaObjectKey(key))).to.equal(true);
@@ -55,11 +56,37 @@ describe('object storage layout (store/layout.ts)', () => {
     }
   });
 
+  it('names a new image by a UUID that carries its size: the sizes are derived from the key, never shown in it', () => {
+    const key = newMediaKey('avatar', account, { width: 800, height: 600 }, Buffer.alloc(10, 0xab));
+    expect(key).to.equal(`avatar/${account}/abababab-abab-8aba-bbab-000320000258.avif`);
+    expect(mediaDimensions(key)).to.deep.equal({ width: 800, height: 600 });
+    const base = key.slice(0, -'.avif'.length);
+    expect(mediaSizes(key)).to.deep.equal([128, 256, 512].map((width) => ({ width, key: `${base}.${width}w.avif` })));
+    for (const size of mediaSizes(key)) expect(isStoredMediaKey(mediaObjectKey(size.key)), size.key).to.equal(true);
+    expect(newMediaKey('card', account, { width: 10, height: 10 })).to.not.equal(
+      newMediaKey('card', account, { width: 10, height: 10 }),
+    );
+  });
+
+  it('reads the sizes of earlier keys: `_<w>x<h>` named them, a random UUID alone has none', () => {
+    const uuid = randomUUID();
+    const sized = `card/${account}/${uuid}_300x200.avif`;
+    expect(isMediaKey(sized)).to.equal(true);
+    expect(mediaDimensions(sized)).to.deep.equal({ width: 300, height: 200 });
+    expect(mediaSizes(sized).map((s) => s.key)).to.deep.equal(
+      [96, 192].map((w) => `card/${account}/${uuid}_300x200.${w}w.avif`),
+    );
+    const bare = `card/${account}/${uuid}.avif`;
+    expect(isMediaKey(bare)).to.equal(true);
+    expect(mediaDimensions(bare)).to.equal(null);
+    expect(mediaSizes(bare)).to.deep.equal([]);
+  });
+
   it("lists one folder per kind for an account's images, covering every key made for it", () => {
     const prefixes = accountMediaPrefixes(account);
     expect(prefixes).to.deep.equal(IMAGE_KINDS.map((kind) => `media/${kind}/${account}/`));
     for (const kind of IMAGE_KINDS) {
-      const stored = mediaObjectKey(newMediaKey(kind, account, randomUUID()));
+      const stored = mediaObjectKey(newMediaKey(kind, account, { width: 100, height: 100 }));
       expect(prefixes.filter((p) => stored.startsWith(p))).to.have.length(1);
     }
   });
