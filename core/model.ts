@@ -25,7 +25,8 @@ export function defaultProfile(username: string, locale: string): Profile {
     headerAlign: null,
     pageLocale: locale,
     utm: false,
-    theme: { accent: DEFAULT_ACCENT, backgroundImage: null, backgroundFocus: null, overlay: 0 },
+    adult: false,
+    theme: { accent: DEFAULT_ACCENT, scheme: 'fixed', backgroundImage: null, backgroundFocus: null, overlay: 0 },
   };
 }
 
