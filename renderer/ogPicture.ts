@@ -68,7 +68,7 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
     ...(avatar ? [{ input: avatar, left: box.x, top: box.y }] : []),
     { input: card.over, left: 0, top: 0 },
   ];
-  return sharp(card.under).composite(layers).png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer();
+  return sharp(card.under).composite(layers).png({ compressionLevel: 6 }).toBuffer();
 }
 
 // Pictures being drawn, by key: two publishes of one page at once draw it once.
