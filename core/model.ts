@@ -24,7 +24,14 @@ export function defaultProfile(username: string, locale: string): Profile {
     headerAlign: null,
     pageLocale: locale,
     utm: false,
-    theme: { accent: DEFAULT_ACCENT, backgroundImage: null, backgroundFocus: null, overlay: DEFAULT_OVERLAY },
+    adult: false,
+    theme: {
+      accent: DEFAULT_ACCENT,
+      scheme: 'fixed',
+      backgroundImage: null,
+      backgroundFocus: null,
+      overlay: DEFAULT_OVERLAY,
+    },
   };
 }
 

@@ -5,7 +5,8 @@
  * from the rule (never from the input, which the field already names).
  */
 import * as v from 'valibot';
-import { AppError, isErrorCode } from './errors.js';
+import { AppError, type ErrorCode, isErrorCode } from './errors.js';
+import { SOCIAL_URL_HINT } from './schemas/fields.js';
 
 type Issue = v.BaseIssue<unknown>;
 
@@ -36,8 +37,13 @@ export function issueToError(raw: Issue): AppError {
     if (code === 'bad_path') return new AppError(code, { field: path, detail: String(issue.input) });
     return new AppError(code, { field: path, detail: path });
   }
+  const coded = CODED_HINTS.get(issue.message);
+  if (coded) return new AppError(coded, { field: path, detail: path, hint: issue.message });
   return new AppError('invalid_fields', { field: path || undefined, detail: path || 'body', hint: hintOf(issue) });
 }
+
+/** Schema messages that are a hint of their own for a SPEC code other than invalid_fields. */
+const CODED_HINTS = new Map<string, ErrorCode>([[SOCIAL_URL_HINT, 'bad_url']]);
 
 /** valibot's own messages start so (`Invalid type: Expected … but received "nope"`); ours never do. */
 const DEFAULT_MESSAGE = /^Invalid [a-z ]+: /;

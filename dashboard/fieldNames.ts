@@ -13,6 +13,8 @@ const WORDS: Record<string, string> = {
   pageLocale: 'Page language',
   accent: 'Accent colour',
   utm: 'UTM tags',
+  adult: 'Adults only',
+  scheme: 'Colours',
   avatar: 'Avatar',
   backgroundImage: 'Background',
   overlay: 'Overlay',

@@ -12,6 +12,8 @@ import type { Limiter } from '../core/limiter.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { outageError } from '../edge/errors.js';
+import { homeOgImage } from '../renderer/ogHome.js';
+import { SERVICE_NAME } from '../renderer/ogImage.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
 import { claimRoutes } from './claim.js';
@@ -49,8 +51,22 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
       title: 'Link-in-bio pages for people and agents',
       example: pageUrl(s.config, 'yourname'),
       templates: TEMPLATE_IDS.length,
+      // What a link to the home page shows where it is shared.
+      share: {
+        description: `One page for all your links, at its own address, in one of ${TEMPLATE_IDS.length} templates; made by people in the browser or by agents over an API and MCP.`,
+        url: `${s.config.baseUrl}/`,
+        image: `${s.config.baseUrl}/og.png`,
+        siteName: SERVICE_NAME,
+      },
     }),
   );
+
+  // The home page's link-preview picture, drawn once per process.
+  router.get('/og.png', async (ctx) => {
+    ctx.type = 'image/png';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = await homeOgImage();
+  });
 
   // A form whose CSRF token or session has expired, or any error from a command the routes do
   // not catch themselves, is shown as a page rather than as JSON.

@@ -1,18 +1,19 @@
 /**
- * Draws a page's link-preview picture with sharp: 1200 × 630 PNG in the template's colours,
- * the avatar in a ring of the accent colour (or, without one, the name's initial on the accent)
- * and the name under it. Drawn at publish only when no picture of the same inputs is stored
- * (its key holds the hash of the inputs, ogImage.ts), so an edited bio or link draws nothing.
+ * Draws a page's link-preview picture with sharp: 1200 × 630 PNG in the template's look
+ * (ogCard.ts): its face, colours and layout, the avatar (or the name's initial on the accent),
+ * the name, @handle, the bio's first line and the service's mark. Drawn at publish only when no
+ * picture of the same inputs is stored (its key holds the hash of the inputs, ogImage.ts), so an
+ * edited link or a later line of the bio draws nothing.
  *
- * The name is set in DejaVu Sans, the face every Debian machine with fontconfig has (it covers
- * Latin, Greek, Cyrillic, Arabic and Hebrew; librsvg lays out right-to-left text through Pango).
- * Emoji, which no installed face draws, are left out rather than shown as empty boxes.
+ * The template faces are made known to fontconfig first (ogFonts.ts); letters they lack fall
+ * back to DejaVu Sans, which every Debian machine with fontconfig has (Latin, Greek, Cyrillic,
+ * Arabic and Hebrew; librsvg lays out right-to-left text through Pango). Emoji, which no
+ * installed face draws, are left out rather than shown as empty boxes.
  */
 import { pageKey } from '../cdn/cdn.js';
-import { readableOn } from '../renderer/contrast.js';
-import { escapeHtml } from '../renderer/escape.js';
-import { OG_HEIGHT, OG_WIDTH, type OgInputs, ogHash, ogInputs } from '../renderer/ogImage.js';
-import { initialOf } from '../renderer/view.js';
+import { type CardAvatar, cardSvg } from '../renderer/ogCard.js';
+import { loadCardFonts } from '../renderer/ogFonts.js';
+import { type OgInputs, ogHash, ogInputs } from '../renderer/ogImage.js';
 import { mediaObjectKey, ogImageKey, ogImagePrefix } from '../store/layout.js';
 import type { ObjectStorage } from '../store/objects.js';
 import type { PageFile } from './encode.js';
@@ -23,108 +24,32 @@ const sharpOf = () => import('sharp').then((m) => m.default);
 
 /** The picture's URL holds the hash of its inputs: it never changes under its key. */
 const OG_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-const FONT = 'DejaVu Sans, Noto Sans, Liberation Sans, Arial, sans-serif';
-
-const CIRCLE = 300;
-const CIRCLE_X = (OG_WIDTH - CIRCLE) / 2;
-const CIRCLE_Y = 90;
-const RING = 12;
-const TEXT_WIDTH = 1040;
 
 /** Emoji and what joins or colours them, and characters XML may not hold (lone surrogates too). */
 const UNDRAWABLE =
   /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\p{Cc}|\p{Cs}|\u200d|[\ufe0e\ufe0f\u20e3\ufffe\uffff]/gu;
 
-/** The name as the picture sets it: no emoji, no characters XML refuses, white space collapsed. */
+/** Text as the picture sets it: no emoji, no characters XML refuses, white space collapsed. */
 export function drawableName(name: string): string {
   return name.replace(/\s+/g, ' ').replace(UNDRAWABLE, '').replace(/ {2,}/g, ' ').trim();
 }
 
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u;
-
-/** A generous width in ems of bold DejaVu Sans: wide (CJK, Hangul) 1, capitals and digits 0.8, others 0.66. */
-function ems(text: string): number {
-  let w = 0;
-  for (const c of text) w += WIDE.test(c) ? 1 : /\p{Lu}|\p{N}/u.test(c) ? 0.8 : 0.66;
-  return w;
-}
-
-/** Breaks `text` into lines of at most `max` ems, splitting a word longer than a line. */
-function wrap(text: string, max: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const joined = line ? `${line} ${word}` : word;
-    if (ems(joined) <= max) {
-      line = joined;
-      continue;
-    }
-    if (line) lines.push(line);
-    line = '';
-    for (const c of word) {
-      if (ems(line + c) > max) {
-        lines.push(line);
-        line = '';
-      }
-      line += c;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-/** The name in one or two lines at the largest size that fits; cut with an ellipsis past two. */
-export function nameLines(name: string): { lines: string[]; size: number } {
-  for (const size of [76, 64, 56, 48]) {
-    const lines = wrap(name, TEXT_WIDTH / size);
-    if (lines.length <= 1 || (lines.length === 2 && size <= 64)) return { lines, size };
-  }
-  const size = 48;
-  const lines = wrap(name, TEXT_WIDTH / size);
-  const second = [...lines[1]];
-  while (second.length > 0 && ems(`${second.join('')}…`) > TEXT_WIDTH / size) second.pop();
-  return { lines: [lines[0], `${second.join('').trimEnd()}…`], size };
-}
-
-/** The picture but the avatar: background, accent ring or disc with the initial, the name, a bar. */
-function baseSvg(i: OgInputs, withAvatar: boolean): Buffer {
-  const name = drawableName(i.name);
-  // A name of emoji alone leaves the disc and the bar.
-  const { lines, size } = name ? nameLines(name) : { lines: [], size: 0 };
-  const cx = OG_WIDTH / 2;
-  const cy = CIRCLE_Y + CIRCLE / 2;
-  const initial =
-    withAvatar || !name
-      ? ''
-      : `<text x="${cx}" y="${cy}" dy=".36em" text-anchor="middle" font-family="${FONT}" font-weight="700" font-size="170" fill="${readableOn(i.accent)}">${escapeHtml(initialOf(name))}</text>`;
-  const disc = `<circle cx="${cx}" cy="${cy}" r="${CIRCLE / 2 + RING}" fill="${i.accent}"/>${initial}`;
-  const top = CIRCLE_Y + CIRCLE + RING + 40 + size;
-  const text = lines
-    .map(
-      (line, n) =>
-        `<text x="${cx}" y="${top + n * size * 1.18}" text-anchor="middle" font-family="${FONT}" font-weight="700" font-size="${size}" fill="${i.fg}">${escapeHtml(line)}</text>`,
-    )
-    .join('');
-  return Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${OG_WIDTH}" height="${OG_HEIGHT}" viewBox="0 0 ${OG_WIDTH} ${OG_HEIGHT}">` +
-      `<rect width="${OG_WIDTH}" height="${OG_HEIGHT}" fill="${i.bg}"/>` +
-      `<rect y="${OG_HEIGHT - 18}" width="${OG_WIDTH}" height="18" fill="${i.accent}"/>${disc}${text}</svg>`,
-  );
-}
-
-/** The avatar cut to a disc around its focus point. */
-async function avatarDisc(bytes: Buffer, focus: OgInputs['focus']): Promise<Buffer> {
+/** The avatar cut to the card's box around its focus point, its corners rounded to the box's radius. */
+async function avatarCut(bytes: Buffer, focus: OgInputs['focus'], box: CardAvatar): Promise<Buffer> {
   const sharp = await sharpOf();
-  const { width = CIRCLE, height = CIRCLE } = await sharp(bytes).metadata();
-  const side = Math.min(width, height);
-  const left = Math.round(Math.min(Math.max(((focus?.x ?? 50) / 100) * width - side / 2, 0), width - side));
-  const top = Math.round(Math.min(Math.max(((focus?.y ?? 50) / 100) * height - side / 2, 0), height - side));
+  const { width = box.w, height = box.h } = await sharp(bytes).metadata();
+  // The largest part of the picture in the box's shape, centred on the focus where it can be.
+  const scale = Math.min(width / box.w, height / box.h);
+  const w = Math.round(box.w * scale);
+  const h = Math.round(box.h * scale);
+  const left = Math.round(Math.min(Math.max(((focus?.x ?? 50) / 100) * width - w / 2, 0), width - w));
+  const top = Math.round(Math.min(Math.max(((focus?.y ?? 50) / 100) * height - h / 2, 0), height - h));
+  const cut = sharp(bytes).extract({ left, top, width: w, height: h }).resize(box.w, box.h);
+  if (box.radius === 0) return cut.png().toBuffer();
   const mask = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CIRCLE}" height="${CIRCLE}"><circle cx="${CIRCLE / 2}" cy="${CIRCLE / 2}" r="${CIRCLE / 2}"/></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${box.w}" height="${box.h}"><rect width="${box.w}" height="${box.h}" rx="${box.radius}"/></svg>`,
   );
-  return sharp(bytes)
-    .extract({ left, top, width: side, height: side })
-    .resize(CIRCLE, CIRCLE)
+  return cut
     .composite([{ input: mask, blend: 'dest-in' }])
     .png()
     .toBuffer();
@@ -133,12 +58,17 @@ async function avatarDisc(bytes: Buffer, focus: OgInputs['focus']): Promise<Buff
 /** Draws the picture of `i`; an avatar that cannot be read or decoded gives the initial instead. */
 export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<Buffer> {
   const sharp = await sharpOf();
+  await loadCardFonts();
   const stored = i.avatar ? await storage.get(mediaObjectKey(i.avatar)).catch(() => null) : null;
-  let disc: Buffer | null = null;
-  if (stored) disc = await avatarDisc(stored.body, i.focus).catch(() => null);
-  const base = sharp(baseSvg(i, disc !== null));
-  const picture = disc ? base.composite([{ input: disc, left: CIRCLE_X, top: CIRCLE_Y }]) : base;
-  return picture.png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer();
+  const box = cardSvg(i, '', false).avatar;
+  let avatar: Buffer | null = null;
+  if (stored) avatar = await avatarCut(stored.body, i.focus, box).catch(() => null);
+  const card = cardSvg({ ...i, bio: drawableName(i.bio) }, drawableName(i.name), avatar !== null);
+  const layers = [
+    ...(avatar ? [{ input: avatar, left: box.x, top: box.y }] : []),
+    { input: card.over, left: 0, top: 0 },
+  ];
+  return sharp(card.under).composite(layers).png({ compressionLevel: 6 }).toBuffer();
 }
 
 // Pictures being drawn, by key: two publishes of one page at once draw it once.

@@ -7,6 +7,7 @@
 import type { Block } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
 import { sampleBase, sampleBlocks, sampleLink, samplePage, twentyBlockPage } from './sample.js';
+import { otherSchemeOf } from './schemes.js';
 
 export type SamplePage = ReturnType<typeof samplePage>;
 
@@ -14,6 +15,8 @@ export interface NamedPage {
   /** A short name for file names and tables: `sample`, `no-avatar`, … */
   name: string;
   page: SamplePage;
+  /** The visitor's light or dark setting to open it with: a page with theme.scheme "auto" is checked in its other scheme. */
+  colorScheme?: 'light' | 'dark';
 }
 
 const ACCOUNT = '5a3c0e9b7d1f2a4c6e8b0d2f';
@@ -181,6 +184,20 @@ export function gridPage(templateId: TemplateId): SamplePage {
   return page;
 }
 
+/** The sample page for adults only: the check sees the 18+ notice it opens on. */
+export function adultOnlyPage(templateId: TemplateId): SamplePage {
+  const page = samplePage(templateId);
+  page.profile.adult = true;
+  return page;
+}
+
+/** The sample page following the device's setting (theme.scheme "auto"), opened in the template's other scheme. */
+export function otherSchemePage(templateId: TemplateId, scheme: 'light' | 'dark'): NamedPage {
+  const page = samplePage(templateId);
+  page.profile.theme = { ...page.profile.theme, scheme: 'auto' };
+  return { name: `auto-${scheme}`, page, colorScheme: scheme };
+}
+
 /** Every page the template check renders, the sample page first; `20-blocks` is the budget page. */
 export function checkPages(templateId: TemplateId): NamedPage[] {
   return [
@@ -194,5 +211,7 @@ export function checkPages(templateId: TemplateId): NamedPage[] {
     { name: 'every-block', page: everyBlockPage(templateId) },
     { name: 'dark-accent', page: darkAccentPage(templateId) },
     { name: 'grid', page: gridPage(templateId) },
+    { name: 'adult', page: adultOnlyPage(templateId) },
+    otherSchemePage(templateId, otherSchemeOf(templateId)),
   ];
 }

@@ -41,6 +41,7 @@ const BRANDS: Record<string, Icon> = {
   vimeo: si.siVimeo,
   bandcamp: si.siBandcamp,
   kick: si.siKick,
+  rss: si.siRss,
 };
 
 /** A neutral glyph (two chain links) for platforms without a brand icon. */
@@ -54,11 +55,22 @@ function keyOf(platform: string): string {
   if (Object.hasOwn(BRANDS, k)) return k;
   if (k.startsWith('twitter') || k === 'xtwitter') return 'x';
   if (k === 'email' || k === 'mail') return 'mail';
+  if (k.startsWith('rss') || k.startsWith('atom') || k.endsWith('feed')) return 'rss';
   return 'link';
 }
 
-/** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail"). */
+/** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail", "RSS"). */
 export const iconKey = memo(keyOf);
+
+/** A social item's icon: the envelope for an e-mail button (a mailto: URL), whatever its platform says. */
+export function socialIcon(platform: string, url: string): string {
+  return isMailto(url) ? 'mail' : iconKey(platform);
+}
+
+/** Whether a social item's URL is an e-mail button rather than a page. */
+export function isMailto(url: string): boolean {
+  return /^mailto:/i.test(url);
+}
 
 /** "personal site" -> "Personal Site": a platform we have no brand for, named as a title. */
 function titleCase(name: string): string {
@@ -67,7 +79,10 @@ function titleCase(name: string): string {
 
 /** The human name of a platform for labels and alt texts. */
 export const platformName = memo(
-  (platform) => BRANDS[iconKey(platform)]?.title ?? (titleCase(platform.trim().replace(/\s+/g, ' ')) || 'Link'),
+  (platform) =>
+    BRANDS[iconKey(platform)]?.title ??
+    (iconKey(platform) === 'mail' ? 'E-mail' : null) ??
+    (titleCase(platform.trim().replace(/\s+/g, ' ')) || 'Link'),
 );
 
 const symbolsOf = memo((keys) => {

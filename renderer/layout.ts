@@ -33,12 +33,12 @@ export function assemble(dir: string, id: string): { source: string; files: stri
       return expand(readFileSync(path.join(dir, file), 'utf8').replace(/\n$/, ''), depth + 1);
     });
   const source = expand(readFileSync(path.join(dir, files[0]), 'utf8'), 0);
-  const own = [`${id}/style.css`, `${id}/fonts.css`].filter((f) => existsSync(path.join(dir, f)));
+  const own = [`${id}/style.css`, `${id}/fonts.css`, `${id}/scheme.css`].filter((f) => existsSync(path.join(dir, f)));
   return { source, files: [...files, ...own] };
 }
 
 /** Files every template's pages depend on besides its own (the shared stylesheet, the Markdown twin). */
-const SHARED = ['base.css', 'page.md.eta'];
+const SHARED = ['base.css', 'gate.css', 'page.md.eta'];
 
 /**
  * The content hash of template `id`: its own files, exactly the partials it uses, and the

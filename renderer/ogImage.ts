@@ -5,63 +5,63 @@
  * picture and the crawlers, which keep a picture by its URL for long, fetch it again.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Profile } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
 
 /** Bumped when the drawing changes, so every picture is drawn again at the page's next publish. */
-const OG_VERSION = '1';
+const OG_VERSION = '2';
 
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
 
-/** Everything the picture shows; nothing else of the page (a bio, a link) changes it. */
+/** The service's name: og:site_name of every page, and the brand mark on the pictures. */
+export const SERVICE_NAME = 'linkpage';
+
+/** Everything the picture shows; nothing else of the page (a link, the rest of the bio) changes it. */
 export interface OgInputs {
+  /** The picture is drawn in the template's face, colours and layout (ogCard.ts). */
+  template: TemplateId;
   avatar: string | null;
   focus: { x: number; y: number } | null;
   name: string;
+  /** The page's name, shown as @name. */
+  handle: string;
+  /** The bio's first line (empty without one). */
+  bio: string;
   accent: string;
-  /** The template's page background and text colour. */
-  bg: string;
-  fg: string;
 }
 
-const TEMPLATES_DIR = new URL('../templates/', import.meta.url);
-const colors = new Map<string, { bg: string; fg: string }>();
-
-/** A CSS hex colour as #rrggbb (#abc widened), or null. */
-function hex6(value: string | undefined): string | null {
-  if (!value) return null;
-  const v = value.toLowerCase();
-  return v.length === 4 ? `#${v[1]}${v[1]}${v[2]}${v[2]}${v[3]}${v[3]}` : v;
-}
-
-/** The template's `--bg` and `--fg` (white and near-black when it names none), read once. */
-export function templateColors(template: TemplateId): { bg: string; fg: string } {
-  let c = colors.get(template);
-  if (!c) {
-    const css = readFileSync(new URL(`${template}/style.css`, TEMPLATES_DIR), 'utf8');
-    const pick = (name: string) => hex6(new RegExp(`--${name}:\\s*(#[0-9a-f]{6}|#[0-9a-f]{3})\\b`, 'i').exec(css)?.[1]);
-    c = { bg: pick('bg') ?? '#ffffff', fg: pick('fg') ?? '#111111' };
-    colors.set(template, c);
-  }
-  return c;
+/** The first line of a bio, its white space collapsed, at most 160 characters. */
+function bioLine(bio: string): string {
+  return (bio.split('\n', 1)[0] ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
 }
 
 export function ogInputs(page: { username: string; profile: Profile }): OgInputs {
   const p = page.profile;
   return {
+    template: p.templateId,
     avatar: p.avatar,
     focus: p.avatarFocus,
     name: p.displayName || page.username,
+    handle: page.username,
+    bio: bioLine(p.bio),
     accent: p.theme.accent,
-    ...templateColors(p.templateId),
   };
 }
 
 /** 16 hex digits naming the picture of these inputs. */
 export function ogHash(i: OgInputs): string {
-  const text = JSON.stringify([OG_VERSION, i.avatar, i.focus?.x, i.focus?.y, i.name, i.accent, i.bg, i.fg]);
+  const text = JSON.stringify([
+    OG_VERSION,
+    i.template,
+    i.avatar,
+    i.focus?.x,
+    i.focus?.y,
+    i.name,
+    i.handle,
+    i.bio,
+    i.accent,
+  ]);
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
@@ -73,6 +73,45 @@ export interface OgView {
   type: string;
   alt: string;
   siteName: string;
+  /** The page's language as a full locale (en_US, ar_AR…). */
+  locale: string;
+}
+
+/** Languages whose usual region is not their own code in capitals (en -> en_US, not en_EN). */
+const REGIONS: Record<string, string> = {
+  en: 'US',
+  uk: 'UA',
+  ar: 'AR',
+  he: 'IL',
+  pt: 'BR',
+  ja: 'JP',
+  ko: 'KR',
+  zh: 'CN',
+  cs: 'CZ',
+  da: 'DK',
+  el: 'GR',
+  et: 'EE',
+  fa: 'IR',
+  hi: 'IN',
+  sv: 'SE',
+  sl: 'SI',
+  vi: 'VN',
+  ka: 'GE',
+  kk: 'KZ',
+  be: 'BY',
+  ur: 'PK',
+  nb: 'NO',
+  ms: 'MY',
+  sq: 'AL',
+  sr: 'RS',
+};
+
+/** A page locale as Open Graph writes it: `pt-BR` -> `pt_BR`, `uk` -> `uk_UA`, `de` -> `de_DE`. */
+export function ogLocale(locale: string): string {
+  const [lang = 'en', region] = locale.split(/[-_]/);
+  const l = /^[a-z]{2,3}$/i.test(lang) ? lang.toLowerCase() : 'en';
+  if (region && /^[a-z]{2}$/i.test(region)) return `${l}_${region.toUpperCase()}`;
+  return `${l}_${REGIONS[l] ?? l.toUpperCase().slice(0, 2)}`;
 }
 
 /** `pageUrl` is the page's canonical URL, ending with a slash. */
@@ -84,6 +123,7 @@ export function ogView(page: { username: string; profile: Profile }, pageUrl: st
     height: OG_HEIGHT,
     type: 'image/png',
     alt: inputs.name,
-    siteName: new URL(pageUrl).host,
+    siteName: SERVICE_NAME,
+    locale: ogLocale(page.profile.pageLocale),
   };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
-import { readableOn } from './contrast.js';
+import { accentOn, readableOn } from './contrast.js';
 import { arabicPage, everyBlockPage } from './edgePages.js';
 import { escapeHtml } from './escape.js';
 import { templateFonts } from './fonts.js';
@@ -55,8 +55,10 @@ function loadTemplates() {
   });
   const md = new Eta({ views: TEMPLATES_DIR, cache: true, autoEscape: false, autoTrim: false });
   const base = minifyCss(read('base.css'));
+  const gate = minifyCss(read('gate.css'));
   const css = {} as Record<TemplateId, string>;
   const colors = {} as Record<TemplateId, TemplateColors>;
+  const schemes = {} as Record<TemplateId, OtherScheme>;
   const versions = {} as Record<TemplateId, string>;
   const pages = {} as Record<TemplateId, ReturnType<Eta['compile']>>;
   for (const id of TEMPLATE_IDS) {
@@ -64,6 +66,9 @@ function loadTemplates() {
     const own = read(`${id}/style.css`) + templateFonts(id);
     css[id] = base + minifyCss(own);
     colors[id] = colorsOf(own);
+    // The template's light or dark counterpart, for pages with theme.scheme "auto".
+    const scheme = read(`${id}/scheme.css`);
+    schemes[id] = { css: minifyCss(scheme), ...colorsOf(scheme) };
     const layout = assemble(TEMPLATES_DIR, id);
     versions[id] = templateVersion(TEMPLATES_DIR, id, layout.files);
     // Compiled now, so a broken template fails at start, and called directly on every render:
@@ -79,7 +84,9 @@ function loadTemplates() {
     html: (id: TemplateId, data: object) => pages[id].call(html, data),
     md: (data: object) => markdown.call(md, data),
     css,
+    gate,
     colors,
+    schemes,
     versions,
   };
   for (const id of TEMPLATE_IDS) versions[id] = withOutput(loaded, id, versions[id]);
@@ -112,9 +119,15 @@ interface TemplateColors {
   scheme: 'light' | 'dark';
 }
 
-/** From the template's own `--bg` (a #rrggbb colour; white when it names none). */
+/** A template's other scheme (templates/<id>/scheme.css): its CSS, under a prefers-color-scheme query, and its colours. */
+interface OtherScheme extends TemplateColors {
+  css: string;
+}
+
+/** From the template's own `--bg` (a #rrggbb or #rgb colour; white when it names none). */
 function colorsOf(css: string): TemplateColors {
-  const bg = /--bg:\s*(#[0-9a-f]{6})\b/i.exec(css)?.[1]?.toLowerCase() ?? '#ffffff';
+  const named = /--bg:\s*#([0-9a-f]{6}|[0-9a-f]{3})\b/i.exec(css)?.[1]?.toLowerCase() ?? 'ffffff';
+  const bg = `#${named.length === 3 ? [...named].map((c) => c + c).join('') : named}`;
   return { theme: bg, scheme: readableOn(bg) === '#ffffff' ? 'dark' : 'light' };
 }
 
@@ -142,16 +155,36 @@ export function renderPage(input: RenderInput): Rendered {
 function renderWith(t: Loaded, input: RenderInput): Rendered {
   const v = buildView(input);
   const template = input.page.profile.templateId;
+  const other = input.page.profile.theme.scheme === 'auto' ? t.schemes[template] : null;
+  let css = v.gated ? t.css[template] + t.gate : t.css[template];
+  if (other) css += other.css;
   const html = t.html(template, {
     v,
     template,
-    css: t.css[template],
+    css,
     colors: t.colors[template],
+    other: other && otherAccent(other, v.accent),
     og: ogView(input.page, input.urls.page),
     escape: escapeHtml,
   });
   const md = tidyMarkdown(t.md(markdownData(v)));
   return { html, md };
+}
+
+/**
+ * The other scheme's colours for the head, with the accent it needs there: null when the
+ * owner's accent already stands out from that background (accentOn), else the accent mixed
+ * toward the text with its ink.
+ */
+function otherAccent(other: OtherScheme, accent: string) {
+  const shown = accentOn(accent + other.theme);
+  if (shown === accent.toLowerCase()) return { theme: other.theme, scheme: other.scheme, accent: null };
+  const ink = readableOn(shown);
+  return {
+    theme: other.theme,
+    scheme: other.scheme,
+    accent: { color: shown, ink, far: ink === '#ffffff' ? '#000000' : '#ffffff' },
+  };
 }
 
 /** One blank line between blocks and one newline at the end (the template may leave more). */

@@ -115,7 +115,8 @@ function sampleProfile(templateId: TemplateId): Profile {
     headerAlign: null,
     pageLocale: 'en',
     utm: false,
-    theme: { accent: '#d9480f', backgroundImage: null, backgroundFocus: null, overlay: 0 },
+    adult: false,
+    theme: { accent: '#d9480f', scheme: 'fixed', backgroundImage: null, backgroundFocus: null, overlay: 0 },
   };
 }
 

@@ -21,6 +21,9 @@ export interface PageStrings {
   markdown: string;
   adultNote: string;
   adultGo: string;
+  /** The notice a page for adults shows first, and the link that shows the page. */
+  adultPage: string;
+  adultEnter: string;
   iosApp: string;
   androidApp: string;
 }
@@ -35,6 +38,8 @@ const en: PageStrings = {
   markdown: 'Markdown',
   adultNote: 'This link leads to content for adults only.',
   adultGo: 'I am 18 or older, continue',
+  adultPage: 'This page is for adults only. Continue only if you are 18 or older.',
+  adultEnter: 'I am 18 or older, show the page',
   iosApp: 'Open in the iOS app',
   androidApp: 'Open in the Android app',
 };
@@ -51,6 +56,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'Este enlace lleva a contenido solo para adultos.',
     adultGo: 'Tengo 18 años o más, continuar',
+    adultPage: 'Esta página es solo para adultos. Continúa solo si tienes 18 años o más.',
+    adultEnter: 'Tengo 18 años o más, ver la página',
     iosApp: 'Abrir en la app de iOS',
     androidApp: 'Abrir en la app de Android',
   },
@@ -64,6 +71,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'Este link leva a conteúdo apenas para adultos.',
     adultGo: 'Tenho 18 anos ou mais, continuar',
+    adultPage: 'Esta página é apenas para adultos. Continue só se tiver 18 anos ou mais.',
+    adultEnter: 'Tenho 18 anos ou mais, ver a página',
     iosApp: 'Abrir no app para iOS',
     androidApp: 'Abrir no app para Android',
   },
@@ -77,6 +86,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'Ce lien mène à un contenu réservé aux adultes.',
     adultGo: 'J’ai 18 ans ou plus, continuer',
+    adultPage: 'Cette page est réservée aux adultes. Continuez seulement si vous avez 18 ans ou plus.',
+    adultEnter: 'J’ai 18 ans ou plus, voir la page',
     iosApp: 'Ouvrir dans l’app iOS',
     androidApp: 'Ouvrir dans l’app Android',
   },
@@ -90,6 +101,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'Dieser Link führt zu Inhalten nur für Erwachsene.',
     adultGo: 'Ich bin 18 oder älter, weiter',
+    adultPage: 'Diese Seite ist nur für Erwachsene. Fahre nur fort, wenn du 18 oder älter bist.',
+    adultEnter: 'Ich bin 18 oder älter, Seite zeigen',
     iosApp: 'In der iOS-App öffnen',
     androidApp: 'In der Android-App öffnen',
   },
@@ -103,6 +116,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'Це посилання веде до вмісту лише для дорослих.',
     adultGo: 'Мені є 18, продовжити',
+    adultPage: 'Ця сторінка лише для дорослих. Продовжуйте, лише якщо вам є 18.',
+    adultEnter: 'Мені є 18, показати сторінку',
     iosApp: 'Відкрити в застосунку для iOS',
     androidApp: 'Відкрити в застосунку для Android',
   },
@@ -116,6 +131,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'يؤدي هذا الرابط إلى محتوى للبالغين فقط.',
     adultGo: 'عمري 18 عامًا أو أكثر، متابعة',
+    adultPage: 'هذه الصفحة للبالغين فقط. تابع فقط إذا كان عمرك 18 عامًا أو أكثر.',
+    adultEnter: 'عمري 18 عامًا أو أكثر، اعرض الصفحة',
     iosApp: 'افتح في تطبيق iOS',
     androidApp: 'افتح في تطبيق Android',
   },
@@ -129,6 +146,8 @@ const TABLES: Record<string, PageStrings> = {
     markdown: 'Markdown',
     adultNote: 'קישור זה מוביל לתוכן למבוגרים בלבד.',
     adultGo: 'אני בן/בת 18 ומעלה, המשך',
+    adultPage: 'דף זה מיועד למבוגרים בלבד. המשיכו רק אם אתם בני 18 ומעלה.',
+    adultEnter: 'אני בן/בת 18 ומעלה, הצגת הדף',
     iosApp: 'פתיחה באפליקציית iOS',
     androidApp: 'פתיחה באפליקציית Android',
   },

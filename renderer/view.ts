@@ -7,7 +7,7 @@ import { type Block, isShown, type Profile } from '../core/model.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { markWide } from './grid.js';
-import { iconKey, iconSymbols, platformName } from './icons.js';
+import { iconSymbols, isMailto, platformName, socialIcon } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
 import { posterDoc } from './poster.js';
 import { imageSlots, responsive } from './srcset.js';
@@ -194,9 +194,9 @@ export function buildView(input: RenderInput) {
         v.apps = appLinks(b.apps, t);
         break;
       case 'social':
-        v.icon = iconKey(b.platform);
+        v.icon = socialIcon(b.platform, b.url);
         icons.add(v.icon);
-        if (!sameAs.includes(b.url)) sameAs.push(b.url);
+        if (!isMailto(b.url) && !sameAs.includes(b.url)) sameAs.push(b.url);
         v.label = platformName(b.platform);
         v.href = outbound(b.url, utm, username);
         v.counter = b.counter;
@@ -204,9 +204,9 @@ export function buildView(input: RenderInput) {
       case 'socialRow':
         v.items = [];
         for (const i of b.items) {
-          const icon = iconKey(i.platform);
+          const icon = socialIcon(i.platform, i.url);
           icons.add(icon);
-          if (!sameAs.includes(i.url)) sameAs.push(i.url);
+          if (!isMailto(i.url) && !sameAs.includes(i.url)) sameAs.push(i.url);
           v.items.push({ label: platformName(i.platform), href: outbound(i.url, utm, username), icon });
         }
         break;
@@ -282,5 +282,7 @@ export function buildView(input: RenderInput) {
     blocks,
     icons: iconSymbols(icons),
     jsonLd,
+    /** The whole page is for adults: an 18+ notice shows first (templates/partials/gate.eta). */
+    gated: p.adult,
   };
 }

@@ -25,6 +25,8 @@ export interface BrowserPage {
   key: string;
   /** The HTML, given the page's URL and the media base (both on the check's own server). */
   html: (urls: { page: string; media: string }) => string;
+  /** The visitor's light or dark setting (the browser's own when left out). */
+  colorScheme?: 'light' | 'dark';
 }
 
 export interface BrowserResult {
@@ -114,8 +116,18 @@ async function screenshot(page: Page, width: number, file: string) {
   await page.screenshot({ path: file, animations: 'disabled' });
 }
 
-async function checkOne(browser: Browser, origin: string, key: string, shots: string | null): Promise<BrowserResult> {
-  const context = await browser.newContext({ viewport: { width: WIDTHS[1], height: 900 }, deviceScaleFactor: 1 });
+async function checkOne(
+  browser: Browser,
+  origin: string,
+  p: BrowserPage,
+  shots: string | null,
+): Promise<BrowserResult> {
+  const { key, colorScheme } = p;
+  const context = await browser.newContext({
+    viewport: { width: WIDTHS[1], height: 900 },
+    deviceScaleFactor: 1,
+    colorScheme: colorScheme ?? 'light',
+  });
   const failedRequests: string[] = [];
   const thirdParty = new Set<string>();
   try {
@@ -210,7 +222,7 @@ export async function browserCheck(
     args: CHROMIUM_ARGS,
   });
   try {
-    const results = await pMap(pages, (p) => checkOne(browser, server.origin, p.key, o.shots), {
+    const results = await pMap(pages, (p) => checkOne(browser, server.origin, p, o.shots), {
       concurrency: o.tabs ?? 3,
     });
     return new Map(pages.map((p, i) => [p.key, results[i]]));

@@ -42,18 +42,18 @@ export async function checkTemplates(o: {
 }): Promise<PageCheck[]> {
   const templates = o.templates ?? templateList();
   const pages = templates.flatMap((template) =>
-    checkPages(template).map(({ name, page }) => {
+    checkPages(template).map(({ name, page, colorScheme }) => {
       const render = (urls: { page: string; media: string }) => renderPage({ page, now: NOW, urls }).html;
       // The published form: the page host's own address and the media host.
       const published = render({ page: `https://${page.username}.pages.example/`, media: 'https://media.example' });
       const blocks = page.blocks.filter((b) => b.visible).length;
-      return { template, page: name, key: `${template}-${name}`, render, published, blocks };
+      return { template, page: name, key: `${template}-${name}`, render, published, blocks, colorScheme };
     }),
   );
   const [nu, browser] = await Promise.all([
     nuErrors(pages.map((p) => ({ key: p.key, html: p.published }))),
     browserCheck(
-      pages.map((p) => ({ key: p.key, html: p.render })),
+      pages.map((p) => ({ key: p.key, html: p.render, colorScheme: p.colorScheme })),
       { shots: o.shots, tabs: o.tabs, executablePath: o.executablePath },
     ),
   ]);

@@ -49,9 +49,11 @@ POST ${base}/api/webhooks with {"url": "https://your.host/hook", "events": ["acc
 
 ## Blocks
 
-link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /). showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
+link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /); a social or socialRow item's url may also be mailto:you@example.com (an e-mail button; platform "email") and a feed is platform "rss". showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
 
 Templates: ${TEMPLATE_IDS.join(', ')}.
+
+Page settings beside the blocks: "adult": true puts the whole page behind an 18+ notice that visitors confirm first (a link's own "adult" does the same for one link); "theme": {"scheme": "auto"} shows the template's light or dark colours as the visitor's device is set ("fixed", the default, keeps the template's own).
 
 ## Errors
 

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { ERROR_CODES } from '../../core/errors.js';
 import { BlockOut } from '../../core/schemas/blocks.js';
-import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
+import { COLOR_SCHEMES, TEMPLATE_IDS } from '../../core/schemas/fields.js';
 
 const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
 const FocusOut = v.object({ x: v.number(), y: v.number() });
@@ -41,8 +41,10 @@ export const PageOut = v.object({
   headerAlign: v.nullable(v.picklist(['left', 'center', 'right'])),
   pageLocale: v.string(),
   utm: v.boolean(),
+  adult: v.boolean(),
   theme: v.object({
     accent: v.string(),
+    scheme: v.picklist(COLOR_SCHEMES),
     backgroundImage: v.nullable(v.string()),
     backgroundFocus: v.nullable(FocusOut),
     overlay: v.number(),
@@ -74,6 +76,7 @@ export const VersionOut = v.object({
       'headerAlign',
       'pageLocale',
       'utm',
+      'adult',
       'theme',
       'blocks',
     ]).entries,

@@ -173,6 +173,7 @@ async function createInTransaction(
       layout: page.layout ?? profile.layout,
       headerAlign: page.headerAlign ?? null,
       utm: page.utm ?? false,
+      adult: page.adult ?? false,
       theme: { ...profile.theme, ...page.theme },
     },
     blocks: normalizeBlocks([...(page.blocks ?? []), ...prepared.importedBlocks]),

@@ -45,8 +45,10 @@ export function presentContent(p: Profile, blocks: Block[]) {
     headerAlign: p.headerAlign,
     pageLocale: p.pageLocale,
     utm: p.utm,
+    adult: p.adult,
     theme: {
       accent: p.theme.accent,
+      scheme: p.theme.scheme,
       backgroundImage: p.theme.backgroundImage,
       backgroundFocus: p.theme.backgroundFocus,
       overlay: p.theme.overlay,

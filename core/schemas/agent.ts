@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { AgentBlocks } from './blocks.js';
 import {
   Accent,
+  ColorScheme,
   Email,
   Focus,
   HeaderAlign,
@@ -32,7 +33,10 @@ export const CreatePageRequest = v.strictObject({
       headerAlign: v.optional(v.nullable(HeaderAlign)),
       pageLocale: v.optional(Locale),
       utm: v.optional(v.boolean()),
-      theme: v.optional(v.strictObject({ accent: v.optional(Accent), overlay: v.optional(Overlay) })),
+      adult: v.optional(v.boolean()),
+      theme: v.optional(
+        v.strictObject({ accent: v.optional(Accent), scheme: v.optional(ColorScheme), overlay: v.optional(Overlay) }),
+      ),
       blocks: v.optional(AgentBlocks),
     }),
   ),

@@ -3,7 +3,7 @@
  * order and visible; an agent block (in the create-page request) may leave them out.
  */
 import * as v from 'valibot';
-import { DateTime, Focus, isAppLink, LinkUrl, StorageKey, str, text } from './fields.js';
+import { DateTime, Focus, isAppLink, LinkUrl, SocialUrl, StorageKey, str, text } from './fields.js';
 
 export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
@@ -70,13 +70,13 @@ const link = {
 const social = {
   type: v.literal('social'),
   platform: text(1, 40),
-  url: LinkUrl,
+  url: SocialUrl,
   counter: v.optional(v.nullable(text(0, 20)), null),
 };
 const socialRow = {
   type: v.literal('socialRow'),
   items: v.pipe(
-    v.array(v.strictObject({ platform: text(1, 40), url: LinkUrl })),
+    v.array(v.strictObject({ platform: text(1, 40), url: SocialUrl })),
     v.maxLength(SOCIAL_ROW_MAX, `A social row holds at most ${SOCIAL_ROW_MAX} items.`),
   ),
 };

@@ -126,6 +126,43 @@ export const LinkUrl = v.pipe(
   v.transform((url) => new URL(url).href),
 );
 
+const MAIL_ADDRESS = /^[\w+-]+(?:\.[\w+-]+)*@[\da-z]+(?:[.-][\da-z]+)*\.[a-z]{2,63}$/i;
+/** What a mailto: URL may carry after its address: a subject and a body, nothing that adds a recipient. */
+const MAIL_FIELDS: ReadonlySet<string> = new Set(['subject', 'body']);
+
+/** `mailto:` and one e-mail address (percent-encoded or not), optionally `?subject=…&body=…`. */
+export function isMailtoUrl(value: string): boolean {
+  if (value.length > URL_MAX || !/^mailto:/i.test(value)) return false;
+  const rest = value.slice('mailto:'.length);
+  const q = rest.indexOf('?');
+  let address: string;
+  try {
+    address = decodeURIComponent(q === -1 ? rest : rest.slice(0, q));
+  } catch {
+    return false;
+  }
+  if (!MAIL_ADDRESS.test(address)) return false;
+  if (q === -1) return true;
+  for (const key of new URLSearchParams(rest.slice(q + 1)).keys())
+    if (!MAIL_FIELDS.has(key.toLowerCase())) return false;
+  return true;
+}
+
+/** The hint of a social URL that is neither: answered with the code bad_url (core/validation.ts). */
+export const SOCIAL_URL_HINT =
+  'Use an http(s) URL with a real hostname (a profile, a feed), or mailto: with one e-mail address.';
+
+/**
+ * A social item's URL: a profile or a feed (http(s) on a real host, as links), or an e-mail
+ * button (`mailto:`). Only link blocks, embeds and imports are held to http(s).
+ */
+export const SocialUrl = v.pipe(
+  str(),
+  v.check((s) => isRealHttpUrl(s) || isMailtoUrl(s), SOCIAL_URL_HINT),
+  // Normalised as LinkUrl's are (a mailto: URL's raw space in its subject is encoded too).
+  v.transform((url) => new URL(url).href),
+);
+
 export const DateTime = v.pipe(
   str(),
   v.check(isUtcDateTime, 'Use an RFC 3339 UTC date-time on a real date, like 2025-03-01T09:00:00Z.'),
@@ -151,6 +188,10 @@ export const DEFAULT_OVERLAY = 0;
 export const Accent = v.pipe(str(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Use # followed by 6 hex digits.'));
 
 export const Overlay = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
+
+/** `fixed`: the template's own colours; `auto`: its light or dark counterpart, as the visitor's device prefers. */
+export const COLOR_SCHEMES = ['fixed', 'auto'] as const;
+export const ColorScheme = v.picklist(COLOR_SCHEMES, `Use one of: ${COLOR_SCHEMES.join(', ')}.`);
 
 export const Locale = v.pipe(str(), v.minLength(2), v.maxLength(5));
 

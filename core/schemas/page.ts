@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { StoredBlocks } from './blocks.js';
 import {
   Accent,
+  ColorScheme,
   DEFAULT_ACCENT,
   DEFAULT_OVERLAY,
   Focus,
@@ -28,6 +29,8 @@ const editable = {
   pageLocale: Locale,
   isPublished: v.boolean(),
   utm: v.boolean(),
+  /** The page as a whole is for adults: visitors confirm their age before the page shows (beside a link's `adult`). */
+  adult: v.boolean(),
   blocks: StoredBlocks,
 };
 
@@ -43,9 +46,11 @@ export const ProfilePatch = v.strictObject({
   pageLocale: v.optional(editable.pageLocale),
   isPublished: v.optional(editable.isPublished),
   utm: v.optional(editable.utm),
+  adult: v.optional(editable.adult),
   theme: v.optional(
     v.strictObject({
       accent: v.optional(Accent),
+      scheme: v.optional(ColorScheme),
       backgroundImage: v.optional(v.nullable(StorageKey)),
       backgroundFocus: v.optional(v.nullable(Focus)),
       overlay: v.optional(Overlay),
@@ -67,10 +72,12 @@ export const ProfileReplace = v.strictObject({
   pageLocale: editable.pageLocale,
   isPublished: editable.isPublished,
   utm: editable.utm,
+  adult: v.optional(editable.adult, false),
   // An omitted theme, or omitted theme fields, take their defaults.
   theme: v.optional(
     v.strictObject({
       accent: v.optional(Accent, DEFAULT_ACCENT),
+      scheme: v.optional(ColorScheme, 'fixed'),
       backgroundImage: v.optional(v.nullable(StorageKey), null),
       backgroundFocus: v.optional(v.nullable(Focus), null),
       overlay: v.optional(Overlay, DEFAULT_OVERLAY),

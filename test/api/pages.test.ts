@@ -68,6 +68,7 @@ describe('PATCH /api/profiles/{id}', () => {
     expect(res.body).to.include({ displayName: 'After', bio: 'Before' });
     expect(res.body.theme).to.deep.equal({
       accent: '#abcdef',
+      scheme: 'fixed',
       overlay: 0.4,
       backgroundImage: null,
       backgroundFocus: null,
@@ -289,6 +290,7 @@ describe('PUT /api/profiles/{id}', () => {
     expect(res.body.avatarFocus).to.equal(null);
     expect(res.body.theme).to.deep.equal({
       accent: '#000000',
+      scheme: 'fixed',
       overlay: 0.2,
       backgroundImage: null,
       backgroundFocus: null,
