@@ -17,8 +17,8 @@ export interface PageStrings {
   player: string;
   /** "Links of {name}": the description of a page without a bio. */
   linksOf: string;
-  /** The link to the page's Markdown twin in the footer. */
-  markdown: string;
+  /** "Made with {service} · make yours": the footer's one line, linking to the service's home page. */
+  madeWith: string;
   adultNote: string;
   adultGo: string;
   iosApp: string;
@@ -32,7 +32,7 @@ const en: PageStrings = {
   play: 'Play {}',
   player: '{} player',
   linksOf: 'Links of {}',
-  markdown: 'Markdown',
+  madeWith: 'Made with {} · make yours',
   adultNote: 'This link leads to content for adults only.',
   adultGo: 'I am 18 or older, continue',
   iosApp: 'Open in the iOS app',
@@ -48,7 +48,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Reproducir {}',
     player: 'Reproductor de {}',
     linksOf: 'Enlaces de {}',
-    markdown: 'Markdown',
+    madeWith: 'Hecho con {} · crea la tuya',
     adultNote: 'Este enlace lleva a contenido solo para adultos.',
     adultGo: 'Tengo 18 años o más, continuar',
     iosApp: 'Abrir en la app de iOS',
@@ -61,7 +61,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Reproduzir {}',
     player: 'Player do {}',
     linksOf: 'Links de {}',
-    markdown: 'Markdown',
+    madeWith: 'Feito com {} · crie a sua',
     adultNote: 'Este link leva a conteúdo apenas para adultos.',
     adultGo: 'Tenho 18 anos ou mais, continuar',
     iosApp: 'Abrir no app para iOS',
@@ -74,7 +74,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Lire {}',
     player: 'Lecteur {}',
     linksOf: 'Liens de {}',
-    markdown: 'Markdown',
+    madeWith: 'Fait avec {} · créez la vôtre',
     adultNote: 'Ce lien mène à un contenu réservé aux adultes.',
     adultGo: 'J’ai 18 ans ou plus, continuer',
     iosApp: 'Ouvrir dans l’app iOS',
@@ -87,7 +87,7 @@ const TABLES: Record<string, PageStrings> = {
     play: '{} abspielen',
     player: '{}-Player',
     linksOf: 'Links von {}',
-    markdown: 'Markdown',
+    madeWith: 'Gemacht mit {} · mach deine eigene',
     adultNote: 'Dieser Link führt zu Inhalten nur für Erwachsene.',
     adultGo: 'Ich bin 18 oder älter, weiter',
     iosApp: 'In der iOS-App öffnen',
@@ -100,7 +100,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Відтворити: {}',
     player: 'Плеєр {}',
     linksOf: 'Посилання {}',
-    markdown: 'Markdown',
+    madeWith: 'Зроблено з {} · створіть свою',
     adultNote: 'Це посилання веде до вмісту лише для дорослих.',
     adultGo: 'Мені є 18, продовжити',
     iosApp: 'Відкрити в застосунку для iOS',
@@ -113,7 +113,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'تشغيل {}',
     player: 'مشغل {}',
     linksOf: 'روابط {}',
-    markdown: 'Markdown',
+    madeWith: 'صُنعت باستخدام {} · أنشئ صفحتك',
     adultNote: 'يؤدي هذا الرابط إلى محتوى للبالغين فقط.',
     adultGo: 'عمري 18 عامًا أو أكثر، متابعة',
     iosApp: 'افتح في تطبيق iOS',
@@ -126,7 +126,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'הפעלה: {}',
     player: 'נגן {}',
     linksOf: 'הקישורים של {}',
-    markdown: 'Markdown',
+    madeWith: 'נוצר עם {} · צרו דף משלכם',
     adultNote: 'קישור זה מוביל לתוכן למבוגרים בלבד.',
     adultGo: 'אני בן/בת 18 ומעלה, המשך',
     iosApp: 'פתיחה באפליקציית iOS',

@@ -15,10 +15,11 @@ import { templateVersions } from './render.js';
 /**
  * The configuration a page's files are rendered with, and so part of their version: the page's
  * address `<pageScheme>//<name>.<pageDomain>/` (its canonical link, og:url, JSON-LD, the
- * Markdown link and the tap pings start with it) and MEDIA_URL (avatar, background and link
- * images). BASE_URL and PORT reach the files only through these three.
+ * Markdown link and the tap pings start with it), MEDIA_URL (avatar, background and link
+ * images) and BASE_URL (the footer's link to the home page). PORT reaches the files only
+ * through these.
  */
-const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl'] as const satisfies readonly (keyof Config)[];
+const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl', 'baseUrl'] as const satisfies readonly (keyof Config)[];
 
 /** The site addresses a page is rendered with. */
 export type SiteUrls = Pick<Config, (typeof SITE_FIELDS)[number]>;
