@@ -79,7 +79,7 @@ export function pageFiles(
   const { html, md } = renderPage({
     page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
     now,
-    urls: { page, media: site.mediaUrl },
+    urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
   });
   const surrogateKeys = `${pageKey(row.username)} ${templateKey(row.profile.templateId)}`;
   const files: PageFile[] = [

@@ -6,6 +6,7 @@
  */
 import type { Block } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
+import { maxWordsPage, mixedRtlPage, nameOnlyPage, realisticPage } from './hostilePages.js';
 import { sampleBase, sampleBlocks, sampleLink, samplePage, twentyBlockPage } from './sample.js';
 import { otherSchemeOf } from './schemes.js';
 
@@ -198,7 +199,17 @@ export function otherSchemePage(templateId: TemplateId, scheme: 'light' | 'dark'
   return { name: `auto-${scheme}`, page, colorScheme: scheme };
 }
 
-/** Every page the template check renders, the sample page first; `20-blocks` is the budget page. */
+/** Every kind of block (every player among them) in the grid layout, over a background picture. */
+export function gridEveryBlockPage(templateId: TemplateId): SamplePage {
+  const page = everyBlockPage(templateId);
+  page.profile.layout = 'grid';
+  return page;
+}
+
+/**
+ * Every page the template check renders, the sample page first; `20-blocks` is the budget page.
+ * The last six are the realistic and hostile pages of renderer/hostilePages.ts.
+ */
 export function checkPages(templateId: TemplateId): NamedPage[] {
   return [
     { name: 'sample', page: samplePage(templateId) },
@@ -213,5 +224,11 @@ export function checkPages(templateId: TemplateId): NamedPage[] {
     { name: 'grid', page: gridPage(templateId) },
     { name: 'adult', page: adultOnlyPage(templateId) },
     otherSchemePage(templateId, otherSchemeOf(templateId)),
+    { name: 'realistic', page: realisticPage(templateId) },
+    { name: 'grid-every-block', page: gridEveryBlockPage(templateId) },
+    { name: 'max-words', page: maxWordsPage(templateId) },
+    { name: 'max-words-grid', page: maxWordsPage(templateId, 'grid') },
+    { name: 'mixed-rtl', page: mixedRtlPage(templateId) },
+    { name: 'name-only', page: nameOnlyPage(templateId) },
   ];
 }

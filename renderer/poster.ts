@@ -3,13 +3,15 @@
  * poster drawn from the provider's colour and the title, whose one link opens the player in
  * the frame. Nothing reaches the provider before the visitor taps, and the page needs no script.
  *
- * The poster's stylesheet is the same on every page, so its CSP hash is one more inline style
- * of the page: it sits raw in the attribute (it has no `&` nor `"`), where the page host finds
+ * The poster's stylesheet is the same on every page of a template (a shared part and the
+ * template's look, posterLooks.ts), so its CSP hash is one more inline style of the page: it sits raw in the attribute (it has no `&` nor `"`), where the page host finds
  * it with the page's own <style> (edge/securityHeaders.ts `styleHashes`).
  */
 import type { EmbedBlock } from '../core/model.js';
+import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { escapeHtml } from './escape.js';
 import { EMBED_NAMES } from './links.js';
+import { POSTER_LOOKS } from './posterLooks.js';
 import { fill } from './strings.js';
 
 const POSTER_CSS =
@@ -33,6 +35,11 @@ const POSTER_CSS =
 // The inline `content:""` is written with double quotes above; the attribute needs none.
 const CSS_IN_ATTRIBUTE = POSTER_CSS.replace(/""/g, "''");
 
+/** The poster's stylesheet in a template, as the browser reads it (tests hash it): the shared one and the template's look. */
+export function posterStyle(template: TemplateId): string {
+  return CSS_IN_ATTRIBUTE + POSTER_LOOKS[template];
+}
+
 /** The player URL that starts playing as it opens (the tap on the poster already asked for it). */
 export function autoplayUrl(player: string, provider: EmbedBlock['provider']): string {
   const join = player.includes('?') ? '&' : '?';
@@ -51,9 +58,11 @@ function twice(text: string): string {
   return attribute(escapeHtml(text));
 }
 
-// The same for every poster; escaped for the attribute once.
+// The same for every poster of a template; escaped for the attribute once.
 const HEAD = attribute(`<meta charset='utf-8'>`);
-const STYLE = attribute(`<style>${CSS_IN_ATTRIBUTE}</style>`);
+const STYLES = Object.fromEntries(
+  TEMPLATE_IDS.map((id) => [id, attribute(`<style>${posterStyle(id)}</style>`)]),
+) as Record<TemplateId, string>;
 
 /**
  * The `srcdoc` value of a player's frame, ready to place raw in a double-quoted attribute: a
@@ -68,13 +77,14 @@ export function posterDoc(
   play: string,
   lang: string,
   dir: 'ltr' | 'rtl',
+  template: TemplateId,
 ): string {
   // Renders repeat (republishing): the same player and words give the same poster.
-  const key = `${player}\n${shape}\n${title}\n${play}\n${lang}`;
+  const key = `${player}\n${shape}\n${title}\n${play}\n${lang}\n${template}`;
   let doc = made.get(key);
   if (doc === undefined) {
     if (made.size >= KEPT) made.clear();
-    doc = draw(player, provider, shape, title, fill(play, title), lang, dir);
+    doc = draw(player, provider, shape, title, fill(play, title), lang, dir, STYLES[template]);
     made.set(key, doc);
   }
   return doc;
@@ -91,15 +101,13 @@ function draw(
   play: string,
   lang: string,
   dir: string,
+  style: string,
 ): string {
   const title = twice(text);
   return (
-    `<!doctype html><html lang='${twice(lang)}' dir='${dir}'>${HEAD}<title>${title}</title>${STYLE}` +
+    `<!doctype html><html lang='${twice(lang)}' dir='${dir}'>${HEAD}<title>${title}</title>${style}` +
     `<a class='${provider}${shape === 'audio' ? ' audio' : ''}' href='${twice(autoplayUrl(player, provider))}' aria-label='${twice(play)}'>` +
     `<span class='b'></span><span class='w'><span class='t'>${title}</span>` +
     `<span class='p'>${twice(EMBED_NAMES[provider])}</span></span></a>`
   );
 }
-
-/** The poster's stylesheet, as the browser reads it (tests hash it). */
-export const POSTER_STYLE = CSS_IN_ATTRIBUTE;

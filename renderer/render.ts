@@ -12,7 +12,7 @@ import { Eta } from 'eta';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { accentOn, readableOn } from './contrast.js';
 import { arabicPage, everyBlockPage } from './edgePages.js';
-import { escapeHtml } from './escape.js';
+import { escapeHandles, escapeHtml } from './escape.js';
 import { templateFonts } from './fonts.js';
 import { assemble, templateVersion } from './layout.js';
 import { markdownData } from './markdownView.js';
@@ -95,7 +95,11 @@ function loadTemplates() {
 
 type Loaded = ReturnType<typeof loadTemplates>;
 
-const PROBE_URLS = { page: 'https://probe.example/', media: 'https://media.probe.example' };
+const PROBE_URLS = {
+  page: 'https://probe.example/',
+  media: 'https://media.probe.example',
+  home: 'https://home.probe.example/',
+};
 const PROBE_TIME = new Date('2026-01-01T00:00:00Z');
 
 /**
@@ -166,6 +170,7 @@ function renderWith(t: Loaded, input: RenderInput): Rendered {
     other: other && otherAccent(other, v.accent),
     og: ogView(input.page, input.urls.page),
     escape: escapeHtml,
+    handles: escapeHandles,
   });
   const md = tidyMarkdown(t.md(markdownData(v)));
   return { html, md };

@@ -18,15 +18,15 @@ const NO_SIZES: Responsive = { srcset: '', sizes: '' };
 /**
  * Where the templates show the avatar and card thumbnails: a square of at most `px` CSS pixels
  * (base.css and most templates: a 64–112 px avatar, a 48–56 px thumbnail), or a width given as
- * a `sizes` value where a template shows the picture across the page (photo's hero, showcase's
- * cards, photo's grid). Kept beside the templates' CSS: a template that changes a slot changes it here.
+ * a `sizes` value where a template shows the picture across the page (photo's hero: the whole
+ * width, half of it from 900 px; showcase's cards, photo's grid). Kept beside the templates' CSS: a template that changes a slot changes it here.
  */
 type Slot = number | string;
 
 export function imageSlots(template: TemplateId, layout: string): { avatar: Slot; thumb: Slot } {
   const grid = layout === 'grid';
   if (template === 'photo')
-    return { avatar: '(max-width: 32rem) 100vw, 32rem', thumb: grid ? '(max-width: 32rem) 50vw, 16rem' : 56 };
+    return { avatar: '(min-width: 900px) 50vw, 100vw', thumb: grid ? '(max-width: 32rem) 50vw, 16rem' : 56 };
   if (template === 'showcase')
     return { avatar: 112, thumb: grid ? '(max-width: 44rem) 50vw, 22rem' : '(max-width: 44rem) 100vw, 44rem' };
   return { avatar: 112, thumb: 56 };

@@ -17,8 +17,8 @@ export interface PageStrings {
   player: string;
   /** "Links of {name}": the description of a page without a bio. */
   linksOf: string;
-  /** The link to the page's Markdown twin in the footer. */
-  markdown: string;
+  /** "Made with {service} · make yours": the footer's one line, linking to the service's home page. */
+  madeWith: string;
   adultNote: string;
   adultGo: string;
   /** The notice a page for adults shows first, and the link that shows the page. */
@@ -35,7 +35,7 @@ const en: PageStrings = {
   play: 'Play {}',
   player: '{} player',
   linksOf: 'Links of {}',
-  markdown: 'Markdown',
+  madeWith: 'Made with {} · make yours',
   adultNote: 'This link leads to content for adults only.',
   adultGo: 'I am 18 or older, continue',
   adultPage: 'This page is for adults only. Continue only if you are 18 or older.',
@@ -53,7 +53,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Reproducir {}',
     player: 'Reproductor de {}',
     linksOf: 'Enlaces de {}',
-    markdown: 'Markdown',
+    madeWith: 'Hecho con {} · crea la tuya',
     adultNote: 'Este enlace lleva a contenido solo para adultos.',
     adultGo: 'Tengo 18 años o más, continuar',
     adultPage: 'Esta página es solo para adultos. Continúa solo si tienes 18 años o más.',
@@ -68,7 +68,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Reproduzir {}',
     player: 'Player do {}',
     linksOf: 'Links de {}',
-    markdown: 'Markdown',
+    madeWith: 'Feito com {} · crie a sua',
     adultNote: 'Este link leva a conteúdo apenas para adultos.',
     adultGo: 'Tenho 18 anos ou mais, continuar',
     adultPage: 'Esta página é apenas para adultos. Continue só se tiver 18 anos ou mais.',
@@ -83,7 +83,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Lire {}',
     player: 'Lecteur {}',
     linksOf: 'Liens de {}',
-    markdown: 'Markdown',
+    madeWith: 'Fait avec {} · créez la vôtre',
     adultNote: 'Ce lien mène à un contenu réservé aux adultes.',
     adultGo: 'J’ai 18 ans ou plus, continuer',
     adultPage: 'Cette page est réservée aux adultes. Continuez seulement si vous avez 18 ans ou plus.',
@@ -98,7 +98,7 @@ const TABLES: Record<string, PageStrings> = {
     play: '{} abspielen',
     player: '{}-Player',
     linksOf: 'Links von {}',
-    markdown: 'Markdown',
+    madeWith: 'Gemacht mit {} · mach deine eigene',
     adultNote: 'Dieser Link führt zu Inhalten nur für Erwachsene.',
     adultGo: 'Ich bin 18 oder älter, weiter',
     adultPage: 'Diese Seite ist nur für Erwachsene. Fahre nur fort, wenn du 18 oder älter bist.',
@@ -113,7 +113,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'Відтворити: {}',
     player: 'Плеєр {}',
     linksOf: 'Посилання {}',
-    markdown: 'Markdown',
+    madeWith: 'Зроблено з {} · створіть свою',
     adultNote: 'Це посилання веде до вмісту лише для дорослих.',
     adultGo: 'Мені є 18, продовжити',
     adultPage: 'Ця сторінка лише для дорослих. Продовжуйте, лише якщо вам є 18.',
@@ -128,7 +128,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'تشغيل {}',
     player: 'مشغل {}',
     linksOf: 'روابط {}',
-    markdown: 'Markdown',
+    madeWith: 'صُنعت باستخدام {} · أنشئ صفحتك',
     adultNote: 'يؤدي هذا الرابط إلى محتوى للبالغين فقط.',
     adultGo: 'عمري 18 عامًا أو أكثر، متابعة',
     adultPage: 'هذه الصفحة للبالغين فقط. تابع فقط إذا كان عمرك 18 عامًا أو أكثر.',
@@ -143,7 +143,7 @@ const TABLES: Record<string, PageStrings> = {
     play: 'הפעלה: {}',
     player: 'נגן {}',
     linksOf: 'הקישורים של {}',
-    markdown: 'Markdown',
+    madeWith: 'נוצר עם {} · צרו דף משלכם',
     adultNote: 'קישור זה מוביל לתוכן למבוגרים בלבד.',
     adultGo: 'אני בן/בת 18 ומעלה, המשך',
     adultPage: 'דף זה מיועד למבוגרים בלבד. המשיכו רק אם אתם בני 18 ומעלה.',

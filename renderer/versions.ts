@@ -14,13 +14,14 @@ import { templateVersions } from './render.js';
 /**
  * The configuration a page's files are rendered with, and so part of their version: the page's
  * address `<pageScheme>//<name>.<pageDomain>/` (its canonical link, og:url, JSON-LD, the
- * Markdown link and the tap pings start with it) and MEDIA_URL (avatar, background and link
- * images). BASE_URL and PORT reach the files only through these three.
+ * Markdown link and the tap pings start with it), MEDIA_URL (avatar, background and link
+ * images) and BASE_URL (the footer's link to the home page). PORT reaches the files only
+ * through these.
  */
-const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl'] as const satisfies readonly (keyof SiteUrls)[];
+const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl', 'baseUrl'] as const satisfies readonly (keyof SiteUrls)[];
 
 /** The site addresses a page is rendered with (the configuration's fields of those names). */
-export type SiteUrls = { pageScheme: string; pageDomain: string; mediaUrl: string };
+export type SiteUrls = { pageScheme: string; pageDomain: string; mediaUrl: string; baseUrl: string };
 
 /** The site addresses alone, out of a whole configuration (plain data, for a worker thread). */
 export function siteUrls(from: SiteUrls): SiteUrls {

@@ -14,6 +14,9 @@ import { imageSlots, responsive } from './srcset.js';
 import { directionOf, fill, type PageStrings, stringsFor } from './strings.js';
 import { withUtm } from './utm.js';
 
+/** The service's name, as the footer says it. */
+const SERVICE = 'linkpage';
+
 export interface RenderInput {
   page: { id: string; username: string; profile: Profile; blocks: Block[] };
   /** Render time: blocks not visible or outside showFrom/showUntil are left out. */
@@ -23,6 +26,8 @@ export interface RenderInput {
     page: string;
     /** MEDIA_URL without a trailing slash; the image with key k is at `${media}/${k}`. */
     media: string;
+    /** The service's home page (BASE_URL), which the footer links to; no footer line without it. */
+    home?: string;
   };
 }
 
@@ -217,7 +222,7 @@ export function buildView(input: RenderInput) {
         v.player = embedPlayerUrl(b);
         v.shape = b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio';
         v.source = v.player ? fill(t.openOn, v.provider) : v.title;
-        if (v.player) v.poster = posterDoc(v.player, b.provider, v.shape, v.title, t.play, lang, dir);
+        if (v.player) v.poster = posterDoc(v.player, b.provider, v.shape, v.title, t.play, lang, dir, p.templateId);
         break;
       case 'messenger':
         icons.add(b.platform);
@@ -266,6 +271,9 @@ export function buildView(input: RenderInput) {
     bio: p.bio,
     canonical: input.urls.page,
     markdown: `${input.urls.page}page.md`,
+    /** The footer's line, "Made with linkpage · make yours", and the home page it links to. */
+    madeWith: fill(t.madeWith, SERVICE),
+    home: input.urls.home ?? '',
     avatar,
     avatarImage: p.avatar ? responsive(media, p.avatar, slots.avatar) : null,
     avatarPos: focus(p.avatarFocus),

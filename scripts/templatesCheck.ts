@@ -1,23 +1,29 @@
 /**
- * `npm run templates:check`: every template with the sample page and the edge pages through the
- * Nu Html Checker, axe-core in Chromium (zero violations, contrast included) and the wire-size
- * budget; full-page screenshots at 390 and 1280 px into .templates-check/ for review. Prints a
+ * `npm run templates:check`: every template with the sample, edge, realistic and hostile pages
+ * through the Nu Html Checker, axe-core in Chromium (zero violations, contrast included), the
+ * geometry at 320, 390 and 1280 px and the wire-size budget, then random pages through the
+ * geometry; full-page screenshots at 390 and 1440 px into .templates-check/ for review. Prints a
  * table and exits 1 with the reasons when any page fails.
  *
  *   npm run templates:check                      every template
  *   npm run templates:check -- aurora mono       some templates
  *   npm run templates:check -- --no-screenshots  skip the screenshots (CI)
+ *   npm run templates:check -- --seed            random pages from a fresh seed (20 a template)
+ *   npm run templates:check -- --seed=1234       the random pages of that seed again
+ *   npm run templates:check -- --random=50       random pages a template (CI: 4, seed CI_SEED)
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TemplateId } from '../core/schemas/fields.js';
 import { WIDTHS } from './templatesCheckBrowser.js';
+import { GEOMETRY_RULES } from './templatesCheckGeometry.js';
+import { CI_SEED } from './templatesCheckRandom.js';
 import { checkTemplates, type PageCheck, templateList } from './templatesCheckRun.js';
 
 const SHOTS = path.resolve('.templates-check');
 
 function table(rows: PageCheck[]): string {
-  const head = ['template', 'page', 'html', 'gzip', 'brotli', 'budget', 'Nu', 'axe', 'requests', 'result'];
+  const head = ['template', 'page', 'html', 'gzip', 'brotli', 'budget', 'Nu', 'axe', 'geometry', 'requests', 'result'];
   const body = rows.map((r) => [
     r.template,
     r.page,
@@ -27,6 +33,7 @@ function table(rows: PageCheck[]): string {
     String(r.size.budget),
     String(r.nu.length),
     String(r.axe.length),
+    String(r.geometry.length),
     String(r.failedRequests.length),
     r.problems.length === 0 ? 'ok' : 'FAIL',
   ]);
@@ -45,6 +52,19 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const shots = args.includes('--no-screenshots') ? null : SHOTS;
+/** `--name=value` or a bare `--name` (true), or undefined. */
+const option = (name: string) => {
+  const a = args.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
+  return a === undefined ? undefined : a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
+};
+const seedArg = option('seed');
+const seed = seedArg === undefined ? CI_SEED : seedArg === true ? Math.floor(Math.random() * 2 ** 31) : Number(seedArg);
+const countArg = option('random');
+const count = typeof countArg === 'string' ? Number(countArg) : seedArg === undefined ? 4 : 20;
+if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 0) {
+  process.stderr.write('--seed and --random take whole numbers\n');
+  process.exit(2);
+}
 if (shots) await rm(shots, { recursive: true, force: true });
 
 const started = performance.now();
@@ -52,10 +72,23 @@ const rows = await checkTemplates({
   templates: asked.length > 0 ? (asked as TemplateId[]) : known,
   shots,
   executablePath: process.env.CHROMIUM_PATH || undefined,
+  random: { count, seed },
 });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
-process.stdout.write(`${table(rows)}\n\n`);
+// Random pages that pass make no row: one line says how many there were.
+const randomRows = rows.filter((r) => r.seed !== undefined);
+process.stdout.write(`${table(rows.filter((r) => r.seed === undefined || r.problems.length > 0))}\n\n`);
+process.stdout.write(
+  `random pages: ${randomRows.length} (${count} a template, seed ${seed}; again with --seed=${seed}), ${randomRows.filter((r) => r.problems.length > 0).length} failing\n`,
+);
+const byRule = GEOMETRY_RULES.map((rule) => {
+  const pages = rows.filter((r) => r.geometry.some((g) => g.rule === rule));
+  return pages.length === 0
+    ? ''
+    : `  ${rule}: ${pages.length} pages (${[...new Set(pages.map((r) => r.template))].join(', ')})\n`;
+}).join('');
+if (byRule) process.stdout.write(`geometry failures by rule:\n${byRule}`);
 const thirdParty = [...new Set(rows.flatMap((r) => r.thirdParty))];
 if (thirdParty.length > 0) {
   process.stdout.write(

@@ -1,9 +1,11 @@
 /**
  * The browser half of the template check: the rendered pages served from 127.0.0.1 with sample
- * pictures for every image they name, opened in one headless Chromium; axe-core (injected into
- * each page) with every rule it runs by default and WCAG 2.2's target size, contrast included,
- * at 390 px wide (in a viewport as tall as the page) with the adult
- * links' questions opened; full-page screenshots at 1280 and 390 px.
+ * pictures for every image they name, opened in one headless Chromium; with the adult links'
+ * questions opened, the geometry at 320, 390 and 1280 px (templatesCheckGeometry.ts), then
+ * axe-core (injected into each page) with every rule it runs by default and WCAG 2.2's target
+ * size, contrast included, at 390 px wide (in a viewport as tall as the page); full-page
+ * screenshots at 390 and 1440 px. Random pages get the geometry only (and a screenshot at
+ * 390 px when they fail it).
  */
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
@@ -15,10 +17,12 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { FONT_PATH, fontFile } from '../renderer/fonts.js';
 import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
+import { type GeometryFinding, geometry } from './templatesCheckGeometry.js';
 
 const axeSource = axe.source;
 
-export const WIDTHS = [390, 1280] as const;
+/** The screenshots' widths: a phone and a laptop. */
+export const WIDTHS = [390, 1440] as const;
 
 export interface BrowserPage {
   /** `<template>-<page>`: the URL path and the screenshots' name. */
@@ -27,6 +31,8 @@ export interface BrowserPage {
   html: (urls: { page: string; media: string }) => string;
   /** The visitor's light or dark setting (the browser's own when left out). */
   colorScheme?: 'light' | 'dark';
+  /** Only the geometry (the random pages): no axe, no screenshots unless it fails. */
+  geometryOnly?: boolean;
 }
 
 export interface BrowserResult {
@@ -41,6 +47,8 @@ export interface BrowserResult {
   failedRequests: string[];
   /** Hosts other than the check's server the page asked for before any tap (answered empty). */
   thirdParty: string[];
+  /** What breaks the page's geometry, by rule and width. */
+  geometry: GeometryFinding[];
 }
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -150,15 +158,20 @@ async function checkOne(
     });
     page.on('requestfailed', (r) => failedRequests.push(`${r.failure()?.errorText ?? 'failed'} ${r.url()}`));
     await page.goto(`${origin}/p/${key}/`, { waitUntil: 'load' });
-    if (shots) {
+    if (shots && !p.geometryOnly) {
       await screenshot(page, WIDTHS[1], path.join(shots, `${key}-${WIDTHS[1]}.png`));
       await screenshot(page, WIDTHS[0], path.join(shots, `${key}-${WIDTHS[0]}.png`));
     }
-    await page.setViewportSize({ width: WIDTHS[0], height: 844 });
     // The adult links' warnings are checked open, as a visitor who taps sees them.
     await page.evaluate(() => {
       for (const d of document.querySelectorAll('details')) d.open = true;
     });
+    const found = await geometry(page);
+    if (p.geometryOnly) {
+      if (shots && found.length > 0) await screenshot(page, WIDTHS[0], path.join(shots, `${key}-${WIDTHS[0]}.png`));
+      return { axe: [], review: [], failedRequests, thirdParty: [...thirdParty], geometry: found };
+    }
+    await page.setViewportSize({ width: WIDTHS[0], height: 844 });
     // axe and the pixel measure see the whole page at once, at a phone's width.
     await fitViewportToPage(page);
     await page.evaluate(axeSource);
@@ -187,21 +200,7 @@ async function checkOne(
           `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 320)}`,
       ),
     );
-    // Nothing wider than a phone's screen: text that does not wrap spills out of its card.
-    const overflow = await page.evaluate(() => {
-      const width = document.documentElement.clientWidth;
-      const out: string[] = [];
-      for (const el of document.querySelectorAll('main *, header *, footer *')) {
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 || el.closest('.sprite, .px, iframe')) continue;
-        if (r.left < -1 || r.right > width + 1) {
-          const name = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).trim().split(/\s+/).join('.')}` : ''}`;
-          out.push(`wider than the screen: ${name} spans ${Math.round(r.left)}–${Math.round(r.right)} px of ${width}`);
-        }
-      }
-      return out.slice(0, 5);
-    });
-    return { axe: [...axe, ...pixels, ...overflow], review, failedRequests, thirdParty: [...thirdParty] };
+    return { axe: [...axe, ...pixels], review, failedRequests, thirdParty: [...thirdParty], geometry: found };
   } finally {
     await context.close();
   }

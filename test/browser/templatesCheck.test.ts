@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import * as v from 'valibot';
+import { StoredBlocks } from '../../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { checkPages } from '../../renderer/edgePages.js';
 import { browserCheck } from '../../scripts/templatesCheckBrowser.js';
 import { nuErrors } from '../../scripts/templatesCheckNu.js';
+import { CI_SEED, randomPages } from '../../scripts/templatesCheckRandom.js';
 import { templateList } from '../../scripts/templatesCheckRun.js';
 import { FIRST_ROUND_TRIP, LONG_PAGE_BUDGET, sizeProblems, wireSize } from '../../scripts/templatesCheckSize.js';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
@@ -33,7 +36,17 @@ describe('npm run templates:check', function () {
       'arabic',
       '80-blocks',
       'every-block',
+      'realistic',
+      'grid-every-block',
+      'max-words',
+      'max-words-grid',
+      'mixed-rtl',
+      'name-only',
     ]);
+    const max = checkPages('mono').find((p) => p.name === 'max-words')?.page;
+    expect(max?.profile.displayName).to.match(/^\S{60}$/);
+    expect(max?.profile.bio).to.match(/^\S{300}$/);
+    expect(checkPages('mono').find((p) => p.name === 'name-only')?.page.blocks).to.deep.equal([]);
     const arabic = checkPages('mono').find((p) => p.name === 'arabic')?.page;
     expect(arabic?.profile.pageLocale).to.equal('ar');
     const long = checkPages('mono').find((p) => p.name === 'long-name')?.page;
@@ -85,16 +98,48 @@ describe('npm run templates:check', function () {
     expect(bad?.failedRequests.some((r) => r.startsWith('404 ') && r.endsWith('/missing.png'))).to.equal(true);
   });
 
-  it('fails text wider than a phone screen: a long word that does not wrap spills out of its card', async () => {
-    const spill = page(
-      'Spill',
-      '<body style="margin:0"><main style="text-align:center"><p style="display:flex;justify-content:center"><span class="label" style="white-space:nowrap">Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</span></p></main></body>',
+  it('fails what breaks a page at 320, 390 and 1280 px: sideways scroll, text past the start edge, squeezed text, text out of its block, a player of no area', async () => {
+    const broken = page(
+      'Broken',
+      `<body style="margin:0"><main style="text-align:center">
+<p style="display:flex;justify-content:center"><span class="label" style="white-space:nowrap">Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</span></p>
+<ul style="list-style:none;padding:0;width:300px"><li class="block"><a href="#" style="display:flex;width:200px"><span class="squeezed" style="min-width:0">Wheel-throwing class</span><span style="flex:none;white-space:nowrap">Limited edition badge that is far too wide</span></a></li></ul>
+<div style="display:flex;flex-direction:column"><div style="aspect-ratio:9/16;margin:0 auto;position:relative"><iframe title="TikTok player" style="position:absolute;inset:0;width:100%;height:100%;border:0" srcdoc="x"></iframe></div></div>
+</main></body>`,
     );
-    const results = await browserCheck([{ key: 'spill', html: () => spill }], {
-      shots: null,
-      executablePath: CHROMIUM_PATH,
-    });
-    const axe = results.get('spill')?.axe ?? [];
-    expect(axe.some((m) => m.startsWith('wider than the screen: span.label'))).to.equal(true, axe.join('\n'));
+    const fine = page(
+      'Fine',
+      '<body style="margin:0;overflow-wrap:anywhere"><main><h1>Fine</h1><p>Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</p><p><span style="display:inline-block;padding:0 .5rem">18+</span></p><div style="aspect-ratio:16/9;position:relative"><iframe title="YouTube player" style="position:absolute;inset:0;width:100%;height:100%;border:0" srcdoc="x"></iframe></div></main></body>',
+    );
+    const results = await browserCheck(
+      [
+        { key: 'broken', html: () => broken, geometryOnly: true },
+        { key: 'fine', html: () => fine, geometryOnly: true },
+      ],
+      { shots: null, executablePath: CHROMIUM_PATH },
+    );
+    const found = results.get('broken')?.geometry ?? [];
+    const at = (rule: string) => found.filter((f) => f.rule === rule).map((f) => f.width);
+    expect(at('sideways-scroll'), JSON.stringify(found)).to.include.members([320, 390]);
+    expect(at('past-start-edge')).to.include.members([320, 390]);
+    expect(at('squeezed-text')).to.deep.equal([320, 390, 1280]);
+    expect(at('spills-out')).to.include.members([320, 390]);
+    expect(at('no-player-area')).to.deep.equal([320, 390, 1280]);
+    expect(found.find((f) => f.rule === 'squeezed-text')?.details[0]).to.match(
+      /^span\.squeezed "Wheel-throwing class"/,
+    );
+    expect(results.get('fine')?.geometry).to.deep.equal([]);
+  });
+
+  it('draws random pages the schema accepts, the same ones for the same seed, others for another', () => {
+    const a = randomPages('mono', 6, CI_SEED);
+    expect(a).to.have.length(6);
+    expect(JSON.stringify(randomPages('mono', 6, CI_SEED))).to.equal(JSON.stringify(a));
+    expect(JSON.stringify(randomPages('mono', 6, CI_SEED + 1))).to.not.equal(JSON.stringify(a));
+    for (const p of a) {
+      expect(v.safeParse(StoredBlocks, p.blocks).success).to.equal(true);
+      expect(p.profile.displayName.length).to.be.at.most(60);
+      expect(p.profile.bio.length).to.be.at.most(300);
+    }
   });
 });

@@ -206,8 +206,9 @@ describe('renderVersions', () => {
   it('stays the same when nothing a page shows changes', () => {
     const pinned = { ...base, MEDIA_URL: 'https://cdn.example/m' };
     expect(site(pinned)).to.deep.equal(site({ ...pinned, MEDIA_URL: 'https://cdn.example/m/' }));
-    // With both addresses set, the API's own address and port reach no page.
-    expect(site(pinned)).to.deep.equal(site({ ...pinned, BASE_URL: 'https://api.links.example', PORT: '8080' }));
+    // With BASE_URL and both addresses set, the port reaches no page (BASE_URL does: the footer links to it).
+    const home = { ...pinned, BASE_URL: 'https://links.example' };
+    expect(site(home)).to.deep.equal(site({ ...home, PORT: '8080' }));
     expect(site(base)).to.deep.equal(site({ ...base, ROLE: 'worker', LOG_LEVEL: 'warn', TRUST_PROXY: '1' }));
   });
 });

@@ -7,12 +7,16 @@ import { parse } from 'node-html-parser';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { styleHashes } from '../../edge/securityHeaders.js';
 import { assemble, templateVersion } from '../../renderer/layout.js';
-import { POSTER_STYLE } from '../../renderer/poster.js';
+import { posterStyle } from '../../renderer/poster.js';
 import { reloadTemplates, renderPage, TEMPLATES_DIR, templateVersions } from '../../renderer/render.js';
 import { samplePage } from '../../renderer/sample.js';
 import { directionOf, stringsFor, TRANSLATED } from '../../renderer/strings.js';
 
-const urls = { page: 'https://ada.pages.example/', media: 'https://media.example/m' };
+const urls = {
+  page: 'https://ada.pages.example/',
+  media: 'https://media.example/m',
+  home: 'https://linkpage.example/',
+};
 const now = new Date('2026-03-01T12:00:00Z');
 const render = (page: ReturnType<typeof samplePage>) => renderPage({ page, now, urls }).html;
 
@@ -69,13 +73,13 @@ describe('template versions (renderer/render.ts)', () => {
   it("cover what the renderer's own code makes of a page: a changed translation is a new version of every template", () => {
     const before = { ...templateVersions };
     const arabic = stringsFor('ar');
-    const markdown = arabic.markdown;
+    const madeWith = arabic.madeWith;
     try {
-      arabic.markdown = `${markdown}!`;
+      arabic.madeWith = `${madeWith}!`;
       reloadTemplates();
       for (const id of TEMPLATE_IDS) expect(templateVersions[id], id).to.not.equal(before[id]);
     } finally {
-      arabic.markdown = markdown;
+      arabic.madeWith = madeWith;
       reloadTemplates();
     }
     expect({ ...templateVersions }).to.deep.equal(before);
@@ -137,7 +141,7 @@ describe('page language and direction', () => {
     expect(doc.querySelector('img.avatar')!.getAttribute('alt')).to.equal('Портрет: Ada Example');
     expect(doc.querySelector('a[href="https://t.me/ada_example"]')!.text).to.include('Напишіть мені в Telegram');
     expect(doc.querySelector('.embed .source')!.text).to.equal('Відкрити в YouTube');
-    expect(doc.querySelector('.foot a')!.text).to.equal('Markdown');
+    expect(doc.querySelector('.foot a')!.text).to.equal('Зроблено з linkpage · створіть свою');
     expect(doc.querySelector('details.adult p')!.text).to.equal(stringsFor('uk').adultNote);
     expect(doc.querySelector('details.adult .go')!.text).to.equal(stringsFor('uk').adultGo);
   });
@@ -187,12 +191,47 @@ describe('blocks as templates show them', () => {
     ).to.equal('name');
   });
 
+  it('links the footer to the home page ("made with linkpage"), and the Markdown twin only from the head', () => {
+    const doc = parse(render(samplePage('aurora')));
+    expect(doc.querySelectorAll('.foot a').map((a) => [a.getAttribute('href'), a.text])).to.deep.equal([
+      ['https://linkpage.example/', 'Made with linkpage · make yours'],
+    ]);
+    expect(doc.querySelector('link[rel="alternate"][type="text/markdown"]')!.getAttribute('href')).to.equal(
+      'https://ada.pages.example/page.md',
+    );
+    expect(doc.querySelector('a[href$="page.md"]')).to.equal(null);
+  });
+
+  it('puts each @handle of the text people type in a <bdi>, so right-to-left text does not move its @', () => {
+    const page = samplePage('editorial');
+    page.profile.pageLocale = 'ar';
+    page.profile.displayName = 'ليلى @layla.draws';
+    page.profile.bio = 'تابعوني على @layla.draws أو hello@layla.example';
+    const doc = parse(render(page));
+    expect(doc.querySelector('h1.name')!.innerHTML).to.equal('ليلى <bdi>@layla.draws</bdi>');
+    expect(doc.querySelector('.bio')!.innerHTML).to.equal('تابعوني على <bdi>@layla.draws</bdi> أو hello@layla.example');
+    expect(doc.querySelector('.kicker')!.innerHTML).to.equal('<bdi>@ada</bdi>');
+    page.profile.bio = '<b>@x</b> & @y';
+    expect(parse(render(page)).querySelector('.bio')!.innerHTML).to.equal(
+      '&lt;b&gt;<bdi>@x</bdi>&lt;/b&gt; &amp; <bdi>@y</bdi>',
+    );
+  });
+
   it("allows the players' posters by the page's style hashes, with nothing fetched before the tap", () => {
-    const html = render(samplePage('noir'));
-    const poster = createHash('sha256').update(POSTER_STYLE, 'utf8').digest('base64');
-    expect(styleHashes(html)).to.include(`'sha256-${poster}'`);
-    const frame = parse(html).querySelector('iframe')!;
-    expect(frame.getAttribute('src')).to.equal(undefined);
-    expect(parse(frame.getAttribute('srcdoc')!).querySelector('style')!.text).to.equal(POSTER_STYLE);
+    for (const id of TEMPLATE_IDS) {
+      const html = render(samplePage(id));
+      const poster = createHash('sha256').update(posterStyle(id), 'utf8').digest('base64');
+      expect(styleHashes(html), id).to.include(`'sha256-${poster}'`);
+      const frame = parse(html).querySelector('iframe')!;
+      expect(frame.getAttribute('src')).to.equal(undefined);
+      expect(parse(frame.getAttribute('srcdoc')!).querySelector('style')!.text, id).to.equal(posterStyle(id));
+    }
+  });
+
+  it("draws the players' posters in each template's look: the quiet templates mute the providers' colours", () => {
+    expect(new Set(TEMPLATE_IDS.map((id) => posterStyle(id))).size).to.equal(TEMPLATE_IDS.length);
+    for (const id of ['whisper', 'noir', 'mono'] as const)
+      expect(posterStyle(id), id).to.match(/a\[class\]\{background:/);
+    for (const id of TEMPLATE_IDS) expect(posterStyle(id), id).to.not.match(/["&]/);
   });
 });
