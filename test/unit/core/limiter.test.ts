@@ -80,6 +80,9 @@ describe('the limiter arithmetic (core/limiter.ts)', () => {
         reset: day.reset,
       });
       expect(decideLimit([counted(hour, 5), counted(day, 5)])).to.include({ allowed: true, remaining: 0, limit: 5 });
+      // The first window has least room: it decides, wherever it stands in the list.
+      expect(decideLimit([counted(hour, 1), counted(day, 15)])).to.deep.include({ limit: 5, remaining: 4 });
+      expect(decideLimit([counted(day, 15), counted(hour, 1)])).to.deep.include({ limit: 5, remaining: 4 });
     });
 
     it('refuses one over the max, with the window that frees up last deciding the wait', () => {
@@ -96,6 +99,12 @@ describe('the limiter arithmetic (core/limiter.ts)', () => {
         reset: day.reset,
       });
       expect(decideLimit([counted(hour, 2), counted(day, 21)])).to.include({ allowed: false, reset: day.reset });
+      // Whatever the order the windows come in.
+      expect(decideLimit([counted(day, 21), counted(hour, 6)])).to.include({
+        allowed: false,
+        limit: 20,
+        reset: day.reset,
+      });
       expect(day.reset - hour.reset).to.be.greaterThan(HOUR / 1000);
     });
 

@@ -33,6 +33,12 @@ describe('block list rules (core/rules/blocks.ts)', () => {
       ] as never);
       expect(out.map((b) => (b as { label: string }).label)).to.deep.equal(['a', 'b1', 'b2', 'c']);
     });
+
+    it('keeps the order sent for any number of blocks of one order', () => {
+      const labels = Array.from({ length: 12 }, (_, i) => `l${i}`);
+      const out = normalizeBlocks(labels.map((label) => link({ label, order: 1 })) as never);
+      expect(out.map((b) => (b as { label: string }).label)).to.deep.equal(labels);
+    });
   });
 
   describe('blockListProblems', () => {
@@ -94,6 +100,24 @@ describe('block list rules (core/rules/blocks.ts)', () => {
         { code: 'bad_url', field: 'blocks[1].url', detail: 'blocks[1].url' },
         { code: 'bad_url', field: 'blocks[2].url', detail: 'blocks[2].url' },
       ]);
+    });
+
+    it('applies the link rules to links only, and the embed rule to embeds only', () => {
+      const other = 'fedcba9876543210fedcba98';
+      expect(
+        problems([
+          { type: 'text', content: 'x', path: 'api', image: image(other) },
+          { type: 'text', content: 'y', path: 'api' },
+          link({ provider: 'spotify', url: 'https://evil.example/' }),
+        ]),
+      ).to.deep.equal([]);
+    });
+
+    it('checks only what has the right form: an image that is no media key, a date that is no UTC time', () => {
+      expect(problems([link({ image: 'https://example.com/a.png' }), link({ image: 42 })])).to.deep.equal([]);
+      expect(problems([link({ showFrom: '2026-01-02', showUntil: '2026-01-01T00:00:00Z' })])).to.deep.equal([]);
+      expect(problems([link({ showFrom: '2026-01-02T00:00:00Z', showUntil: '2026-01-01' })])).to.deep.equal([]);
+      expect(problems([link({ showFrom: 20260102, showUntil: '2026-01-01T00:00:00Z' })])).to.deep.equal([]);
     });
 
     it('skips what is not an object, and names fields under the prefix given', () => {

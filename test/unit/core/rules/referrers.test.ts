@@ -25,6 +25,7 @@ describe('where views come from (core/rules/referrers.ts)', () => {
     expect(siteOf('www.google.co.uk')).to.equal('google.com');
     expect(siteOf('google.de')).to.equal('google.com');
     expect(siteOf('mail.google.com')).to.equal('mail.google.com');
+    expect(siteOf('google.com-shop.example')).to.equal('google.com-shop.example');
   });
 
   it('cuts a long host to 100 characters', () => {

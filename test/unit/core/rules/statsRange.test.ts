@@ -36,6 +36,7 @@ describe('the days a statistics request covers (core/rules/statsRange.ts)', () =
       '2024-03-01',
     ]);
     expect(rangeDates('x', { from: '2025-01-01', to: '2025-12-31' })).to.have.length(365);
+    expect(rangeDates('x', { from: '2025-06-01', to: '2025-06-01' })).to.deep.equal(['2025-06-01']);
     expect(refusal(() => rangeDates('x', { from: '2024-01-01', to: '2024-12-31' }))).to.deep.equal({
       code: 'invalid_fields',
       field: 'to',

@@ -62,6 +62,14 @@ describe('username rules (core/rules/username.ts)', () => {
       expect(usernameCandidates('___', () => 0)[0]).to.equal('page-hq');
     });
 
+    it('offers 20: ten suffixes, six two- or three-digit numbers and four four-digit ones', () => {
+      let n = 0;
+      const c = usernameCandidates('anna', () => (n++ % 10) / 10);
+      expect(c).to.have.length(20);
+      expect(c.filter((x) => /^anna\d{2,3}$/.test(x))).to.have.length(6);
+      expect(c.filter((x) => /^anna-\d{4}$/.test(x))).to.have.length(4);
+    });
+
     it('uses the random numbers given: two digits and four digits', () => {
       const c = usernameCandidates('bob', () => 0);
       expect(c).to.include('bob10').and.include('bob-1000');
