@@ -9,4 +9,4 @@
  */
 const everything = require('./.mocharc.json');
 
-module.exports = { ...everything, ignore: ['test/browser/**'], grep: '@slow', invert: true };
+module.exports = { ...everything, ignore: ['test/browser/**', 'test/unit/**'], grep: '@slow', invert: true };

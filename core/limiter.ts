@@ -53,7 +53,7 @@ export interface CommandLimits {
   beforeFetch?: () => Promise<void>;
 }
 
-interface Window {
+export interface LimitWindow {
   bucket: string;
   start: Date;
   end: Date;
@@ -61,41 +61,41 @@ interface Window {
   reset: number;
 }
 
+/** A limit's windows for one subject at `now`: each fixed window aligned to the epoch. */
+export function limitWindows(name: LimitName, subject: string, now: Date): LimitWindow[] {
+  return LIMITS[name].windows.map((w) => {
+    const ms = w.seconds * 1000;
+    const start = new Date(Math.floor(now.getTime() / ms) * ms);
+    const end = new Date(start.getTime() + ms);
+    return {
+      // The bucket names the window's length: a day and an hour that start at the same
+      // instant (00:00 UTC) are two counters, not one counted twice.
+      bucket: `${name}:${w.seconds}:${subject}`,
+      start,
+      end,
+      max: w.max,
+      reset: Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000)),
+    };
+  });
+}
+
+/** The deciding window: the full one that frees up last, or else the one with least room. */
+export function decideLimit(counted: readonly (LimitWindow & { count: number })[]): LimitState {
+  const denied = counted.filter((h) => h.count > h.max);
+  const decisive =
+    denied.length > 0
+      ? denied.reduce((a, b) => (b.reset > a.reset ? b : a))
+      : counted.reduce((a, b) => (b.max - b.count < a.max - a.count ? b : a));
+  return {
+    allowed: denied.length === 0,
+    limit: decisive.max,
+    remaining: Math.max(0, decisive.max - decisive.count),
+    reset: decisive.reset,
+  };
+}
+
 export function createLimiter(s: Services) {
   let lastSweep = 0;
-
-  function windowsOf(name: LimitName, subject: string): Window[] {
-    const now = s.now();
-    return LIMITS[name].windows.map((w) => {
-      const ms = w.seconds * 1000;
-      const start = new Date(Math.floor(now.getTime() / ms) * ms);
-      const end = new Date(start.getTime() + ms);
-      return {
-        // The bucket names the window's length: a day and an hour that start at the same
-        // instant (00:00 UTC) are two counters, not one counted twice.
-        bucket: `${name}:${w.seconds}:${subject}`,
-        start,
-        end,
-        max: w.max,
-        reset: Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000)),
-      };
-    });
-  }
-
-  /** The deciding window: the full one that frees up last, or else the one with least room. */
-  function decide(counted: (Window & { count: number })[]): LimitState {
-    const denied = counted.filter((h) => h.count > h.max);
-    const decisive =
-      denied.length > 0
-        ? denied.reduce((a, b) => (b.reset > a.reset ? b : a))
-        : counted.reduce((a, b) => (b.max - b.count < a.max - a.count ? b : a));
-    return {
-      allowed: denied.length === 0,
-      limit: decisive.max,
-      remaining: Math.max(0, decisive.max - decisive.count),
-      reset: decisive.reset,
-    };
-  }
 
   /**
    * Counts `hits` requests (one by default) against every window of the rule, in `db` (a
@@ -108,11 +108,11 @@ export function createLimiter(s: Services) {
       lastSweep = now;
       await repo.sweep(s.now());
     }
-    const counted: (Window & { count: number })[] = [];
-    for (const w of windowsOf(name, subject))
+    const counted: (LimitWindow & { count: number })[] = [];
+    for (const w of limitWindows(name, subject, s.now()))
       counted.push({ ...w, count: await repo.hit(w.bucket, w.start, w.end, hits) });
     return {
-      ...decide(counted),
+      ...decideLimit(counted),
       async refund() {
         for (const h of counted) await repo.refund(h.bucket, h.start);
       },
@@ -122,11 +122,12 @@ export function createLimiter(s: Services) {
   /** The rule's state for the subject, counting nothing. */
   async function peek(name: LimitName, subject: string): Promise<LimitState> {
     const repo = rateLimitsRepo(s.db);
-    const counted: (Window & { count: number })[] = [];
-    for (const w of windowsOf(name, subject)) counted.push({ ...w, count: 1 + (await repo.count(w.bucket, w.start)) });
+    const counted: (LimitWindow & { count: number })[] = [];
+    for (const w of limitWindows(name, subject, s.now()))
+      counted.push({ ...w, count: 1 + (await repo.count(w.bucket, w.start)) });
     // Decided as if one more were counted (refused when a window is full already); what
     // remains is what the windows have left now.
-    const next = decide(counted);
+    const next = decideLimit(counted);
     return { ...next, remaining: next.allowed ? next.remaining + 1 : 0 };
   }
 

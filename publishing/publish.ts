@@ -32,6 +32,11 @@ export interface PublisherDeps {
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 10 * 60_000;
 
+/** The wait after a name's `attempts`-th failed publish: 2 s, doubling, at most 10 minutes. */
+export function publishRetryDelay(attempts: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+}
+
 export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
@@ -94,7 +99,7 @@ export function createPublisher(d: PublisherDeps) {
     } catch (err) {
       const queued = await publishQueueRepo(d.db).find(username);
       const attempts = (queued?.attempts ?? 0) + 1;
-      const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+      const delay = publishRetryDelay(attempts);
       await publishQueueRepo(d.db).failed(
         username,
         String((err as Error)?.message ?? err),

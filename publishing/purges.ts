@@ -24,6 +24,11 @@ const FIRST_ATTEMPT_MS = 30_000;
 /** Keys sent in one purge by the outbox job. */
 const DRAIN_BATCH = 100;
 
+/** The wait after a failed purge of keys tried `attempts` times before: 2 s, doubling, at most 10 minutes. */
+export function purgeRetryDelay(attempts: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
+}
+
 export function createPurger(d: PurgerDeps) {
   const on = d.cdn.kind !== 'none';
   const later = (ms: number) => new Date(d.now().getTime() + ms);
@@ -34,8 +39,7 @@ export function createPurger(d: PurgerDeps) {
     try {
       await d.cdn.purge(keys);
     } catch (err) {
-      const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
-      await queue.failed(keys, String((err as Error)?.message ?? err), later(delay));
+      await queue.failed(keys, String((err as Error)?.message ?? err), later(purgeRetryDelay(attempts)));
       d.log.warn({ err, keys: keys.slice(0, 10), attempts: attempts + 1 }, 'CDN purge failed; will retry');
       return false;
     }
