@@ -2,7 +2,12 @@
 import { AppError } from '../core/errors.js';
 
 /** A failed request as the error the caller answers: refused addresses `blocked`, the rest `unreachable`. */
-export function asFetchError(err: unknown, url: URL, field: string, timeoutMs: number): AppError {
+export function asFetchError(
+  err: unknown,
+  url: URL,
+  field: string,
+  limits: { timeoutMs: number; firstByteTimeoutMs?: number },
+): AppError {
   if (err instanceof AppError) return err;
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EBLOCKED') return new AppError('blocked', { field, detail: url.hostname });
@@ -10,7 +15,14 @@ export function asFetchError(err: unknown, url: URL, field: string, timeoutMs: n
     return new AppError('unreachable', {
       field,
       detail: url.hostname,
-      hint: `The URL was not fetched in full within ${timeoutMs / 1000} s (redirects included).`,
+      hint: `The URL was not fetched in full within ${limits.timeoutMs / 1000} s (redirects included).`,
+    });
+  }
+  if (code === 'EFIRSTBYTE') {
+    return new AppError('unreachable', {
+      field,
+      detail: url.hostname,
+      hint: `The server sent no answer within ${(limits.firstByteTimeoutMs ?? 0) / 1000} s.`,
     });
   }
   return new AppError('unreachable', {
