@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
 import { nextVisibilityChange } from '../core/model.js';
 import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
-import { doubling, type RetryPolicy } from '../queue/retry.js';
+import { PUBLISH_RETRY } from '../queue/policies.js';
+
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
@@ -29,9 +30,6 @@ export interface PublisherDeps {
   log: Logger;
   now: () => Date;
 }
-
-/** A failed publish is tried again after 2 s, 4 s, 8 s, … doubling up to 10 minutes, until it succeeds. */
-export const PUBLISH_RETRY: RetryPolicy = { waitsMs: doubling(2_000, 10 * 60_000), giveUpAfterMs: null };
 
 export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();

@@ -8,7 +8,8 @@
 import type { Logger } from 'pino';
 import type { Cdn } from '../cdn/cdn.js';
 import { drainOutbox, failedAttempt, type Outbox, type Queued } from '../queue/outbox.js';
-import { doubling, type RetryPolicy } from '../queue/retry.js';
+import { PURGE_RETRY } from '../queue/policies.js';
+
 import type { Database } from '../store/db.js';
 import { purgeQueueRepo } from '../store/purgeQueue.js';
 
@@ -19,8 +20,6 @@ export interface PurgerDeps {
   now: () => Date;
 }
 
-/** A failed purge is sent again after 2 s, 4 s, 8 s, … doubling up to 10 minutes, until the CDN takes it. */
-export const PURGE_RETRY: RetryPolicy = { waitsMs: doubling(2_000, 10 * 60_000), giveUpAfterMs: null };
 /** A queued key is not sent by the outbox job while its first attempt may still be under way. */
 const FIRST_ATTEMPT_MS = 30_000;
 /** Keys sent in one purge by the outbox job. */

@@ -13,7 +13,7 @@
  */
 
 import { type Attempt, type DrainOptions, drainOutbox, type Outbox } from '../../queue/outbox.js';
-import { type RetryPolicy, retryAt } from '../../queue/retry.js';
+import { WEBHOOK_RETRY } from '../../queue/policies.js';
 import { accountsRepo } from '../../store/accounts.js';
 import { type ClaimedDelivery, webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
 import { webhooksRepo } from '../../store/webhooks.js';
@@ -22,13 +22,8 @@ import { signatureHeader } from '../rules/webhookSignature.js';
 import { newId, unseal } from '../secrets.js';
 import type { Services, WebhookSender } from '../services.js';
 
-const HOUR_MS = 3_600_000;
-/** Deliveries are tried for this long after the event; an endpoint failing this long is disabled. */
-export const GIVE_UP_AFTER_MS = 72 * HOUR_MS;
-/** Waits after the 1st, 2nd, … failed attempt; the last one repeats until GIVE_UP_AFTER_MS. */
-export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, HOUR_MS, 2 * HOUR_MS, 4 * HOUR_MS, 8 * HOUR_MS];
-/** A delivery is tried again after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, then every 8 h, for 3 days after its event. */
-export const WEBHOOK_RETRY: RetryPolicy = { waitsMs: RETRY_DELAYS_MS, giveUpAfterMs: GIVE_UP_AFTER_MS };
+/** Deliveries are tried for this long after the event (WEBHOOK_RETRY); an endpoint failing this long is disabled. */
+const GIVE_UP_AFTER_MS = WEBHOOK_RETRY.giveUpAfterMs ?? Number.POSITIVE_INFINITY;
 /** How long one attempt may take; receivers should answer at once and work afterwards. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** A receiver that has sent no byte of its answer this long after the request is cut off. */
@@ -40,7 +35,7 @@ const SLOTS = 16;
 export const ACCOUNT_SLOTS = 4;
 const RESPONSE_BYTES_KEPT = 1024;
 /** A failure this long after the last one starts a new streak: longer than any wait between retries. */
-const STREAK_GAP_MS = RETRY_DELAYS_MS[RETRY_DELAYS_MS.length - 1] + HOUR_MS;
+const STREAK_GAP_MS = Math.max(...WEBHOOK_RETRY.waitsMs) + 3_600_000;
 
 export const WEBHOOK_USER_AGENT = 'linkpage-webhooks/1.0';
 
@@ -48,11 +43,6 @@ export interface DeliveryRun {
   delivered: number;
   failed: number;
   disabled: number;
-}
-
-/** When to try again after the `attempts`-th failed attempt, or null to give up (WEBHOOK_RETRY). */
-export function nextAttemptAt(createdAt: Date, attempts: number, now: Date): Date | null {
-  return retryAt(WEBHOOK_RETRY, attempts, createdAt, now);
 }
 
 type Queued = ClaimedDelivery & { since: Date };
