@@ -172,17 +172,10 @@ export function createFetcher(settings: FetcherSettings = {}) {
           Math.max(0, deadline - Date.now()),
         );
         // A server that takes the request and sends nothing back is cut off sooner, when asked.
-        const silent =
-          options.firstByteTimeoutMs === undefined
-            ? undefined
-            : setTimeout(() => {
-                const mute = Object.assign(new Error('no answer'), { code: 'EFIRSTBYTE' });
-                req.destroy(mute);
-                rejectAnswer(mute);
-              }, options.firstByteTimeoutMs);
+        const mute = () => req.destroy(Object.assign(new Error('no answer'), { code: 'EFIRSTBYTE' }));
+        const silent = options.firstByteTimeoutMs ? setTimeout(mute, options.firstByteTimeoutMs) : undefined;
         const resolveResponse = (value: Parameters<typeof resolveAnswer>[0]) => {
           clearTimeout(timer);
-          clearTimeout(silent);
           resolveAnswer(value);
         };
         const reject = (err: unknown) => {

@@ -11,7 +11,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 export const PUBLISH_RETRY: RetryPolicy = { waitsMs: doubling(2_000, 10 * MINUTE_MS), giveUpAfterMs: null };
 
 /** A failed CDN purge is sent again on the same schedule as a publish, until the CDN takes it. */
-export const PURGE_RETRY: RetryPolicy = PUBLISH_RETRY;
+export const PURGE_RETRY: RetryPolicy = { waitsMs: doubling(2_000, 10 * MINUTE_MS), giveUpAfterMs: null };
 
 /**
  * A webhook delivery is tried again after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, then every
