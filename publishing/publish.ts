@@ -9,7 +9,6 @@ import { type Cdn, pageKey } from '../cdn/cdn.js';
 import { nextVisibilityChange } from '../core/model.js';
 import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
 import { PUBLISH_RETRY } from '../queue/policies.js';
-
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';

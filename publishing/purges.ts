@@ -9,7 +9,6 @@ import type { Logger } from 'pino';
 import type { Cdn } from '../cdn/cdn.js';
 import { drainOutbox, failedAttempt, type Outbox, type Queued } from '../queue/outbox.js';
 import { PURGE_RETRY } from '../queue/policies.js';
-
 import type { Database } from '../store/db.js';
 import { purgeQueueRepo } from '../store/purgeQueue.js';
 
