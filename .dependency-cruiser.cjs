@@ -3,7 +3,7 @@
  * describes the layers; this file is what holds them. Each rule's comment says why.
  */
 const APPS = '^(api|dashboard|mcp|router|jobs|ops)/';
-const LOWER = '^(store|renderer|publishing|media|outbound|cdn|mail|templates)/';
+const LOWER = '^(store|queue|renderer|publishing|media|outbound|cdn|mail|templates)/';
 /** The domain's vocabulary: what the lower layers may take from core/. */
 const LEAVES = '^core/(errors|model|entities|schemas/(fields|blocks|page|mediaKey)|rules/(username|pages))[.]ts$';
 
@@ -62,7 +62,7 @@ module.exports = {
     {
       name: 'lower-layers-only-core-leaves',
       comment:
-        'store/, renderer/, publishing/, media/, outbound/, cdn/, mail/ take from core/ only its vocabulary (errors, model, the page and block schemas, fields, media keys, the stored entities, the username rule, when a page is live), and nothing from above core.',
+        'store/, queue/, renderer/, publishing/, media/, outbound/, cdn/, mail/ take from core/ only its vocabulary (errors, model, the page and block schemas, fields, media keys, the stored entities, the username rule, when a page is live), and nothing from above core.',
       severity: 'error',
       from: { path: LOWER },
       to: { path: ['^core/', APPS, '^(edge|start|scripts)/', '^main[.]ts$'], pathNot: LEAVES },

@@ -4,8 +4,8 @@
  * CI; the last score is in bench/README.md ("Mutation testing"). The report is written to
  * reports/mutation/ (open mutation.html).
  *
- * The retry waits are mutated by line range, as they sit in files whose other code only the
- * black-box suite reaches: move the ranges with the code.
+ * The limiter is mutated by line range, as its other code only the black-box suite reaches:
+ * move the range with the code.
  */
 export default {
   // test/helpers/strykerMocha.mjs: the unit tier loaded once per worker, run per mutant.
@@ -18,12 +18,9 @@ export default {
     'router/countBuffer.ts',
     // The limiter's windows and decision (limitWindows, decideLimit).
     'core/limiter.ts:64-95',
-    // The retry waits: the publish outbox, the CDN purge queue, webhook deliveries.
-    'renderer/publish.ts:31-37',
-    'renderer/purges.ts:20-21',
-    'renderer/purges.ts:27-30',
-    'core/commands/deliverWebhooks.ts:18-22',
-    'core/commands/deliverWebhooks.ts:40-45',
+    // The retry waits of every queue (the publish outbox, CDN purges, webhook deliveries).
+    'queue/retry.ts',
+    'queue/policies.ts',
   ],
   coverageAnalysis: 'perTest',
   // Mutants of module-level values (the tables, the regular expressions, the constants) each need

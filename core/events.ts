@@ -24,6 +24,13 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Deliveries one endpoint may have waiting (so an account, with its 10 endpoints at most, 5,000).
+ * An event past it is not sent to that endpoint: its delivery is listed as failed, with why.
+ */
+export const MAX_WAITING_DELIVERIES = 500;
+const OVERFLOW_ERROR = `Not sent: ${MAX_WAITING_DELIVERIES} deliveries to this endpoint were already waiting.`;
+
 /** Queues the event for the account's endpoints that want it; returns how many deliveries were queued. */
 export async function emitEvent(
   tx: Queryable,
@@ -35,7 +42,16 @@ export async function emitEvent(
   const now = s.now();
   const id = `evt_${newId()}`;
   const body = JSON.stringify({ id, type, time: now.toISOString(), object });
-  return webhookDeliveriesRepo(tx).queue({ accountId, eventId: id, type, body, now, newId });
+  return webhookDeliveriesRepo(tx).queue({
+    accountId,
+    eventId: id,
+    type,
+    body,
+    now,
+    newId,
+    maxWaiting: MAX_WAITING_DELIVERIES,
+    overflowError: OVERFLOW_ERROR,
+  });
 }
 
 /** What an event says of a page: enough to find it and fetch the rest (GET /api/profiles/{id}). */

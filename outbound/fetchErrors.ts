@@ -33,7 +33,12 @@ const NAME_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME',
  * A failed request as the error the caller answers: a name resolving to a refused address, and a
  * host refusing the connection, are `blocked`; the rest `unreachable`.
  */
-export function asFetchError(err: unknown, url: URL, field: string, timeoutMs: number): AppError {
+export function asFetchError(
+  err: unknown,
+  url: URL,
+  field: string,
+  limits: { timeoutMs: number; firstByteTimeoutMs?: number },
+): AppError {
   if (err instanceof AppError) return err;
   const code = (err as NodeJS.ErrnoException).code ?? '';
   const detail = url.hostname;
@@ -51,7 +56,14 @@ export function asFetchError(err: unknown, url: URL, field: string, timeoutMs: n
     return new AppError('unreachable', {
       field,
       detail,
-      hint: `The URL was not fetched in full within ${timeoutMs / 1000} s (redirects included).`,
+      hint: `The URL was not fetched in full within ${limits.timeoutMs / 1000} s (redirects included).`,
+    });
+  }
+  if (code === 'EFIRSTBYTE') {
+    return new AppError('unreachable', {
+      field,
+      detail,
+      hint: `The server sent no answer within ${(limits.firstByteTimeoutMs ?? 0) / 1000} s.`,
     });
   }
   return new AppError('unreachable', { field, detail });

@@ -28,6 +28,8 @@ export interface FetchOptions {
   maxBytes: number;
   /** Total time limit, redirects included; it can only shorten the fetcher's deadline. */
   timeoutMs?: number;
+  /** Time limit from sending the request to the answer's first byte (its status line), per hop. */
+  firstByteTimeoutMs?: number;
   maxRedirects?: number;
   accept?: string;
   /** Answer 4xx responses (body included) instead of throwing `unreachable`: 404 can mean "no such profile". */
@@ -149,7 +151,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
   }
 
   type Settings = Required<Pick<FetchOptions, 'maxBytes' | 'timeoutMs' | 'maxRedirects'>> &
-    Pick<FetchOptions, 'accept' | 'truncate' | 'method' | 'headers' | 'body' | 'allowListed'>;
+    Pick<FetchOptions, 'accept' | 'truncate' | 'method' | 'headers' | 'body' | 'allowListed' | 'firstByteTimeoutMs'>;
 
   function once(url: URL, field: string, options: Settings, deadline: number) {
     const tooLarge = () =>
@@ -169,12 +171,16 @@ export function createFetcher(settings: FetcherSettings = {}) {
           },
           Math.max(0, deadline - Date.now()),
         );
+        // A server that takes the request and sends nothing back is cut off sooner, when asked.
+        const mute = () => req.destroy(Object.assign(new Error('no answer'), { code: 'EFIRSTBYTE' }));
+        const silent = options.firstByteTimeoutMs ? setTimeout(mute, options.firstByteTimeoutMs) : undefined;
         const resolveResponse = (value: Parameters<typeof resolveAnswer>[0]) => {
           clearTimeout(timer);
           resolveAnswer(value);
         };
         const reject = (err: unknown) => {
           clearTimeout(timer);
+          clearTimeout(silent);
           rejectAnswer(err);
         };
         const exempt = options.allowListed === true && isAllowed(allow, url);
@@ -194,6 +200,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
             },
           },
           (res) => {
+            clearTimeout(silent);
             const status = res.statusCode ?? 0;
             const contentType = String(res.headers['content-type'] ?? '');
             if (status >= 300 && status < 400 && res.headers.location) {
@@ -253,7 +260,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
       try {
         res = await once(url, field, settings, deadline);
       } catch (err) {
-        throw asFetchError(err, url, field, settings.timeoutMs);
+        throw asFetchError(err, url, field, settings);
       }
       if (res.location === undefined || (options.anyStatus && hop >= settings.maxRedirects)) {
         const clientError = res.status >= 400 && res.status < 500;

@@ -8,12 +8,14 @@ import type { Logger } from 'pino';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
 import { nextVisibilityChange } from '../core/model.js';
 import { isLive } from '../core/rules/pages.js';
+import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
+import { PUBLISH_RETRY } from '../queue/policies.js';
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { pagesRepo } from '../store/pages.js';
-import { publishQueueRepo } from '../store/publishQueue.js';
+import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
 import { deleteOgImages } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { pageImageFiles } from './pageImages.js';
@@ -27,14 +29,6 @@ export interface PublisherDeps {
   cdn: Cdn;
   log: Logger;
   now: () => Date;
-}
-
-const RETRY_BASE_MS = 2_000;
-const RETRY_MAX_MS = 10 * 60_000;
-
-/** The wait after a name's `attempts`-th failed publish: 2 s, doubling, at most 10 minutes. */
-export function publishRetryDelay(attempts: number): number {
-  return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
 }
 
 export function createPublisher(d: PublisherDeps) {
@@ -70,10 +64,10 @@ export function createPublisher(d: PublisherDeps) {
     await Promise.all([d.storage.delete(Object.values(pageKeys(username))), deleteOgImages(d.storage, username)]);
   }
 
-  /** Publishes one name now; on failure the outbox row stays and records the error. */
-  async function publish(username: string): Promise<void> {
+  /** Runs `work` after the name's publish under way in this process, if any. */
+  async function inTurn(username: string, work: () => Promise<void>): Promise<void> {
     const previous = running.get(username) ?? Promise.resolve();
-    const current = previous.catch(() => {}).then(() => publishNow(username));
+    const current = previous.catch(() => {}).then(work);
     running.set(username, current);
     try {
       await current;
@@ -82,33 +76,59 @@ export function createPublisher(d: PublisherDeps) {
     }
   }
 
-  async function publishNow(username: string): Promise<void> {
-    try {
-      let published: Published;
-      if (d.db.engine === 'postgres') {
-        // Across processes: one publisher per name at a time, so an older render never lands last.
-        published = await d.db.transaction(async (tx) => {
-          await publishQueueRepo(tx).lockName(username);
-          return converge(tx, username);
-        });
-      } else {
-        // PGlite lives in this one process, where the chain above already orders publishes.
-        published = await converge(d.db, username);
+  function failed(username: string, attempts: number, error: string): void {
+    d.log.warn({ username, attempts, error }, 'publish failed; will retry');
+    for (const listener of failureListeners) listener(username);
+  }
+
+  /** The publish outbox: a name is published until it succeeds, by PUBLISH_RETRY. */
+  const outbox: Outbox<QueuedPublish> = {
+    name: 'publish outbox',
+    policy: PUBLISH_RETRY,
+    slots: 1,
+    table: {
+      claimDue: (now, limit) => publishQueueRepo(d.db).due(now, limit),
+      // PUBLISH_RETRY gives nothing up, so there is always a next try.
+      failed: (row, _claim, f) => publishQueueRepo(d.db).failed(row.username, f.error, f.retryAt ?? f.now),
+    },
+    async attempt(row) {
+      await inTurn(row.username, () => publishNow(row.username));
+      return { ok: true };
+    },
+    async afterFailure(row, f) {
+      failed(row.username, row.attempts + 1, f.error);
+      return undefined;
+    },
+  };
+
+  /** Publishes one name now; on failure the outbox row stays and records the error. */
+  async function publish(username: string): Promise<void> {
+    await inTurn(username, async () => {
+      try {
+        await publishNow(username);
+      } catch (err) {
+        const error = String((err as Error)?.message ?? err);
+        const queued = await publishQueueRepo(d.db).find(username);
+        if (queued) await failedAttempt(outbox, queued, '', { error, now: d.now() });
+        else failed(username, 1, error);
+        throw err;
       }
-      for (const listener of listeners) listener(published);
-    } catch (err) {
-      const queued = await publishQueueRepo(d.db).find(username);
-      const attempts = (queued?.attempts ?? 0) + 1;
-      const delay = publishRetryDelay(attempts);
-      await publishQueueRepo(d.db).failed(
-        username,
-        String((err as Error)?.message ?? err),
-        new Date(d.now().getTime() + delay),
-      );
-      d.log.warn({ err, username, attempts }, 'publish failed; will retry');
-      for (const listener of failureListeners) listener(username);
-      throw err;
+    });
+  }
+
+  async function publishNow(username: string): Promise<void> {
+    let published: Published;
+    if (d.db.engine === 'postgres') {
+      // Across processes: one publisher per name at a time, so an older render never lands last.
+      published = await d.db.transaction(async (tx) => {
+        await publishQueueRepo(tx).lockName(username);
+        return converge(tx, username);
+      });
+    } else {
+      // PGlite lives in this one process, where the chain above already orders publishes.
+      published = await converge(d.db, username);
     }
+    for (const listener of listeners) listener(published);
   }
 
   /**
@@ -132,19 +152,10 @@ export function createPublisher(d: PublisherDeps) {
     return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };
   }
 
-  /** Publishes every name whose turn has come; returns how many succeeded. */
+  /** Publishes every name whose turn has come (at most `limit`); returns how many succeeded. */
   async function drain(limit = 100): Promise<number> {
-    const names = await publishQueueRepo(d.db).due(d.now(), limit);
-    let done = 0;
-    for (const username of names) {
-      try {
-        await publish(username);
-        done++;
-      } catch {
-        // Recorded on the outbox row; the next drain tries again after its backoff.
-      }
-    }
-    return done;
+    const run = await drainOutbox(outbox, { now: d.now, newClaim: () => '', max: limit });
+    return run.done;
   }
 
   /**

@@ -7,6 +7,8 @@
  */
 import type { Logger } from 'pino';
 import type { Cdn } from '../cdn/cdn.js';
+import { drainOutbox, failedAttempt, type Outbox, type Queued } from '../queue/outbox.js';
+import { PURGE_RETRY } from '../queue/policies.js';
 import type { Database } from '../store/db.js';
 import { purgeQueueRepo } from '../store/purgeQueue.js';
 
@@ -17,34 +19,60 @@ export interface PurgerDeps {
   now: () => Date;
 }
 
-const RETRY_BASE_MS = 2_000;
-const RETRY_MAX_MS = 10 * 60_000;
 /** A queued key is not sent by the outbox job while its first attempt may still be under way. */
 const FIRST_ATTEMPT_MS = 30_000;
 /** Keys sent in one purge by the outbox job. */
 const DRAIN_BATCH = 100;
 
-/** The wait after a failed purge of keys tried `attempts` times before: 2 s, doubling, at most 10 minutes. */
-export function purgeRetryDelay(attempts: number): number {
-  return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
+/** Keys sent in one purge: the outbox's unit of work. */
+interface PurgeBatch extends Queued {
+  keys: readonly string[];
 }
 
 export function createPurger(d: PurgerDeps) {
   const on = d.cdn.kind !== 'none';
   const later = (ms: number) => new Date(d.now().getTime() + ms);
 
-  /** Sends the queued keys; on failure they wait out a backoff that grows with their attempts. */
-  async function send(keys: readonly string[], attempts: number): Promise<boolean> {
-    const queue = purgeQueueRepo(d.db);
+  const outbox: Outbox<PurgeBatch> = {
+    name: 'CDN purges',
+    policy: PURGE_RETRY,
+    slots: 1,
+    table: {
+      /** The due keys as one batch: as many failed attempts as the most tried of them, queued when the oldest was. */
+      async claimDue(now, limit) {
+        const due = limit > 0 ? await purgeQueueRepo(d.db).due(now, DRAIN_BATCH) : [];
+        if (due.length === 0) return [];
+        const attempts = Math.max(...due.map((r) => r.attempts));
+        const since = new Date(Math.min(...due.map((r) => new Date(r.since).getTime())));
+        return [{ keys: due.map((r) => r.key), attempts, since }];
+      },
+      // PURGE_RETRY gives nothing up, so there is always a next try.
+      failed: (batch, _claim, f) => purgeQueueRepo(d.db).failed(batch.keys, f.error, f.retryAt ?? f.now),
+    },
+    async attempt(batch) {
+      await d.cdn.purge(batch.keys);
+      await purgeQueueRepo(d.db).done(batch.keys);
+      return { ok: true };
+    },
+    async afterFailure(batch, f) {
+      d.log.warn(
+        { error: f.error, keys: batch.keys.slice(0, 10), attempts: batch.attempts + 1 },
+        'CDN purge failed; will retry',
+      );
+      return undefined;
+    },
+  };
+
+  /** Sends keys queued just now; a failure waits out PURGE_RETRY's first wait. */
+  async function send(keys: readonly string[]): Promise<boolean> {
+    const batch: PurgeBatch = { keys, attempts: 0, since: d.now() };
     try {
-      await d.cdn.purge(keys);
+      await outbox.attempt(batch, '');
+      return true;
     } catch (err) {
-      await queue.failed(keys, String((err as Error)?.message ?? err), later(purgeRetryDelay(attempts)));
-      d.log.warn({ err, keys: keys.slice(0, 10), attempts: attempts + 1 }, 'CDN purge failed; will retry');
+      await failedAttempt(outbox, batch, '', { error: String((err as Error)?.message ?? err), now: d.now() });
       return false;
     }
-    await queue.done(keys);
-    return true;
   }
 
   return {
@@ -57,7 +85,7 @@ export function createPurger(d: PurgerDeps) {
     async queued(keys: readonly string[]): Promise<boolean> {
       if (!on || keys.length === 0) return true;
       await purgeQueueRepo(d.db).hold(keys, d.now(), later(FIRST_ATTEMPT_MS));
-      return send(keys, 0);
+      return send(keys);
     },
 
     /**
@@ -72,17 +100,23 @@ export function createPurger(d: PurgerDeps) {
     async release(prefix: string): Promise<boolean> {
       if (!on) return true;
       const keys = await purgeQueueRepo(d.db).withPrefix(prefix);
-      return keys.length === 0 || send(keys, 0);
+      return keys.length === 0 || send(keys);
     },
 
-    /** Sends every queued key whose turn has come; returns how many the CDN took. */
+    /** Sends every queued key whose turn has come, in one purge; returns how many the CDN took. */
     async drain(): Promise<number> {
       if (!on) return 0;
-      const due = await purgeQueueRepo(d.db).due(d.now(), DRAIN_BATCH);
-      if (due.length === 0) return 0;
-      const attempts = Math.max(...due.map((r) => r.attempts));
-      const keys = due.map((r) => r.key);
-      return (await send(keys, attempts)) ? keys.length : 0;
+      let sent = 0;
+      const counting: Outbox<PurgeBatch> = {
+        ...outbox,
+        attempt: async (batch) => {
+          const done = await outbox.attempt(batch, '');
+          sent += batch.keys.length;
+          return done;
+        },
+      };
+      await drainOutbox(counting, { now: d.now, newClaim: () => '', max: 1 });
+      return sent;
     },
   };
 }

@@ -7,8 +7,13 @@ import { type PageRow, toPage } from './pages.js';
 export interface QueuedPublish {
   username: string;
   generation: number;
+  /** Failed attempts since the name was last queued. */
   attempts: number;
+  /** When the name was last queued. */
+  since: Date;
 }
+
+const QUEUED = 'username, generation, attempts, enqueued_at AS since';
 
 /** A name already queued is queued again: a new generation, due now, its failures forgotten. */
 const REQUEUE = `ON CONFLICT (username) DO UPDATE SET generation = publish_queue.generation + 1,
@@ -80,20 +85,18 @@ export function publishQueueRepo(db: Queryable) {
     },
 
     async find(username: string): Promise<QueuedPublish | undefined> {
-      const [row] = await db.query<QueuedPublish>(
-        'SELECT username, generation, attempts FROM publish_queue WHERE username = $1',
-        [username],
-      );
+      const [row] = await db.query<QueuedPublish>(`SELECT ${QUEUED} FROM publish_queue WHERE username = $1`, [
+        username,
+      ]);
       return row;
     },
 
     /** Names due for a (re)try, oldest first. */
-    async due(now: Date, limit: number): Promise<string[]> {
-      const rows = await db.query<{ username: string }>(
-        'SELECT username FROM publish_queue WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2',
+    async due(now: Date, limit: number): Promise<QueuedPublish[]> {
+      return db.query<QueuedPublish>(
+        `SELECT ${QUEUED} FROM publish_queue WHERE next_attempt_at <= $1 ORDER BY next_attempt_at, username LIMIT $2`,
         [now, limit],
       );
-      return rows.map((r) => r.username);
     },
 
     /** Done, unless the name was enqueued again meanwhile (then its newer change still waits). */
@@ -101,6 +104,7 @@ export function publishQueueRepo(db: Queryable) {
       await db.query('DELETE FROM publish_queue WHERE username = $1 AND generation = $2', [username, generation]);
     },
 
+    /** A failed publish of the name, tried again at `retryAt`. */
     async failed(username: string, error: string, retryAt: Date) {
       await db.query(
         'UPDATE publish_queue SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE username = $1',

@@ -29,10 +29,11 @@ export function purgeQueueRepo(db: Queryable) {
       return rows.map((r) => r.key);
     },
 
-    /** Keys due for a (re)try, oldest first. */
-    async due(now: Date, limit: number): Promise<{ key: string; attempts: number }[]> {
-      return db.query<{ key: string; attempts: number }>(
-        'SELECT key, attempts FROM cdn_purges WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2',
+    /** Keys due for a (re)try, oldest first, with their failed attempts and when they were queued. */
+    async due(now: Date, limit: number): Promise<{ key: string; attempts: number; since: Date }[]> {
+      return db.query<{ key: string; attempts: number; since: Date }>(
+        `SELECT key, attempts, enqueued_at AS since FROM cdn_purges WHERE next_attempt_at <= $1
+         ORDER BY next_attempt_at, key LIMIT $2`,
         [now, limit],
       );
     },

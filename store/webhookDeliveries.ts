@@ -15,7 +15,9 @@ export function webhookDeliveriesRepo(db: Queryable) {
   return {
     /**
      * Queues the event for every enabled endpoint of the account that asked for its type;
-     * returns how many deliveries were queued. `newId` names each delivery.
+     * returns how many deliveries were queued. `newId` names each delivery. An endpoint with
+     * `maxWaiting` deliveries pending already gets this one as given up (`failed`, with
+     * `overflowError` as its error), so that its list shows what was not sent.
      */
     async queue(e: {
       accountId: string;
@@ -24,31 +26,71 @@ export function webhookDeliveriesRepo(db: Queryable) {
       body: string;
       now: Date;
       newId: () => string;
+      maxWaiting: number;
+      overflowError: string;
     }): Promise<number> {
       const endpoints = await db.query<{ id: string }>(
         `SELECT id FROM webhooks WHERE account_id = $1 AND disabled_at IS NULL AND $2 = ANY (events) ORDER BY id`,
         [e.accountId, e.type],
       );
       if (endpoints.length === 0) return 0;
-      await db.query(
-        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, created_at, next_attempt_at)
-         SELECT unnest($1::text[]), unnest($2::text[]), $3, $4, $5, $6, $6`,
-        [endpoints.map(() => e.newId()), endpoints.map((w) => w.id), e.eventId, e.type, e.body, e.now],
+      const rows = await db.query<{ state: string }>(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, created_at, next_attempt_at, state, last_error)
+         SELECT n.id, n.webhook_id, $3, $4, $5, $6, $6,
+           CASE WHEN w.waiting < $7 THEN 'pending' ELSE 'failed' END, CASE WHEN w.waiting < $7 THEN NULL ELSE $8 END
+         FROM unnest($1::text[], $2::text[]) AS n (id, webhook_id)
+         CROSS JOIN LATERAL (SELECT count(*) AS waiting FROM webhook_deliveries d
+           WHERE d.webhook_id = n.webhook_id AND d.state = 'pending') w
+         RETURNING state`,
+        [
+          endpoints.map(() => e.newId()),
+          endpoints.map((w) => w.id),
+          e.eventId,
+          e.type,
+          e.body,
+          e.now,
+          e.maxWaiting,
+          e.overflowError,
+        ],
       );
-      return endpoints.length;
+      return rows.filter((r) => r.state === 'pending').length;
     },
 
     /**
      * Claims up to `limit` due deliveries of enabled endpoints for `leaseMs` under `claim`: no
      * other sender takes them meanwhile, and a sender that dies leaves them to the next one
      * after the lease. Each is then taken (`take`) right before it is sent.
+     *
+     * Fairly: an endpoint with a delivery under way (by any sender) gets none, any other at most
+     * one (its oldest due); an account with `perAccount` endpoints under way gets none, any other
+     * at most the rest of `perAccount`; and every account's first turn comes before anyone's second.
      */
-    async claimDue(now: Date, limit: number, leaseMs: number, claim: string): Promise<ClaimedDelivery[]> {
+    async claimDue(
+      now: Date,
+      limit: number,
+      leaseMs: number,
+      claim: string,
+      perAccount: number,
+    ): Promise<ClaimedDelivery[]> {
       return db.query<ClaimedDelivery>(
-        `WITH due AS (
-           SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.disabled_at IS NULL
+        `WITH busy AS (
+           SELECT DISTINCT d.webhook_id, w.account_id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.state = 'pending' AND d.locked_until > $1),
+         heads AS (
+           SELECT DISTINCT ON (d.webhook_id) d.id, d.webhook_id, w.account_id, d.next_attempt_at
+           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.disabled_at IS NULL
            WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
-           ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED),
+             AND d.webhook_id NOT IN (SELECT webhook_id FROM busy)
+           ORDER BY d.webhook_id, d.next_attempt_at, d.id),
+         turns AS (
+           SELECT h.id, h.next_attempt_at,
+             row_number() OVER (PARTITION BY h.account_id ORDER BY h.next_attempt_at, h.id)
+               + (SELECT count(*) FROM busy b WHERE b.account_id = h.account_id) AS turn
+           FROM heads h),
+         due AS (
+           SELECT d.id FROM webhook_deliveries d JOIN turns t ON t.id = d.id
+           WHERE t.turn <= $5
+           ORDER BY t.turn, t.next_attempt_at, t.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED),
          taken AS (
            UPDATE webhook_deliveries d SET locked_until = $3, claim = $4
            FROM due WHERE d.id = due.id RETURNING d.*)
@@ -56,7 +98,7 @@ export function webhookDeliveriesRepo(db: Queryable) {
            w.previous_secret_sealed AS "previousSecretSealed", w.previous_secret_until AS "previousSecretUntil"
          FROM taken d JOIN webhooks w ON w.id = d.webhook_id
          ORDER BY d.next_attempt_at, d.id`,
-        [now, limit, new Date(now.getTime() + leaseMs), claim],
+        [now, limit, new Date(now.getTime() + leaseMs), claim, perAccount],
       );
     },
 

@@ -345,9 +345,9 @@ describe('webhooks', () => {
       await app().services.webhooks.settle();
       app().clock.advance(MINUTE);
       const deliveries = webhookDeliveriesRepo(app().services.db);
-      const [first] = await deliveries.claimDue(app().services.now(), 10, 60_000, 'sender-a');
+      const [first] = await deliveries.claimDue(app().services.now(), 10, 60_000, 'sender-a', 4);
       const later = new Date(app().services.now().getTime() + 61_000);
-      const [second] = await deliveries.claimDue(later, 10, 60_000, 'sender-b');
+      const [second] = await deliveries.claimDue(later, 10, 60_000, 'sender-b', 4);
       expect(second.id).to.equal(first.id);
       expect(await deliveries.take(first.id, 'sender-a', later, 60_000)).to.equal(false);
       expect(await deliveries.take(first.id, 'sender-b', later, 60_000)).to.equal(true);

@@ -25,6 +25,10 @@ function appWithCdn(): () => RecordingCdn {
 
 const later = (ms: number) => app().clock.advance(ms);
 
+const T0 = new Date('2026-03-02T10:00:00Z');
+/** The waits of PUBLISH_RETRY and PURGE_RETRY after the 1st, 2nd, … 11th failure. */
+const BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600].map((s) => s * 1_000);
+
 describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
   const cdn = appWithCdn();
 
@@ -52,6 +56,49 @@ describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
     expect(await outbox.find(a.page.username)).to.equal(undefined);
     expect(cdn().keys().at(-1)).to.equal(pageKey(a.page.username));
     expect((await pageRequest(a.page.username, '/')).text).to.include('Edited while the CDN is down');
+  });
+
+  it('tries a publish whose purge the CDN refuses again after 2 s, 4 s, … doubling up to 10 minutes', async () => {
+    app().clock.set(T0);
+    const a = await createAgentAccount();
+    cdn().failing = true;
+    await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Refused until it is not' }, { key: a.key });
+    const outbox = publishQueueRepo(app().services.db);
+    const drain = () => app().services.publisher.drain();
+    for (const [i, wait] of BACKOFF_MS.entries()) {
+      later(wait - 1);
+      await drain();
+      expect(await outbox.find(a.page.username), `not tried before ${wait} ms`).to.include({ attempts: i + 1 });
+      later(1);
+      await drain();
+      expect(await outbox.find(a.page.username), `tried again after ${wait} ms`).to.include({ attempts: i + 2 });
+    }
+    cdn().failing = false;
+    later(BACKOFF_MS.at(-1)!);
+    expect(await drain()).to.equal(1);
+    expect(await outbox.find(a.page.username)).to.equal(undefined);
+  });
+
+  it('sends a purge the CDN refused again after 2 s, 4 s, … doubling up to 10 minutes', async () => {
+    app().clock.set(T0);
+    await createAgentAccount();
+    const purges = app().services.publisher.purges;
+    cdn().failing = true;
+    expect(await purges.queued([templateKey('mono')])).to.equal(false);
+    for (const wait of BACKOFF_MS) {
+      const refused = cdn().refused;
+      later(wait - 1);
+      expect(await purges.drain()).to.equal(0);
+      expect(cdn().refused, `not sent before ${wait} ms`).to.equal(refused);
+      later(1);
+      expect(await purges.drain()).to.equal(0);
+      expect(cdn().refused, `sent again after ${wait} ms`).to.equal(refused + 1);
+    }
+    cdn().failing = false;
+    later(BACKOFF_MS.at(-1)!);
+    expect(await purges.drain()).to.equal(1);
+    expect(cdn().keys().at(-1)).to.equal(templateKey('mono'));
+    expect(await purgeQueueRepo(app().services.db).count()).to.equal(0);
   });
 
   it("purges a template republish by each template's key, once, not page by page", async () => {

@@ -9,6 +9,8 @@ export interface RecordingCdn extends Cdn {
   /** Each purge taken, as the keys it carried. */
   purges: string[][];
   failing: boolean;
+  /** Purges refused while `failing` was set. */
+  refused: number;
   /** Every key purged so far, in order. */
   keys(): string[];
 }
@@ -18,8 +20,12 @@ export function recordingCdn(kind: Exclude<CdnKind, 'none'> = 'varnish'): Record
     kind,
     purges: [],
     failing: false,
+    refused: 0,
     async purge(keys) {
-      if (cdn.failing) throw new Error('CDN test double: purge refused (503)');
+      if (cdn.failing) {
+        cdn.refused++;
+        throw new Error('CDN test double: purge refused (503)');
+      }
       if (keys.length > 0) cdn.purges.push([...keys]);
     },
     keys: () => cdn.purges.flat(),

@@ -253,6 +253,20 @@ describe('outbound fetcher', () => {
       expect(err.toBody().hint).to.include('within 0.5 s');
     });
 
+    it('cuts off a server that sends no first byte within firstByteTimeoutMs, saying so', async () => {
+      const err = await testFetcher()
+        .fetchPublic(`${local()}/slow`, 'url', { maxBytes: 1000, timeoutMs: 5000, firstByteTimeoutMs: 200 })
+        .catch((e) => e);
+      expect(err).to.be.instanceOf(AppError);
+      expect(err.toBody()).to.include({ code: 'unreachable', hint: 'The server sent no answer within 0.2 s.' });
+    });
+
+    it('leaves an answer that has begun to the total time limit, not the first-byte one', async () => {
+      const f = createFetcher({ allowLoopbackForTests: true, resolve: async () => ['127.0.0.1'], deadlineMs: 5000 });
+      const got = await f.fetchPublic(`${local()}/dribble`, 'url', { maxBytes: 1000, firstByteTimeoutMs: 500 });
+      expect(got.body.toString()).to.equal('.'.repeat(40));
+    });
+
     it('answers unreachable for an error status, and blocked for a refused connection (the host refused the request)', async () => {
       expect(await codeOf(testFetcher().fetchPublic(`${local()}/missing`, 'url', options))).to.equal('unreachable');
       expect(await codeOf(testFetcher().fetchPublic('http://127.0.0.1:1/', 'url', options))).to.equal('blocked');
