@@ -42,7 +42,7 @@ export function issueToError(raw: Issue): AppError {
   return new AppError('invalid_fields', { field: path || undefined, detail: path || 'body', hint: hintOf(issue) });
 }
 
-/** Schema messages that are a hint of their own for a SPEC code other than invalid_fields. */
+/** Schema messages that are a hint of their own for an error code other than invalid_fields. */
 const CODED_HINTS = new Map<string, ErrorCode>([[SOCIAL_URL_HINT, 'bad_url']]);
 
 /** valibot's own messages start so (`Invalid type: Expected … but received "nope"`); ours never do. */

@@ -89,7 +89,8 @@ export function createPublisher(d: PublisherDeps) {
     table: {
       claimDue: (now, limit) => publishQueueRepo(d.db).due(now, limit),
       // PUBLISH_RETRY gives nothing up, so there is always a next try.
-      failed: (row, _claim, f) => publishQueueRepo(d.db).failed(row.username, f.error, f.retryAt ?? f.now),
+      failed: (row, _claim, f) =>
+        publishQueueRepo(d.db).failed(row.username, row.generation, f.error, f.retryAt ?? f.now),
     },
     async attempt(row) {
       await inTurn(row.username, () => publishNow(row.username));

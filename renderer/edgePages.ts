@@ -208,7 +208,8 @@ export function gridEveryBlockPage(templateId: TemplateId): SamplePage {
 
 /**
  * Every page the template check renders, the sample page first; `20-blocks` is the budget page.
- * The last six are the realistic and hostile pages of renderer/hostilePages.ts.
+ * The last six are the realistic and hostile pages (grid-every-block here, the others in
+ * renderer/hostilePages.ts).
  */
 export function checkPages(templateId: TemplateId): NamedPage[] {
   return [

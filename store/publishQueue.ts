@@ -105,10 +105,12 @@ export function publishQueueRepo(db: Queryable) {
     },
 
     /** A failed publish of the name, tried again at `retryAt`. */
-    async failed(username: string, error: string, retryAt: Date) {
+    /** A failed attempt at `generation`; a name queued again meanwhile keeps its own, newer state. */
+    async failed(username: string, generation: number, error: string, retryAt: Date) {
       await db.query(
-        'UPDATE publish_queue SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE username = $1',
-        [username, error.slice(0, 500), retryAt],
+        `UPDATE publish_queue SET attempts = attempts + 1, last_error = $3, next_attempt_at = $4
+         WHERE username = $1 AND generation = $2`,
+        [username, generation, error.slice(0, 500), retryAt],
       );
     },
 

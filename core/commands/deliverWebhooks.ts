@@ -48,6 +48,9 @@ export interface DeliveryRun {
 
 type Queued = ClaimedDelivery & { since: Date };
 
+/** What a delivery's owner reads when the service itself failed during the attempt. */
+const INTERNAL_FAILURE = 'The service failed while sending; it will try again.';
+
 /** The webhook deliveries as an outbox: the table, the policy and one attempt. */
 function deliveries(s: Services): Outbox<Queued> {
   const repo = () => webhookDeliveriesRepo(s.db);
@@ -64,7 +67,15 @@ function deliveries(s: Services): Outbox<Queued> {
       take: (d, claim, now) => repo().take(d.id, claim, now, LEASE_MS),
       failed: (d, claim, f) => repo().attemptFailed(d.id, claim, f),
     },
-    attempt: (d, claim) => attempt(s, d, claim),
+    async attempt(d, claim) {
+      try {
+        return await attempt(s, d, claim);
+      } catch (err) {
+        // The service's own failure (its database, say): logged, and the owner sees a fixed text, never its message.
+        s.log.error({ err, deliveryId: d.id }, 'webhook attempt failed inside the service');
+        return { ok: false, status: null, error: INTERNAL_FAILURE };
+      }
+    },
     afterFailure: async (d, f) => ((await disableIfFailing(s, d, f.error, f.now, f.retryAt)) ? 'disabled' : 'failed'),
   };
 }

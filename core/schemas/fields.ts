@@ -124,6 +124,8 @@ export const HttpUrl = v.pipe(str(), v.check(isRealHttpUrl, 'bad_url'));
 export const LinkUrl = v.pipe(
   HttpUrl,
   v.transform((url) => new URL(url).href),
+  // Encoding can lengthen a URL (a space is three characters after): the stored form is held to the limit.
+  v.check((url) => url.length <= URL_MAX, 'bad_url'),
 );
 
 const MAIL_ADDRESS = /^[\w+-]+(?:\.[\w+-]+)*@[\da-z]+(?:[.-][\da-z]+)*\.[a-z]{2,63}$/i;
@@ -161,6 +163,7 @@ export const SocialUrl = v.pipe(
   v.check((s) => isRealHttpUrl(s) || isMailtoUrl(s), SOCIAL_URL_HINT),
   // Normalised as LinkUrl's are (a mailto: URL's raw space in its subject is encoded too).
   v.transform((url) => new URL(url).href),
+  v.check((url) => url.length <= URL_MAX, SOCIAL_URL_HINT),
 );
 
 export const DateTime = v.pipe(

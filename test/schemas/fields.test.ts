@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import * as v from 'valibot';
 import { RESERVED_USERNAMES, usernameCandidates, usernameProblem } from '../../core/rules/username.js';
-import { isAppLink, isRealHttpUrl, isUtcDateTime } from '../../core/schemas/fields.js';
+import { isAppLink, isRealHttpUrl, isUtcDateTime, LinkUrl, SocialUrl } from '../../core/schemas/fields.js';
 
 describe('isUtcDateTime', () => {
   it('accepts real UTC date-times with a trailing Z, fractional seconds allowed', () => {
@@ -80,6 +81,28 @@ describe('isRealHttpUrl', () => {
     ]) {
       expect(isRealHttpUrl(s), s).to.equal(false);
     }
+  });
+});
+
+describe('LinkUrl and SocialUrl', () => {
+  // 2,048 characters as sent; each raw space becomes %20 when the URL is stored.
+  const sent = (spaces: number) => {
+    const head = 'https://example.com/';
+    return head + ' '.repeat(spaces) + 'a'.repeat(2048 - head.length - spaces);
+  };
+
+  it('stores a URL as WHATWG serialises it: a raw space encoded, the host lowercased', () => {
+    expect(v.parse(LinkUrl, 'https://Example.COM/a b')).to.equal('https://example.com/a%20b');
+    expect(v.parse(SocialUrl, 'mailto:ada@example.com?subject=Hi there')).to.equal(
+      'mailto:ada@example.com?subject=Hi%20there',
+    );
+  });
+
+  it('rejects a URL that its stored form would make longer than 2,048 characters (it could not be saved again)', () => {
+    expect(sent(0)).to.have.length(2048);
+    expect(v.safeParse(LinkUrl, sent(0)).success).to.equal(true);
+    expect(v.safeParse(LinkUrl, sent(1)).success).to.equal(false);
+    expect(v.safeParse(SocialUrl, sent(1)).success).to.equal(false);
   });
 });
 
