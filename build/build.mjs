@@ -40,6 +40,7 @@ const SOURCE_DIRS = [
   'ops',
   'outbound',
   'publishing',
+  'queue',
   'renderer',
   'router',
   'scripts',

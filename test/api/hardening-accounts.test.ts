@@ -120,7 +120,9 @@ describe('PATCH /api/account with a new password', () => {
   });
 });
 
-describe('POST /api/agent/pages with an e-mail, without a key', () => {
+describe('POST /api/agent/pages with an e-mail, without a key', function () {
+  // 20 and more accounts made with a password hash each: slow on a busy machine.
+  this.timeout(60_000);
   it('allows 20 creates with an e-mail per hour per address, then answers 429 even for an e-mail in use', async () => {
     app().clock.set(startOfNextHour());
     const email = `${uniqueName('taken')}@example.com`;
@@ -167,7 +169,9 @@ describe('POST /api/agent/pages/validate with an e-mail, without a key', () => {
   });
 });
 
-describe('MCP create_page with an e-mail, without a key', () => {
+describe('MCP create_page with an e-mail, without a key', function () {
+  // 20 and more accounts made with a password hash each: slow on a busy machine.
+  this.timeout(60_000);
   it('allows 20 tries per hour per address, then answers rate_limited even for an e-mail in use', async () => {
     app().clock.set(startOfNextHour());
     const email = `${uniqueName('taken')}@example.com`;

@@ -320,7 +320,7 @@ describe('PUT /api/profiles/{id}: the theme', () => {
     blocks: [],
     ...(theme === undefined ? {} : { theme }),
   });
-  const defaults = { accent: '#5b4cdb', overlay: 0, backgroundImage: null, backgroundFocus: null };
+  const defaults = { accent: '#5b4cdb', scheme: 'fixed', overlay: 0, backgroundImage: null, backgroundFocus: null };
 
   it('gives an omitted theme its defaults', async () => {
     const a = await createAgentAccount({ page: { theme: { accent: '#112233', overlay: 0.5 } } });

@@ -3,7 +3,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { sampleBlocks } from '../../renderer/sample.js';
 import { CHROMIUM } from '../helpers/browser.js';
-import { api, request } from '../helpers/client.js';
+import { api, BROWSER_UA, request } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -29,7 +29,8 @@ describe('security headers in Chromium', function () {
   let violations: string[] = [];
   beforeEach(async () => {
     violations = [];
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // A person's browser: the page host counts no bot's tap, and headless Chromium names itself one.
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: BROWSER_UA });
     // Third-party players get an empty page: this machine has no internet.
     await context.route(
       (url) => !url.hostname.endsWith('pages.test') && url.hostname !== '127.0.0.1',
