@@ -37,7 +37,10 @@ export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
-  const cards = createCardDrawer(d);
+  const cardListeners = new Set<CardStoredListener>();
+  const cards = createCardDrawer(d, (username, key, object) => {
+    for (const listener of cardListeners) listener(username, key, object);
+  });
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
@@ -204,6 +207,10 @@ export function createPublisher(d: PublisherDeps) {
     onPublished(listener: PublishedListener) {
       listeners.add(listener);
     },
+    /** Hears of each share card stored after its publish (shareCards.ts). */
+    onCardStored(listener: CardStoredListener) {
+      cardListeners.add(listener);
+    },
     /** Hears of each publish that failed (and stays in the outbox for a retry). */
     onFailed(listener: (username: string) => void) {
       failureListeners.add(listener);
@@ -223,3 +230,4 @@ export interface Published {
 }
 
 export type PublishedListener = (published: Published) => void;
+export type CardStoredListener = (username: string, key: string, object: StoredObject) => void;

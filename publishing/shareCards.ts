@@ -12,11 +12,15 @@
 import type { Logger } from 'pino';
 import { isLive } from '../core/rules/pages.js';
 import type { Database, Queryable } from '../store/db.js';
-import type { ObjectStorage } from '../store/objects.js';
+import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 import { deleteOgImages, ogImageFile, ogKeyOf } from './ogPicture.js';
 
-export function createCardDrawer(d: { db: Database; storage: ObjectStorage; log: Logger }) {
+export function createCardDrawer(
+  d: { db: Database; storage: ObjectStorage; log: Logger },
+  /** Told of each card stored (the page host serves it without reading it back). */
+  stored: (username: string, key: string, object: StoredObject) => void,
+) {
   // In this process, one card per name at a time, in the order their publishes asked.
   const chains = new Map<string, Promise<void>>();
 
@@ -39,7 +43,8 @@ export function createCardDrawer(d: { db: Database; storage: ObjectStorage; log:
       if (card && now && isLive(now) && ogKeyOf(now) === card.key) {
         // The pictures of the page's earlier inputs go first.
         await deleteOgImages(d.storage, username);
-        await d.storage.put(card.key, card.body, card.meta);
+        const { etag } = await d.storage.put(card.key, card.body, card.meta);
+        stored(username, card.key, { body: card.body, ...card.meta, etag });
       }
       if (queued !== null) await publishQueueRepo(db).complete(username, queued);
     });

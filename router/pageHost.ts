@@ -282,6 +282,11 @@ export function createPageHost(d: PageHostDeps) {
         else cache.delete(key);
       }
     },
+    /** This process just stored an object after its page's publish (its share card): serve it. */
+    stored(key: string, object: StoredObject) {
+      publishes++;
+      cache.set(key, { at: Date.now(), object });
+    },
   };
 }
 

@@ -254,7 +254,10 @@ function redactUrl(url: string): string {
  */
 export function hearPublishes(s: Services, to: { pages?: PageHost; jobs?: Jobs }): void {
   const { pages, jobs } = to;
-  if (pages) s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
+  if (pages) {
+    s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
+    s.publisher.onCardStored((_username, key, object) => pages.stored(key, object));
+  }
   if (jobs) {
     s.publisher.onPublished(({ username, nextChangeAt }) => {
       jobs
