@@ -256,7 +256,7 @@ export function hearPublishes(s: Services, to: { pages?: PageHost; jobs?: Jobs }
   const { pages, jobs } = to;
   if (pages) {
     s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
-    s.publisher.onCardStored((_username, key, object) => pages.stored(key, object));
+    s.publisher.onCardStored((username, key, object) => pages.stored(username, key, object));
   }
   if (jobs) {
     s.publisher.onPublished(({ username, nextChangeAt }) => {
