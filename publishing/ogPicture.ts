@@ -1,9 +1,9 @@
 /**
  * Draws a page's link-preview picture with sharp: 1200 × 630 PNG in the template's look
  * (ogCard.ts): its face, colours and layout, the avatar (or the name's initial on the accent),
- * the name, @handle, the bio's first line and the service's mark. Drawn after a publish
- * (shareCards.ts) only when no picture of the same inputs is stored (its key holds the hash of
- * the inputs, ogImage.ts), so an edited link or a later line of the bio draws nothing.
+ * the name, @handle, the bio's first line and the service's mark. Drawn at publish only when no
+ * picture of the same inputs is stored (its key holds the hash of the inputs, ogImage.ts), so an
+ * edited link or a later line of the bio draws nothing.
  *
  * The template faces are made known to fontconfig first (ogFonts.ts); letters they lack fall
  * back to DejaVu Sans, which every Debian machine with fontconfig has (Latin, Greek, Cyrillic,
@@ -74,30 +74,21 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
 // Pictures being drawn, by key: two publishes of one page at once draw it once.
 const drawing = new Map<string, Promise<Buffer>>();
 
-/** The key the page's picture is stored under (the hash of what it shows). */
-export function ogKeyOf(row: RenderRow): string {
-  return ogImageKey(row.username, ogHash(ogInputs(row)));
-}
-
-/** Whether the page's picture still has to be drawn: none of its inputs' hash is stored. */
-export async function ogImageMissing(row: RenderRow, storage: ObjectStorage): Promise<boolean> {
-  // Asked of storage every time (another process may have deleted it), without reading it.
-  return !(await storage.has(ogKeyOf(row)));
-}
-
 /**
- * The page's picture to store, or null: when one of the same inputs is stored already, or it
- * cannot be drawn (`failed` is told why; the page goes on without it).
+ * The page's picture to store, or none: when one of the same inputs is stored already, or it
+ * cannot be drawn (`failed` is told why; the page goes out without it). Pictures of the page's
+ * earlier inputs are deleted before the new one is stored.
  */
 export async function ogImageFile(
   row: RenderRow,
   storage: ObjectStorage,
   failed: (err: unknown) => void,
-): Promise<PageFile | null> {
+): Promise<PageFile[]> {
   const inputs = ogInputs(row);
   const key = ogImageKey(row.username, ogHash(inputs));
   try {
-    if (await storage.has(key)) return null;
+    // Asked of storage every time (another process may have deleted it), without reading it.
+    if (await storage.has(key)) return [];
     let body = drawing.get(key);
     if (!body) {
       body = drawOgImage(inputs, storage);
@@ -105,14 +96,17 @@ export async function ogImageFile(
       void body.catch(() => {}).finally(() => drawing.delete(key));
     }
     const png = await body;
-    return {
-      key,
-      body: png,
-      meta: { contentType: 'image/png', cacheControl: OG_CACHE_CONTROL, surrogateKeys: pageKey(row.username) },
-    };
+    await deleteOgImages(storage, row.username);
+    return [
+      {
+        key,
+        body: png,
+        meta: { contentType: 'image/png', cacheControl: OG_CACHE_CONTROL, surrogateKeys: pageKey(row.username) },
+      },
+    ];
   } catch (err) {
     failed(err);
-    return null;
+    return [];
   }
 }
 

@@ -1,24 +1,20 @@
 /**
- * The pictures a publish stores beside a page: its icons (pageIcons.ts), made again only when
- * the avatar, accent or initial change; a page whose icons cannot be made goes out without them
- * (the failure logged). Its link-preview picture is only looked for here: when it is missing,
- * the publisher has it drawn after the page's files are stored (shareCards.ts).
+ * The pictures a publish stores beside a page: its icons (pageIcons.ts) and its link-preview
+ * picture (ogPicture.ts), made side by side. Each is made only when what it shows changed; a
+ * page whose pictures cannot be made goes out without them (the failure logged).
  */
 import type { Logger } from 'pino';
 import type { ObjectStorage } from '../store/objects.js';
 import type { PageFile } from './encode.js';
-import { ogImageMissing } from './ogPicture.js';
+import { ogImageFile } from './ogPicture.js';
 import type { RenderRow } from './pageFiles.js';
 import { pageIcons } from './pageIcons.js';
 
-export async function pageImageFiles(
-  row: RenderRow,
-  storage: ObjectStorage,
-  log: Logger,
-): Promise<{ files: PageFile[]; cardMissing: boolean }> {
-  const [files, cardMissing] = await Promise.all([
-    pageIcons(row, storage, (err) => log.warn({ err, username: row.username }, 'icons not made')),
-    ogImageMissing(row, storage),
+export async function pageImageFiles(row: RenderRow, storage: ObjectStorage, log: Logger): Promise<PageFile[]> {
+  const warn = (what: string) => (err: unknown) => log.warn({ err, username: row.username }, what);
+  const made = await Promise.all([
+    pageIcons(row, storage, warn('icons not made')),
+    ogImageFile(row, storage, warn('link preview not made')),
   ]);
-  return { files, cardMissing };
+  return made.flat();
 }

@@ -20,7 +20,6 @@ import { deleteOgImages } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { pageImageFiles } from './pageImages.js';
 import { createPurger } from './purges.js';
-import { createCardDrawer } from './shareCards.js';
 
 export interface PublisherDeps {
   /** The site addresses pages are rendered with (the configuration has them). */
@@ -36,10 +35,6 @@ export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
-  const cardListeners = new Set<CardStoredListener>();
-  const cards = createCardDrawer(d, (username, key, object) => {
-    for (const listener of cardListeners) listener(username, key, object);
-  });
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
@@ -49,11 +44,9 @@ export function createPublisher(d: PublisherDeps) {
     const { queued, row } = await publishQueueRepo(db).withPage(username);
     const live = isLive(row);
     let objects: Map<string, StoredObject> | null = null;
-    let cardMissing = false;
     if (row && live) {
       const written = await writePage(row);
       objects = written.objects;
-      cardMissing = written.cardMissing;
       if (row.renderVersion !== written.version) {
         await pagesRepo(db).setRenderVersion(row.id, written.version);
       }
@@ -63,9 +56,7 @@ export function createPublisher(d: PublisherDeps) {
     // The CDN drops what it kept of the name before the outbox row goes: a purge that fails
     // fails the publish, which the outbox retries.
     await purges.direct([pageKey(username)]);
-    // A missing share card is drawn after this publish, which clears the outbox row then (shareCards.ts).
-    if (cardMissing) cards.later(username, queued);
-    else if (queued !== null) await publishQueueRepo(db).complete(username, queued);
+    if (queued !== null) await publishQueueRepo(db).complete(username, queued);
     return { username, live, nextChangeAt: live ? (row?.nextChangeAt ?? null) : null, objects };
   }
 
@@ -149,23 +140,17 @@ export function createPublisher(d: PublisherDeps) {
   async function writePage(
     row: RenderRow,
     options: { routes?: boolean; unlessSame?: boolean } = {},
-  ): Promise<{ version: string; objects: Map<string, StoredObject>; cardMissing: boolean }> {
+  ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    // The icons with a publish that may change them, and whether its share card is missing; a
-    // template republish leaves them be.
-    let cardMissing = false;
-    if (options.routes !== false) {
-      const images = await pageImageFiles(row, d.storage, d.log);
-      files.push(...images.files);
-      cardMissing = images.cardMissing;
-    }
+    // The icons and link preview with a publish that may change them; a template republish leaves them be.
+    if (options.routes !== false) files.push(...(await pageImageFiles(row, d.storage, d.log)));
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
         return [key, { body, ...meta, etag }] as const;
       }),
     );
-    return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored), cardMissing };
+    return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };
   }
 
   /** Publishes every name whose turn has come (at most `limit`); returns how many succeeded. */
@@ -204,8 +189,6 @@ export function createPublisher(d: PublisherDeps) {
     drain,
     publishScheduled,
     writePage,
-    /** Resolves once the share cards asked for so far are drawn (before a process stops). */
-    settled: () => cards.settled(),
     /**
      * Deletes the files of a page whose row is being deleted (housekeeping, inside its
      * transaction), and tells the listeners it is gone, as a publish would.
@@ -223,10 +206,6 @@ export function createPublisher(d: PublisherDeps) {
     /** Called after each successful publish (the page host keeps the new objects; the jobs schedule the next change). */
     onPublished(listener: PublishedListener) {
       listeners.add(listener);
-    },
-    /** Hears of each share card stored after its publish (shareCards.ts). */
-    onCardStored(listener: CardStoredListener) {
-      cardListeners.add(listener);
     },
     /** Hears of each publish that failed (and stays in the outbox for a retry). */
     onFailed(listener: (username: string) => void) {
@@ -247,4 +226,3 @@ export interface Published {
 }
 
 export type PublishedListener = (published: Published) => void;
-export type CardStoredListener = (username: string, key: string, object: StoredObject) => void;

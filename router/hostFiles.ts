@@ -28,10 +28,9 @@ const OG_PATH = /^\/og\/[0-9a-f]{16}\.png$/;
 
 /**
  * A neutral 1200 × 630 link preview (the neutral icon's figure), for a picture a page's HTML
- * names but storage does not hold: the moment between a publish and its picture, drawn after
- * it (publishing/shareCards.ts), or a page rendered again by a template republish before a
+ * names but storage does not hold: a page rendered again by a template republish before a
  * publish drew its picture (pages published before pictures were made, or after a change of
- * a template's colours). Kept a minute, so the page's own picture follows.
+ * a template's colours). Kept a minute, so the page's own picture follows its next publish.
  */
 const neutralPreview: StoredObject = (() => {
   const body = Buffer.from(

@@ -11,7 +11,7 @@ import type { CdnKind } from '../cdn/cdn.js';
 import { PEOPLE } from '../core/rules/readers.js';
 import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
 import type { PageMeta } from '../publishing/pageFiles.js';
-import { ogImagePrefix, pageKeys } from '../store/layout.js';
+import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import type { Counters } from './counters.js';
 import { loadEncoded, matchesEtag, textOf } from './encodings.js';
@@ -265,11 +265,6 @@ export function createPageHost(d: PageHostDeps) {
     notFound(req, res);
   }
 
-  /** Drops the name's share cards kept here (rare: a card stored, a page gone). */
-  const forgetCards = (name: string) => {
-    for (const key of cache.keys()) if (key.startsWith(ogImagePrefix(name))) cache.delete(key);
-  };
-
   return {
     handle,
     /**
@@ -281,18 +276,11 @@ export function createPageHost(d: PageHostDeps) {
       const at = Date.now();
       sweep(at);
       tables.delete(name);
-      if (!objects) forgetCards(name);
       for (const key of Object.values(pageKeys(name))) {
         const object = objects?.get(key);
         if (object) cache.set(key, { at, object });
         else cache.delete(key);
       }
-    },
-    /** This process just stored an object after its page's publish (its share card): serve it. */
-    stored(name: string, key: string, object: StoredObject) {
-      publishes++;
-      forgetCards(name); // the earlier ones are deleted
-      cache.set(key, { at: Date.now(), object });
     },
   };
 }

@@ -220,7 +220,6 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
       await Promise.all(ports.map((p) => drain(p.server, drainMs)));
       await jobs?.stop();
       await counters.stop();
-      await services.publisher.settled();
       await services.mailer.settled();
       services.mailer.close();
       if (!overrides.db) await db.close();
@@ -254,10 +253,7 @@ function redactUrl(url: string): string {
  */
 export function hearPublishes(s: Services, to: { pages?: PageHost; jobs?: Jobs }): void {
   const { pages, jobs } = to;
-  if (pages) {
-    s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
-    s.publisher.onCardStored((username, key, object) => pages.stored(username, key, object));
-  }
+  if (pages) s.publisher.onPublished(({ username, objects }) => pages.published(username, objects));
   if (jobs) {
     s.publisher.onPublished(({ username, nextChangeAt }) => {
       jobs

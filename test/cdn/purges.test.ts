@@ -53,7 +53,6 @@ describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
     cdn().failing = false;
     later(5_000);
     expect(await app().services.publisher.drain()).to.equal(1);
-    await app().services.publisher.settled(); // the outbox row waits for the share card
     expect(await outbox.find(a.page.username)).to.equal(undefined);
     expect(cdn().keys().at(-1)).to.equal(pageKey(a.page.username));
     expect((await pageRequest(a.page.username, '/')).text).to.include('Edited while the CDN is down');
