@@ -136,4 +136,30 @@ describe('a page for adults in Chromium', function () {
       await context.close();
     }
   });
+
+  it('keeps the blocks hidden in a browser without :has() until the link is followed', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      for (const id of TEMPLATE_IDS) {
+        await page.goto(`${site.origin}/${id}/`);
+        const removed = await page.evaluate(() => {
+          let n = 0;
+          for (const sheet of Array.from(document.styleSheets))
+            for (let i = sheet.cssRules.length - 1; i >= 0; i--)
+              if (sheet.cssRules[i].cssText.includes(':has(')) {
+                sheet.deleteRule(i);
+                n++;
+              }
+          return n;
+        });
+        expect(removed, id).to.be.greaterThan(0);
+        expect(await page.isVisible('.blocks'), id).to.equal(false);
+        await page.click('.gate .go');
+        expect(await page.isVisible('.blocks'), id).to.equal(true);
+      }
+    } finally {
+      await context.close();
+    }
+  });
 });
