@@ -14,11 +14,11 @@ import {
 } from '../../core/commands/webhooks.js';
 import { EVENT_TYPES } from '../../core/events.js';
 import { presentDelivery, presentWebhook } from '../../core/presenters/webhook.js';
+import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '../../core/schemas/responses.js';
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { keyOrSessionAccountOf, route } from '../route.js';
-import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '../schemas/responses.js';
 
 const errors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 const writeErrors = [...errors, 'csrf_failed'] as const;
