@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
-import { randomAddress } from '../helpers/client.js';
+import { pageRequest, randomAddress } from '../helpers/client.js';
 import { buildLinkBlock, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -218,9 +218,9 @@ describe('MCP resources: the Markdown twins of the caller’s pages', () => {
     const { contents } = await owner.readResource({ uri });
     expect(contents).to.have.length(1);
     expect(contents[0]).to.include({ uri, mimeType: 'text/markdown' });
-    expect((contents[0] as { text: string }).text)
-      .to.include('Twin Peaks')
-      .and.include('Diner');
+    const markdown = (contents[0] as { text: string }).text;
+    expect(markdown).to.include('Twin Peaks').and.include('Diner');
+    expect(markdown, 'the published page.md').to.equal((await pageRequest(username, '/page.md')).text);
 
     for (const foreign of [`linkpage://pages/${other.page.id}.md`, 'linkpage://pages/nope.md', 'https://x.example/']) {
       const err = await owner.readResource({ uri: foreign }).then(
