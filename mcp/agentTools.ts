@@ -28,7 +28,8 @@ export const createPageTool = tool({
   title: 'Create a page',
   description:
     'Create a link-in-bio page. Without an API key this also creates a provisional account and returns apiKey (shown once: keep it and send it as "Authorization: Bearer <key>" to edit the page) and claimUrl (give it to the person who will own the page). With a key it adds a page to that account. Blocks are links, socials, social rows, embeds, messengers and text.',
-  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  // It fetches avatarUrl and importFromUrl when given.
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   output: CreatePageOut,
   auth: 'optional-key',
   input: CreatePageRequest,

@@ -77,8 +77,9 @@ describe('POST /mcp: tools a client can trust', () => {
     }
     expect(hints('delete_page')).to.include({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(hints('update_page')).to.include({ readOnlyHint: false, destructiveHint: true });
-    expect(hints('create_page')).to.include({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
-    for (const name of ['upload_image', 'import_links', 'import_profile']) {
+    expect(hints('create_page')).to.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints('get_claim_link')).to.include({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    for (const name of ['create_page', 'upload_image', 'import_links', 'import_profile']) {
       expect(hints(name).openWorldHint, name).to.equal(true);
     }
     expect(hints('import_links')).to.include({ readOnlyHint: true });
