@@ -7,6 +7,7 @@ import { describeAccount, validateCreateRequest } from '../core/queries/agent.js
 import { checkUsername } from '../core/queries/checkUsername.js';
 import { CreatePageRequest } from '../core/schemas/agent.js';
 import { str } from '../core/schemas/fields.js';
+import { ClaimLinkOut, CreatePageOut, MeOut, UsernameCheckOut, ValidateOut } from '../core/schemas/responses.js';
 import { tool } from './tool.js';
 
 export const checkUsernameTool = tool({
@@ -14,6 +15,8 @@ export const checkUsernameTool = tool({
   title: 'Check a page name',
   description:
     'Check whether a page name (subdomain) is free. Answers status free, taken (with free suggestions) or invalid (with the rule broken: too_short, too_long, bad_chars, edge_hyphen, double_hyphen, reserved).',
+  hints: { readOnly: true, openWorld: false },
+  output: UsernameCheckOut,
   auth: 'optional-key',
   input: v.object({ username: v.pipe(str(), v.maxLength(200)) }),
   operation: 'checkUsername',
@@ -25,6 +28,9 @@ export const createPageTool = tool({
   title: 'Create a page',
   description:
     'Create a link-in-bio page. Without an API key this also creates a provisional account and returns apiKey (shown once: keep it and send it as "Authorization: Bearer <key>" to edit the page) and claimUrl (give it to the person who will own the page). With a key it adds a page to that account. Blocks are links, socials, social rows, embeds, messengers and text.',
+  // It fetches avatarUrl and importFromUrl when given.
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  output: CreatePageOut,
   auth: 'optional-key',
   input: CreatePageRequest,
   operation: 'createPage',
@@ -38,6 +44,8 @@ export const validatePageTool = tool({
   title: 'Check a page before creating it',
   description:
     'Check a create_page request without writing anything. Lists every problem at once, each with its field.',
+  hints: { readOnly: true, openWorld: false },
+  output: ValidateOut,
   auth: 'optional-key',
   input: CreatePageRequest,
   rawInput: true,
@@ -52,6 +60,8 @@ export const getMeTool = tool({
   name: 'get_me',
   title: 'The account',
   description: 'The account of the API key, its pages and how many more pages programs may create (of 10).',
+  hints: { readOnly: true, openWorld: false },
+  output: MeOut,
   auth: 'key',
   input: v.object({}),
   operation: 'getMe',
@@ -63,6 +73,8 @@ export const getClaimLinkTool = tool({
   title: 'A claim link',
   description:
     'A fresh claim link (valid 7 days) for a provisional account: the person who opens it sets an e-mail and password and owns the account.',
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  output: ClaimLinkOut,
   auth: 'key',
   input: v.object({}),
   operation: 'getClaimLink',

@@ -10,6 +10,7 @@ import type { Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
 import { callerFrom } from '../edge/caller.js';
 import type { RequestState } from '../edge/state.js';
+import { serveResources } from './resources.js';
 import { serveTools, toolList } from './tool.js';
 import { TOOLS } from './tools.js';
 
@@ -39,12 +40,13 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
   const server = new Server(
     { name: 'linkpage', version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, resources: {} },
       instructions:
-        'Create and edit link-in-bio pages. Start with create_page (no key needed); it returns an apiKey to send as a Bearer token for every other tool, and a claimUrl for the page owner.',
+        'Create and edit link-in-bio pages. Start with create_page (no key needed); it returns an apiKey to send as a Bearer token for every other tool, and a claimUrl for the page owner. With a key, each page is also a resource: its Markdown twin at linkpage://pages/{id}.md.',
     },
   );
   serveTools(server, types, TOOLS, TOOL_LIST, { s, limiter, caller });
+  serveResources(server, types, { s, caller });
   paramsErrorsAreInvalidParams(sdk, server);
   return server;
 }

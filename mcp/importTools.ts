@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { storeImageFromUrl } from '../core/commands/images.js';
 import { importProfile } from '../core/commands/importProfile.js';
 import { ImportPageRequest, ImportProfileRequest } from '../core/schemas/imports.js';
+import { ImportPageOut, ImportProfileOut, UploadOut } from '../core/schemas/responses.js';
 import { UploadByUrl } from '../core/schemas/upload.js';
 import { importLinks } from '../outbound/linkPage.js';
 import { NETWORK_NAMES } from '../outbound/networks.js';
@@ -13,6 +14,8 @@ export const uploadImageTool = tool({
   title: 'Upload an image',
   description:
     "Fetch a public image (JPEG, PNG, WebP, AVIF, GIF, TIFF or HEIC; 8 MB for avatar and card, 30 MB for background) and store it for the account. Returns {key, url}: put key in a page's avatar, theme.backgroundImage or a link block's image with update_page.",
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  output: UploadOut,
   auth: 'key',
   input: UploadByUrl,
   operation: 'uploadImage',
@@ -24,6 +27,8 @@ export const importLinksTool = tool({
   title: 'Import links',
   description:
     'Read the outbound links of a public link page (a Linktree-style page or a personal site). Returns {links: [{label, url}]} in page order; send them as link blocks ({type: "link", label, url}) with create_page or update_page. Nothing is written.',
+  hints: { readOnly: true, openWorld: true },
+  output: ImportPageOut,
   auth: 'key',
   input: ImportPageRequest,
   operation: 'importLinks',
@@ -34,6 +39,8 @@ export const importProfileTool = tool({
   name: 'import_profile',
   title: 'Import a social profile',
   description: `Import display name, bio and photo from a public social profile (networks: ${NETWORK_NAMES.join(', ')}). The photo is stored as an avatar image of the account; returns {network, handle, displayName, bio, avatar} ready for update_page. 10 per day per account.`,
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  output: ImportProfileOut,
   auth: 'key',
   input: v.object({ network: v.picklist(NETWORK_NAMES), ...ImportProfileRequest.entries }),
   operation: 'importProfile',

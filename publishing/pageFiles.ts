@@ -61,6 +61,21 @@ export function copyKeys(username: string): string[] {
   return [keys.htmlBr, keys.htmlGzip, keys.mdBr, keys.mdGzip];
 }
 
+function render(row: RenderRow, site: SiteUrls, now: Date) {
+  const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
+  const rendered = renderPage({
+    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
+    now,
+    urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
+  });
+  return { page, ...rendered };
+}
+
+/** A page's Markdown twin as its page.md is published at `now` (MCP offers it as a resource). */
+export function pageMarkdown(row: RenderRow, site: SiteUrls, now: Date): string {
+  return render(row, site, now).md;
+}
+
 /**
  * The files of a published page, rendered at `now`: index.html and page.md with their gzip
  * and brotli copies (encode.ts), llms.txt and, unless `routes: false`, the router's table
@@ -75,12 +90,7 @@ export function pageFiles(
   options: { routes?: boolean; copies?: Copies } = {},
 ): PageFile[] {
   const keys = pageKeys(row.username);
-  const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
-  const { html, md } = renderPage({
-    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
-    now,
-    urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
-  });
+  const { page, html, md } = render(row, site, now);
   const surrogateKeys = `${pageKey(row.username)} ${templateKey(row.profile.templateId)}`;
   const files: PageFile[] = [
     ...withEncodings(

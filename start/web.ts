@@ -12,6 +12,7 @@ import { errorHandler } from '../edge/errors.js';
 import { nameRoute } from '../edge/requestContext.js';
 import { securityHeaders } from '../edge/securityHeaders.js';
 import type { RequestState } from '../edge/state.js';
+import { mcpHttp } from '../mcp/http.js';
 import { mcpRouter } from '../mcp/router.js';
 
 export function createWebApp(s: Services): Koa<RequestState> {
@@ -38,6 +39,8 @@ export function createWebApp(s: Services): Koa<RequestState> {
     }
   });
   app.use(errorHandler(s.log));
+  // /mcp checks Origin and answers its refusals (bad JSON included) as JSON-RPC errors.
+  app.use(mcpHttp(s.config));
   app.use(jsonBodies(api.multipartPaths));
   app.use(api.router.routes());
   app.use(mcpRouter(s, limiter).routes());

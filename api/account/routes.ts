@@ -6,10 +6,10 @@ import type { Limiter } from '../../core/limiter.js';
 import { presentAccount } from '../../core/presenters/account.js';
 import { exportAccount } from '../../core/queries/accountExport.js';
 import { Locale, Password, str, TimeZone } from '../../core/schemas/fields.js';
+import { AccountOut, ExportOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { endSession } from '../../edge/sessions.js';
 import { accountOf, route, sessionAccountOf } from '../route.js';
-import { AccountOut, ExportOut } from '../schemas/responses.js';
 
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 

@@ -7,11 +7,11 @@ import { answerOnce, idempotencyScope } from '../../core/idempotency.js';
 import { presentCreatedPage } from '../../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../../core/queries/agent.js';
 import { CreatePageRequest } from '../../core/schemas/agent.js';
+import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
 import { accountOf, route } from '../route.js';
-import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../schemas/responses.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

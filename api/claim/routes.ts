@@ -1,8 +1,8 @@
 /** GET /api/claim/{token}: the status of a claim link, for anyone holding it. */
 import { claimStatus } from '../../core/commands/claimLinks.js';
+import { ClaimStatusOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { route } from '../route.js';
-import { ClaimStatusOut } from '../schemas/responses.js';
 
 export function claimRoutes(s: Services) {
   return [

@@ -2,11 +2,11 @@
 
 import { importProfile } from '../../core/commands/importProfile.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
+import { ImportPageOut, ImportProfileOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { importLinks } from '../../outbound/linkPage.js';
 import { NETWORK_NAMES } from '../../outbound/networks.js';
 import { accountOf, route } from '../route.js';
-import { ImportPageOut, ImportProfileOut } from '../schemas/responses.js';
 
 const tag = 'Images and imports';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;

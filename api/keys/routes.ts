@@ -7,10 +7,10 @@ import * as v from 'valibot';
 import { createKey, liveKeys, revokeKey } from '../../core/commands/apiKeys.js';
 import { presentKey } from '../../core/presenters/key.js';
 import { str } from '../../core/schemas/fields.js';
+import { ApiKeyCreatedOut, ApiKeyListOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { route, sessionAccountOf } from '../route.js';
-import { ApiKeyCreatedOut, ApiKeyListOut } from '../schemas/responses.js';
 
 const errors = ['forbidden_via_key', 'unauthorized'] as const;
 /** Writes without the session's CSRF token in X-CSRF-Token. */

@@ -8,8 +8,8 @@ import type { Config } from '../../core/config.js';
 import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 import { operationLimits } from '../../core/operations.js';
 import { LIMITS } from '../../core/rules/limits.js';
+import { ErrorObject } from '../../core/schemas/responses.js';
 import type { AnyRoute } from '../route.js';
-import { ErrorObject } from '../schemas/responses.js';
 
 type Json = Record<string, unknown>;
 

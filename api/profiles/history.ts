@@ -3,10 +3,10 @@ import type Koa from 'koa';
 import { getVersion, listVersions, restoreVersion } from '../../core/commands/pageHistory.js';
 import { AppError } from '../../core/errors.js';
 import { presentWithLinks } from '../../core/queries/pages.js';
+import { PageOut, VersionOut, VersionsOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
 import { accountOf, route } from '../route.js';
-import { PageOut, VersionOut, VersionsOut } from '../schemas/responses.js';
 
 const tag = 'History';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;

@@ -8,12 +8,12 @@ import { presentPage } from '../../core/presenters/page.js';
 import { statsCsv } from '../../core/presenters/statsCsv.js';
 import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
+import { PageOut, PagesOut, StatsOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
 import { accountOf, route } from '../route.js';
-import { PageOut, PagesOut, StatsOut } from '../schemas/responses.js';
 
 const tag = 'Pages';
 const STATS =

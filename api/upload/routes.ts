@@ -1,6 +1,7 @@
 /** POST /api/upload: an image by URL (JSON) or as a file (multipart) becomes a storage key. */
 import { storeImage, storeImageFromUrl } from '../../core/commands/images.js';
 import { AppError } from '../../core/errors.js';
+import { UploadOut } from '../../core/schemas/responses.js';
 import { UploadByUrl } from '../../core/schemas/upload.js';
 import type { Services } from '../../core/services.js';
 import { parseOrThrow } from '../../core/validation.js';
@@ -8,7 +9,6 @@ import { readMultipartUpload } from '../../media/multipart.js';
 import { isImageKind } from '../../media/pipeline.js';
 import { IMAGE_KINDS } from '../../store/layout.js';
 import { accountOf, route } from '../route.js';
-import { UploadOut } from '../schemas/responses.js';
 
 export function uploadRoutes(s: Services) {
   return [

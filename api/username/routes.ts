@@ -1,9 +1,9 @@
 /** GET /api/username/check: whether a name can be had, and what to take instead. */
 import * as v from 'valibot';
 import { checkUsername } from '../../core/queries/checkUsername.js';
+import { UsernameCheckOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { route } from '../route.js';
-import { UsernameCheckOut } from '../schemas/responses.js';
 
 const CheckQuery = v.object({ u: v.pipe(v.string('Send the name to check as ?u=.'), v.maxLength(200)) });
 

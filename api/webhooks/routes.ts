@@ -14,15 +14,15 @@ import {
 } from '../../core/commands/webhooks.js';
 import { EVENT_TYPES } from '../../core/events.js';
 import { presentDelivery, presentWebhook } from '../../core/presenters/webhook.js';
+import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '../../core/schemas/responses.js';
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { keyOrSessionAccountOf, route } from '../route.js';
-import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '../schemas/responses.js';
 
 const errors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 const writeErrors = [...errors, 'csrf_failed'] as const;
-const about = `With an API key, or with the dashboard's session (writes then need X-CSRF-Token). Events: ${EVENT_TYPES.join(', ')}. Each delivery is a POST of {id, type, time, object}, signed in Webhook-Signature: t=<unix>,v1=<hex> (HMAC-SHA256 of "<t>.<body>" with the endpoint's secret), tried again with backoff for 3 days; an endpoint failing for 3 days is disabled.`;
+const about = `With an API key, or with the dashboard's session (writes then need X-CSRF-Token). Events: ${EVENT_TYPES.join(', ')}. Each delivery is a POST of {id, type, time, object}, signed as Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature: v1,<base64> (HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the base64-decoded whsec_ secret; any Standard Webhooks library verifies it), tried again with backoff for 3 days; an endpoint failing for 3 days is disabled.`;
 
 export function webhookRoutes(s: Services) {
   return [
@@ -103,7 +103,7 @@ export function webhookRoutes(s: Services) {
       tag: 'Webhooks',
       summary: 'Roll the signing secret (the new one is shown once)',
       description:
-        'For 24 hours after a roll every delivery carries two v1= signatures, one per secret, so the receiver can switch over without losing a delivery.',
+        'For 24 hours after a roll every delivery carries two v1,<base64> signatures in webhook-signature (space-separated), one per secret, so the receiver can switch over without losing a delivery.',
       auth: 'key-or-session',
       responses: [{ status: 200, description: 'The endpoint with its new secret', schema: WebhookSecretOut }],
       errors: [...writeErrors, 'not_found'],

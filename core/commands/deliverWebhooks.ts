@@ -19,7 +19,7 @@ import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
 import { webhooksRepo } from '../../store/webhooks.js';
 import type { ClaimedDelivery } from '../entities.js';
 import { AppError } from '../errors.js';
-import { signatureHeader } from '../rules/webhookSignature.js';
+import { signatureHeaders } from '../rules/webhookSignature.js';
 import { newId, unseal } from '../secrets.js';
 import type { Services, WebhookSender } from '../services.js';
 
@@ -101,8 +101,7 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
       headers: {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
-        'webhook-id': d.eventId,
-        'webhook-signature': signatureHeader(secrets, t, d.body),
+        ...signatureHeaders(secrets, d.eventId, t, d.body),
       },
       accept: '*/*',
       maxBytes: RESPONSE_BYTES_KEPT,

@@ -160,7 +160,7 @@ describe('POST /mcp: a JSON-RPC batch', () => {
       headers,
     );
     expect(second.status).to.equal(429);
-    expect(second.body.code).to.equal('rate_limited');
+    expect(second.body.error.data.code).to.equal('rate_limited');
   });
 });
 

@@ -199,7 +199,7 @@ describe('POST /mcp', () => {
     await client.close();
   });
 
-  it('allows 120 requests a minute per address and refuses the next', async () => {
+  it('allows 120 requests a minute per address and refuses the next as a JSON-RPC error, keeping 429 and Retry-After', async () => {
     const address = randomAddress();
     app().clock.set(new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 3_600_000));
     const post = () =>
@@ -215,7 +215,10 @@ describe('POST /mcp', () => {
     for (let i = 0; i < 120; i++) expect((await post()).status, `request ${i + 1}`).to.equal(200);
     const refused = await post();
     expect(refused.status).to.equal(429);
-    expect((await refused.json()).code).to.equal('rate_limited');
+    const body = await refused.json();
+    expect(body).to.deep.include({ jsonrpc: '2.0', id: 1 });
+    expect(body.error.code).to.equal(-32000);
+    expect(body.error.data).to.include({ code: 'rate_limited', retryAfter: 60 });
     expect(refused.headers.get('retry-after')).to.equal('60');
   });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { deliverDueWebhooks } from '../../core/commands/deliverWebhooks.js';
 import { banPage } from '../../core/commands/moderation.js';
+import { newWebhookSecret } from '../../core/rules/webhookSignature.js';
 import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
 import { webhooksRepo } from '../../store/webhooks.js';
 import { startApp } from '../helpers/app.js';
@@ -9,7 +10,7 @@ import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { type Mailbox, startMailbox } from '../helpers/mailbox.js';
 import { Person, signedUp } from '../helpers/person.js';
-import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
+import { type Receiver, startReceiver, verifies } from '../helpers/receiver.js';
 
 const T0 = new Date('2026-03-02T10:00:00Z');
 const MINUTE = 60_000;
@@ -57,7 +58,7 @@ describe('webhooks', () => {
     it('registers an endpoint with a key and shows its secret once', async () => {
       const a = await createAgentAccount();
       const created = await register(a.key, receiver.url, ['page.published', 'links.broken']);
-      expect(created.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
+      expect(created.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
       const read = await api.get(`/api/webhooks/${created.id}`, { key: a.key });
       expect(read.body).to.include({ url: receiver.url, enabled: true, description: 'tests' });
       expect(read.body.events).to.deep.equal(['page.published', 'links.broken']);
@@ -163,19 +164,24 @@ describe('webhooks', () => {
   });
 
   describe('deliveries', () => {
-    it("sends page.published signed with the endpoint's secret when a page changes", async () => {
+    it("sends page.published signed as Standard Webhooks with the endpoint's secret when a page changes", async () => {
+      // The standardwebhooks library checks the timestamp against the real clock.
+      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      app().clock.set(now);
       const a = await createAgentAccount();
       const { secret } = await register(a.key, receiver.url, ['page.published']);
       await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Signed and sent' }, { key: a.key });
       await deliver();
       expect(receiver.deliveries).to.have.length(1);
       const [d] = receiver.deliveries;
-      expect(verify(String(d.headers['webhook-signature']), d.body, secret)).to.equal(true);
-      expect(verify(String(d.headers['webhook-signature']), d.body, `${secret}x`)).to.equal(false);
-      expect(String(d.headers['webhook-signature'])).to.match(new RegExp(`^t=${T0.getTime() / 1000},v1=[0-9a-f]{64}$`));
+      expect(verifies(d, secret)).to.equal(true);
+      expect(verifies({ ...d, body: `${d.body} ` }, secret)).to.equal(false);
+      expect(verifies(d, newWebhookSecret())).to.equal(false);
+      expect(d.headers['webhook-signature']).to.match(/^v1,[A-Za-z0-9+/]{43}=$/);
+      expect(d.headers['webhook-timestamp']).to.equal(String(now.getTime() / 1000));
       expect(d.headers['webhook-id']).to.equal(d.json.id);
       expect(d.headers['content-type']).to.equal('application/json');
-      expect(d.json).to.include({ type: 'page.published', time: T0.toISOString() });
+      expect(d.json).to.include({ type: 'page.published', time: now.toISOString() });
       expect(d.json.id).to.match(/^evt_[0-9a-f]{24}$/);
       expect(d.json.object).to.include({ id: a.page.id, username: a.page.username, version: 2, isPublished: true });
     });
@@ -369,25 +375,32 @@ describe('webhooks', () => {
     });
 
     it('signs with both secrets for a day after a roll, then with the new one only', async () => {
+      // Both deliveries within the standardwebhooks library's five minutes of the real clock: the
+      // roll a day and a minute before now, one delivery 3 minutes before now, the next now.
+      const now = Math.floor(Date.now() / 1000) * 1000;
+      const rolledAt = new Date(now - DAY - MINUTE);
+      app().clock.set(rolledAt);
       const a = await createAgentAccount();
       const { id, secret: old } = await register(a.key, receiver.url, ['page.published']);
       const rolled = await api.post(`/api/webhooks/${id}/secret`, undefined, { key: a.key });
       expect(rolled.status).to.equal(200);
       const fresh = rolled.body.secret as string;
       expect(fresh).to.not.equal(old);
-      expect(rolled.body.previousSecretUntil).to.equal(new Date(T0.getTime() + DAY).toISOString());
+      expect(rolled.body.previousSecretUntil).to.equal(new Date(rolledAt.getTime() + DAY).toISOString());
 
+      app().clock.set(new Date(now - 3 * MINUTE));
       await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Both' }, { key: a.key });
       await deliver();
-      app().clock.advance(DAY + MINUTE);
+      app().clock.set(new Date(now));
       await api.patch(`/api/profiles/${a.page.id}`, { bio: 'New only' }, { key: a.key });
       await deliver();
       const [during, afterwards] = receiver.deliveries;
-      const header = (d: typeof during) => String(d.headers['webhook-signature']);
-      expect(header(during).match(/v1=/g)).to.have.length(2);
-      expect(verify(header(during), during.body, old) && verify(header(during), during.body, fresh)).to.equal(true);
-      expect(verify(header(afterwards), afterwards.body, old)).to.equal(false);
-      expect(verify(header(afterwards), afterwards.body, fresh)).to.equal(true);
+      expect(String(during.headers['webhook-signature']).split(' ')).to.have.length(2);
+      expect(verifies(during, old)).to.equal(true);
+      expect(verifies(during, fresh)).to.equal(true);
+      expect(String(afterwards.headers['webhook-signature']).split(' ')).to.have.length(1);
+      expect(verifies(afterwards, old)).to.equal(false);
+      expect(verifies(afterwards, fresh)).to.equal(true);
     });
 
     it('is not redirected: a 3xx is a failed attempt', async () => {

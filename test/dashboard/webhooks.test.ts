@@ -25,7 +25,7 @@ describe('dashboard webhooks: /dashboard/webhooks', () => {
       description: 'my assistant',
     });
     expect(added.status).to.equal(201);
-    const secret = /id="new-secret">(whsec_[A-Za-z0-9_-]{43})</.exec(added.html)?.[1];
+    const secret = /id="new-secret">(whsec_[A-Za-z0-9+/]{43}=)</.exec(added.html)?.[1];
     expect(secret).to.be.a('string');
     const again = await person.get('/dashboard/webhooks');
     expect(again.html).to.include(hookUrl()).and.include('my assistant').and.include('Nothing sent yet');

@@ -129,11 +129,15 @@ async function runCall(tool: Tool, c: Call, accounts: AccountPool, other: Accoun
   const what = `tools/call ${tool.name}`;
   if (res.status >= 500) throw new Error(`${what} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   if (res.status !== 200) {
-    // The key is checked before MCP: the error object of the REST API.
+    // The key is checked before MCP: a JSON-RPC error carrying the error object in data.
     record(tool.name, res.status);
-    // (and the body parser's 400 for a "__proto__" key anywhere in the JSON).
+    // (and the body parser's 400 for a "__proto__" key anywhere in the JSON: -32700).
     expect([400, 401, 429], `${what}: HTTP status (${res.text.slice(0, 200)})`).to.include(res.status);
-    expect(['invalid_fields', 'unauthorized', 'invalid_key', 'key_revoked', 'rate_limited']).to.include(res.json?.code);
+    const refusal = res.json?.error;
+    expect(
+      refusal?.code === -32700 ? 'parse error' : refusal?.data?.code,
+      `${what}: ${res.text.slice(0, 200)}`,
+    ).to.be.oneOf(['parse error', 'invalid_fields', 'unauthorized', 'invalid_key', 'key_revoked', 'rate_limited']);
     return;
   }
   if (res.json.error) {
@@ -162,7 +166,8 @@ async function runCall(tool: Tool, c: Call, accounts: AccountPool, other: Accoun
     }
     return;
   }
-  const error = result.structuredContent?.error;
+  // A tool's error: the error object as its text (structuredContent is for answers its outputSchema describes).
+  const error = result.structuredContent === undefined ? JSON.parse(result.content?.[0]?.text ?? 'null') : undefined;
   record(tool.name, error?.code ?? 'no error object');
   expect(error, `${what}: the error object (${res.text.slice(0, 200)})`).to.be.an('object');
   expect(error.hint).to.be.a('string');
@@ -243,9 +248,10 @@ describe('fuzzing MCP (every tool of tools/list) @fuzz', () => {
         const res = await rpc(body);
         record('POST /mcp (envelope)', res.status);
         if (res.status >= 500) throw new Error(`/mcp answered ${res.status}: ${res.text.slice(0, 300)}`);
-        if (res.json?.result?.isError) expect(res.json.result.structuredContent.error.code).to.not.equal('internal');
-        for (const answer of [res.json ?? []].flat())
+        for (const answer of [res.json ?? []].flat()) {
           expect(answer?.error?.code, `/mcp: ${res.text.slice(0, 300)}`).to.not.equal(-32603);
+          if (answer?.result?.isError) expect(JSON.parse(answer.result.content[0].text).code).to.not.equal('internal');
+        }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: process.env.FUZZ_SHRINK === '0' },
     );

@@ -1,11 +1,11 @@
 /**
- * Schemas of what the API answers. They document the answers in openapi.json, and the test
- * suite checks every answer it receives against that document.
+ * Schemas of what the API answers, and the MCP tools too (their outputSchema). They document the
+ * answers in openapi.json and tools/list, and the test suite checks every answer against them.
  */
 import * as v from 'valibot';
-import { ERROR_CODES } from '../../core/errors.js';
-import { BlockOut } from '../../core/schemas/blocks.js';
-import { COLOR_SCHEMES, TEMPLATE_IDS } from '../../core/schemas/fields.js';
+import { ERROR_CODES } from '../errors.js';
+import { BlockOut } from './blocks.js';
+import { COLOR_SCHEMES, TEMPLATE_IDS } from './fields.js';
 
 const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
 const FocusOut = v.object({ x: v.number(), y: v.number() });

@@ -1,0 +1,241 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { expect } from 'chai';
+import { pageRequest, randomAddress } from '../helpers/client.js';
+import { buildLinkBlock, uniqueName } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
+import { htmlPage } from '../helpers/linkPages.js';
+import { startSite, type TestSite } from '../helpers/site.js';
+
+async function connect(key?: string): Promise<Client> {
+  const headers: Record<string, string> = { 'x-forwarded-for': randomAddress() };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const client = new Client({ name: 'linkpage-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app().url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+function payload(result: any): any {
+  return JSON.parse(result.content[0].text);
+}
+
+/** One JSON-RPC message POSTed as is, with the headers given. */
+function post(body: string | object, headers: Record<string, string> = {}) {
+  return fetch(`${app().url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-forwarded-for': randomAddress(),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+const LIST = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} };
+
+describe('POST /mcp: tools a client can trust', () => {
+  let site: TestSite;
+  before(async () => {
+    site = await startSite('mcp-tools', {
+      '/me.png': { type: 'image/png', body: await imageOf('png') },
+      '/links': { body: htmlPage([{ label: 'Shop', href: 'https://shop.example.com/' }]) },
+    });
+    site.route('/gh/users/octo', {
+      type: 'application/json',
+      body: JSON.stringify({ login: 'octo', name: 'Octo Cat', bio: 'Builds', avatar_url: `${site.origin}/me.png` }),
+    });
+    app().services.config.importBaseUrls.github = `${site.origin}/gh`;
+  });
+  after(async () => {
+    app().services.config.importBaseUrls = {};
+    await site.close();
+  });
+
+  it('gives every tool a title, the four annotations and an output schema', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const t of tools) {
+      expect(t.title, t.name).to.be.a('string').and.not.equal('');
+      expect(t.outputSchema?.type, t.name).to.equal('object');
+      expect(t.inputSchema.additionalProperties, t.name).to.equal(false);
+      expect(Object.keys(t.annotations ?? {}), t.name).to.include.members([
+        'readOnlyHint',
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+      ]);
+    }
+    const hints = (name: string) => byName.get(name)!.annotations!;
+    for (const name of ['check_username', 'validate_page', 'get_me', 'list_pages', 'get_page', 'get_stats']) {
+      expect(hints(name), name).to.include({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    }
+    expect(hints('delete_page')).to.include({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(hints('update_page')).to.include({ readOnlyHint: false, destructiveHint: true });
+    expect(hints('create_page')).to.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints('get_claim_link')).to.include({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    for (const name of ['create_page', 'upload_image', 'import_links', 'import_profile']) {
+      expect(hints(name).openWorldHint, name).to.equal(true);
+    }
+    expect(hints('import_links')).to.include({ readOnlyHint: true });
+    await client.close();
+  });
+
+  it('answers every tool with structuredContent that its advertised outputSchema accepts (ajv)', async () => {
+    const anonymous = await connect();
+    const { tools } = await anonymous.listTools();
+    const ajv = new Ajv({ allErrors: true });
+    addFormats.default(ajv);
+    const validators = new Map(tools.map((t) => [t.name, ajv.compile(t.outputSchema!)]));
+    const called = new Set<string>();
+    async function call(client: Client, name: string, args: Record<string, unknown>) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).to.not.equal(true);
+      const validate = validators.get(name)!;
+      expect(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+      expect(payload(result)).to.deep.equal(result.structuredContent);
+      called.add(name);
+      return result.structuredContent as any;
+    }
+    const username = uniqueName('mcpout');
+    const page = { displayName: 'Out', blocks: [buildLinkBlock({ label: 'Start' })] };
+    await call(anonymous, 'check_username', { username });
+    await call(anonymous, 'validate_page', { username, page });
+    const created = await call(anonymous, 'create_page', { username, page });
+    await anonymous.close();
+
+    const owner = await connect(created.apiKey);
+    const id = created.page.id;
+    await call(owner, 'get_me', {});
+    await call(owner, 'list_pages', {});
+    await call(owner, 'get_page', { id });
+    await call(owner, 'update_page', { id, bio: 'Second version' });
+    await call(owner, 'list_versions', { id });
+    await call(owner, 'get_version', { id, version: 1 });
+    await call(owner, 'restore_version', { id, version: 1 });
+    await call(owner, 'get_stats', { id, days: 7 });
+    await call(owner, 'get_claim_link', {});
+    await call(owner, 'upload_image', { url: `${site.origin}/me.png`, kind: 'avatar' });
+    await call(owner, 'import_links', { url: `${site.origin}/links` });
+    await call(owner, 'import_profile', { network: 'github', handle: 'octo' });
+    const second = await call(owner, 'create_page', { username: uniqueName('mcpout') });
+    await call(owner, 'delete_page', { id: second.page.id });
+    await owner.close();
+    expect([...called].sort()).to.deep.equal(tools.map((t) => t.name).sort());
+  });
+
+  it('refuses an argument the tool does not take, naming it, rather than ignoring it', async () => {
+    const anonymous = await connect();
+    const { apiKey, page } = payload(
+      await anonymous.callTool({ name: 'create_page', arguments: { username: uniqueName('mcp') } }),
+    );
+    await anonymous.close();
+    const owner = await connect(apiKey);
+    const stats = await owner.callTool({ name: 'get_stats', arguments: { id: page.id, day: 7 } });
+    expect(stats.isError).to.equal(true);
+    expect(payload(stats)).to.include({ code: 'invalid_fields', field: 'day', detail: 'day' });
+    expect(payload(stats).hint).to.match(/get_stats has no argument of this name; it takes only id, days, from, to/);
+    const me = await owner.callTool({ name: 'get_me', arguments: { verbose: true } });
+    expect(payload(me)).to.include({ code: 'invalid_fields', field: 'verbose' });
+    expect(payload(me).hint).to.match(/takes no arguments/);
+    await owner.close();
+  });
+
+  it('answers a tool that does not exist with JSON-RPC error -32602', async () => {
+    const res = await post({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'get_pages', arguments: {} },
+    });
+    expect(res.status).to.equal(200);
+    const body = await res.json();
+    expect(body).to.deep.include({ jsonrpc: '2.0', id: 9 });
+    expect(body.error).to.include({ code: -32602 });
+    expect(body.error.message).to.include('get_pages');
+  });
+});
+
+describe('POST /mcp: HTTP answers', () => {
+  it('refuses a foreign Origin with 403 and serves no Origin and its own origin', async () => {
+    const foreign = await post(LIST, { origin: 'http://evil.example.com' });
+    expect(foreign.status).to.equal(403);
+    const body = await foreign.json();
+    // Refused before the body is read: no id to answer.
+    expect(body).to.deep.include({ jsonrpc: '2.0', id: null });
+    expect(body.error).to.include({ code: -32000 });
+    expect((await post(LIST, { origin: 'null' })).status).to.equal(403);
+    expect((await post(LIST)).status).to.equal(200);
+    const own = await post(LIST, { origin: new URL(app().url).origin });
+    expect(own.status).to.equal(200);
+    expect((await own.json()).result.tools).to.be.an('array');
+  });
+
+  it('answers a body that is not JSON with -32700 Parse error and id null', async () => {
+    const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(res.status).to.equal(400);
+    const body = await res.json();
+    expect(body).to.deep.include({ jsonrpc: '2.0', id: null });
+    expect(body.error.code).to.equal(-32700);
+  });
+
+  it('answers a refused key with 401, WWW-Authenticate: Bearer and a JSON-RPC error carrying the error object', async () => {
+    const res = await post(LIST, { authorization: `Bearer svc_sk_${'A'.repeat(43)}` });
+    expect(res.status).to.equal(401);
+    expect(res.headers.get('www-authenticate')).to.match(/^Bearer\b/);
+    const body = await res.json();
+    expect(body).to.deep.include({ jsonrpc: '2.0', id: 3 });
+    expect(body.error.code).to.equal(-32000);
+    expect(body.error.data).to.include({ code: 'unauthorized' });
+    const malformed = await post(LIST, { authorization: 'Bearer nope' });
+    expect(malformed.status).to.equal(401);
+    expect((await malformed.json()).error.data).to.include({ code: 'invalid_key' });
+  });
+});
+
+describe('MCP resources: the Markdown twins of the caller’s pages', () => {
+  it("lists the key's pages as linkpage://pages/{id}.md and reads each one's Markdown", async () => {
+    const anonymous = await connect();
+    expect((await anonymous.listResources()).resources).to.deep.equal([]);
+    const username = uniqueName('mcpmd');
+    const created = payload(
+      await anonymous.callTool({
+        name: 'create_page',
+        arguments: { username, page: { displayName: 'Twin Peaks', blocks: [buildLinkBlock({ label: 'Diner' })] } },
+      }),
+    );
+    const other = payload(await anonymous.callTool({ name: 'create_page', arguments: { username: uniqueName() } }));
+    const owner = await connect(created.apiKey);
+    const uri = `linkpage://pages/${created.page.id}.md`;
+    const { resources } = await owner.listResources();
+    expect(resources).to.have.length(1);
+    expect(resources[0]).to.include({ uri, name: `${username}.md`, mimeType: 'text/markdown' });
+    expect(resources[0].description).to.include(created.page.markdownUrl);
+    const { contents } = await owner.readResource({ uri });
+    expect(contents).to.have.length(1);
+    expect(contents[0]).to.include({ uri, mimeType: 'text/markdown' });
+    const markdown = (contents[0] as { text: string }).text;
+    expect(markdown).to.include('Twin Peaks').and.include('Diner');
+    expect(markdown, 'the published page.md').to.equal((await pageRequest(username, '/page.md')).text);
+
+    for (const foreign of [`linkpage://pages/${other.page.id}.md`, 'linkpage://pages/nope.md', 'https://x.example/']) {
+      const err = await owner.readResource({ uri: foreign }).then(
+        () => null,
+        (e: { code?: number }) => e,
+      );
+      expect(err?.code, foreign).to.equal(-32002);
+    }
+    const denied = await anonymous.readResource({ uri }).then(
+      () => null,
+      (e: { code?: number }) => e,
+    );
+    expect(denied?.code).to.equal(-32002);
+    await anonymous.close();
+    await owner.close();
+  });
+});
