@@ -55,6 +55,23 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       const html = await pageRequest(a.page.username, '/', { headers: { accept: 'text/markdown;q=0, text/html' } });
       expect(html.headers['content-type']).to.equal('text/html; charset=utf-8');
     });
+
+    it('weighs Accept by its q-values: Markdown only when it is preferred to HTML', async () => {
+      const a = await createAgentAccount({ page: { displayName: 'Weighed', blocks: [buildLinkBlock()] } });
+      const cases: [string, string][] = [
+        ['text/markdown;q=0.5, text/html', 'text/html'],
+        ['text/html, text/markdown', 'text/html'],
+        ['text/markdown, text/html', 'text/markdown'],
+        ['text/html;q=0.4, text/markdown;q=0.6', 'text/markdown'],
+        ['text/markdown;q=0.2, */*', 'text/html'],
+        ['TEXT/MARKDOWN; charset=UTF-8', 'text/markdown'],
+        ['application/json', 'text/html'],
+      ];
+      for (const [accept, type] of cases) {
+        const res = await pageRequest(a.page.username, '/', { headers: { accept } });
+        expect(res.headers['content-type'], accept).to.equal(`${type}; charset=utf-8`);
+      }
+    });
   });
 
   describe('GET /page.md', () => {
