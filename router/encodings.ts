@@ -61,11 +61,3 @@ export function textOf(object: StoredObject): string {
       return object.body.toString('utf8');
   }
 }
-
-/** Whether an If-None-Match names this ETag (one tag, a list, or `*`). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
-}
