@@ -8,6 +8,7 @@ import type { RequestState } from '../edge/state.js';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
+import { crawlRoutes } from './crawl/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
@@ -49,6 +50,7 @@ export function createApi(s: Services, limiter: Limiter): Api {
     router[r.method](r.path, authenticate(s, r.auth), ...operationLimiters(limiter, r.operation), routeHandler(r));
   }
   docsRoutes(router, s);
+  crawlRoutes(router, s);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;

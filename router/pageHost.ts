@@ -28,6 +28,8 @@ const SHORT_PATH = /^\/([a-z0-9-]{1,40})\/?$/;
 
 export interface PageHostDeps {
   pageDomain: string;
+  /** The site (BASE_URL, read at each request): page hosts' robots.txt names its sitemap. */
+  site: { baseUrl: string };
   storage: ObjectStorage;
   counters: Counters;
   /** What a view or a Markdown read tells about its visitor (router/visits.ts). */
@@ -260,7 +262,7 @@ export function createPageHost(d: PageHostDeps) {
       await countRead(req, name);
       return send(req, res, name, object, 'Accept-Encoding');
     }
-    const file = hostFile(name, path);
+    const file = hostFile(name, path, d.site.baseUrl);
     if (file) {
       const object = (file.key && (await load(file.key))) || file.fallback;
       return object ? send(req, res, name, object) : notFound(req, res);

@@ -329,6 +329,7 @@ describe('page host cache (router/pageHost.ts)', () => {
     } as unknown as ObjectStorage;
     const host = createPageHost({
       pageDomain: 'pages.test',
+      site: { baseUrl: 'http://localhost' },
       storage,
       counters: {} as Counters,
       visits: createVisits(),
