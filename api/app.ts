@@ -9,6 +9,7 @@ import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
 import { crawlRoutes } from './crawl/routes.js';
+import type { ToolEntry } from './docs/llms.js';
 import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
@@ -42,14 +43,15 @@ export interface Api {
   multipartPaths: ReadonlySet<string>;
 }
 
-export function createApi(s: Services, limiter: Limiter): Api {
+/** `tools`: the MCP tools as declared (mcp/tools.ts, handed in by start/web.ts), for llms.txt. */
+export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEntry[]): Api {
   const routes = apiRoutes(s, limiter);
   const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
   const router = new Router<RequestState>();
   for (const r of routes) {
     router[r.method](r.path, authenticate(s, r.auth), ...operationLimiters(limiter, r.operation), routeHandler(r));
   }
-  docsRoutes(router, s);
+  docsRoutes(router, s, tools);
   crawlRoutes(router, s);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
