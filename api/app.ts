@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { createLimiter, type Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
-import { authenticate } from '../edge/auth.js';
+import { authenticate, challenges } from '../edge/auth.js';
 import { operationLimiters } from '../edge/limits.js';
 import type { RequestState } from '../edge/state.js';
 import { accountRoutes } from './account/routes.js';
@@ -49,7 +49,13 @@ export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEnt
   const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
   const router = new Router<RequestState>();
   for (const r of routes) {
-    router[r.method](r.path, authenticate(s, r.auth), ...operationLimiters(limiter, r.operation), routeHandler(r));
+    router[r.method](
+      r.path,
+      challenges(s, r.auth),
+      authenticate(s, r.auth),
+      ...operationLimiters(limiter, r.operation),
+      routeHandler(r),
+    );
   }
   docsRoutes(router, s, tools);
   crawlRoutes(router, s);
