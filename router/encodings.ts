@@ -22,8 +22,21 @@ type WeighedEncodings = {
  * `accepts` reads them), the host's order (br, gzip) among codings it weighs alike; a coding
  * given q=0 is left out, `x-gzip` is gzip. Empty: the bytes as they are.
  */
-export function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
+export function acceptedEncodings(header: string | string[] | undefined): readonly Encoding[] {
   const value = Array.isArray(header) ? header.join(',') : header;
+  const known = decided.get(value ?? '');
+  if (known) return known;
+  const codings = weigh(value);
+  // Browsers send a handful of distinct values: each is weighed once (a few µs), kept by the hundred.
+  if (decided.size >= DECIDED_MAX) decided.clear();
+  decided.set(value ?? '', codings);
+  return codings;
+}
+
+const decided = new Map<string, readonly Encoding[]>();
+const DECIDED_MAX = 256;
+
+function weigh(value: string | undefined): Encoding[] {
   const negotiator = new Negotiator({ headers: { 'accept-encoding': value } }) as unknown as WeighedEncodings;
   const codings: Encoding[] = [];
   for (const coding of negotiator.encodings(OFFERED, { preferred: OFFERED })) {

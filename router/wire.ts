@@ -16,8 +16,17 @@ const FORMATS = ['text/html', 'text/markdown;charset=utf-8'];
  */
 export function acceptsMarkdown(accept: string | undefined): boolean {
   if (!accept) return false;
-  return new Negotiator({ headers: { accept } }).mediaType(FORMATS) === FORMATS[1];
+  let markdown = prefersMarkdown.get(accept);
+  if (markdown === undefined) {
+    markdown = new Negotiator({ headers: { accept } }).mediaType(FORMATS) === FORMATS[1];
+    // Browsers send a handful of distinct values: each is weighed once (a few µs), kept by the hundred.
+    if (prefersMarkdown.size >= 256) prefersMarkdown.clear();
+    prefersMarkdown.set(accept, markdown);
+  }
+  return markdown;
 }
+
+const prefersMarkdown = new Map<string, boolean>();
 
 /**
  * A redirect target as a Location value: printable ASCII as is; otherwise its URL
