@@ -14,8 +14,8 @@ const SITEMAP_CACHE = 'public, max-age=3600';
 
 /**
  * The apex's robots.txt: the home page, the docs, llms.txt and openapi.json are for everyone;
- * the API, MCP, the dashboard and claim links (whose addresses are secrets) are not for
- * crawling. Screens for people only (log-in, sign-up) are crawlable and say `noindex` in their
+ * the API, MCP, the dashboard and the links sent to people (claim, password reset, e-mail
+ * confirmation: their addresses are secrets) are not for crawling. Screens for people only (log-in, sign-up) are crawlable and say `noindex` in their
  * own head, which a crawler could not read were they disallowed here.
  */
 export function robotsTxt(baseUrl: string): string {
@@ -25,6 +25,8 @@ export function robotsTxt(baseUrl: string): string {
     'Disallow: /mcp',
     'Disallow: /dashboard',
     'Disallow: /claim/',
+    'Disallow: /password/',
+    'Disallow: /email/',
     'Allow: /',
     '',
     `Sitemap: ${baseUrl}/sitemap.xml`,
