@@ -53,7 +53,7 @@ async function livePages(count: number) {
 
 describe('crawlers: robots.txt on the apex and on page hosts (api/crawl/routes.ts, router/hostFiles.ts)', () => {
   describe('GET /robots.txt', () => {
-    it('keeps crawlers out of the API, MCP, the dashboard and claim links, and names the sitemap', async () => {
+    it('keeps crawlers out of the API, MCP, the dashboard and the links sent to people, and names the sitemap', async () => {
       const res = await apex(sharedApp, '/robots.txt');
       expect(res.status).to.equal(200);
       expect(res.type).to.equal('text/plain; charset=utf-8');
@@ -64,6 +64,8 @@ describe('crawlers: robots.txt on the apex and on page hosts (api/crawl/routes.t
         'Disallow: /mcp',
         'Disallow: /dashboard',
         'Disallow: /claim/',
+        'Disallow: /password/',
+        'Disallow: /email/',
         'Allow: /',
       ]) {
         expect(lines).to.include(rule);
