@@ -40,10 +40,11 @@ export function crawlRoutes(router: Router<RequestState>, s: Services) {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = robotsTxt(s.config.baseUrl);
   });
-  router.get('/sitemap.xml', (ctx) => {
+  router.get('/sitemap.xml', async (ctx) => {
+    const index = await sitemapIndex(s);
     ctx.type = XML;
     ctx.set('Cache-Control', SITEMAP_CACHE);
-    ctx.body = Readable.from(sitemapIndex(s));
+    ctx.body = Readable.from(index);
   });
   router.get('/sitemaps/site.xml', (ctx) => {
     ctx.type = XML;

@@ -36,20 +36,25 @@ function lastmod(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The index, written a file at a time; `size`: pages per file (the protocol's limit by default). */
-export async function* sitemapIndex(s: Services, size = SITEMAP_FILE_SIZE): AsyncGenerator<string> {
+/**
+ * The index, written a file at a time; `size`: pages per file (the protocol's limit by default).
+ * The first file is summed up before anything is written, so a database that is down is a 503,
+ * not an answer cut short.
+ */
+export async function sitemapIndex(s: Services, size = SITEMAP_FILE_SIZE): Promise<AsyncGenerator<string>> {
   const base = s.config.baseUrl;
   const repo = sitemapRepo(s.db);
-  yield `${HEAD}<sitemapindex xmlns="${NS}">\n<sitemap><loc>${xml(`${base}/sitemaps/site.xml`)}</loc></sitemap>\n`;
-  let after = '';
-  for (;;) {
-    const span = await repo.span(after, size);
-    if (!span) break;
-    yield `<sitemap><loc>${xml(base + sitemapFilePath(span))}</loc><lastmod>${lastmod(span.modified)}</lastmod></sitemap>\n`;
-    if (span.count < size) break;
-    after = span.last;
-  }
-  yield '</sitemapindex>\n';
+  const firstSpan = await repo.span('', size);
+  const entry = (span: ListedSpan) =>
+    `<sitemap><loc>${xml(base + sitemapFilePath(span))}</loc><lastmod>${lastmod(span.modified)}</lastmod></sitemap>\n`;
+  return (async function* () {
+    yield `${HEAD}<sitemapindex xmlns="${NS}">\n<sitemap><loc>${xml(`${base}/sitemaps/site.xml`)}</loc></sitemap>\n`;
+    for (let span = firstSpan; span; span = await repo.span(span.last, size)) {
+      yield entry(span);
+      if (span.count < size) break;
+    }
+    yield '</sitemapindex>\n';
+  })();
 }
 
 /** The site's own pages for people: the home page and the API reference. */
