@@ -2,12 +2,14 @@
 import Router from '@koa/router';
 import { createLimiter, type Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
-import { authenticate } from '../edge/auth.js';
+import { authenticate, challenges } from '../edge/auth.js';
 import { operationLimiters } from '../edge/limits.js';
 import type { RequestState } from '../edge/state.js';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
+import { crawlRoutes } from './crawl/routes.js';
+import type { ToolEntry } from './docs/llms.js';
 import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
@@ -41,14 +43,22 @@ export interface Api {
   multipartPaths: ReadonlySet<string>;
 }
 
-export function createApi(s: Services, limiter: Limiter): Api {
+/** `tools`: the MCP tools as declared (mcp/tools.ts, handed in by start/web.ts), for llms.txt. */
+export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEntry[]): Api {
   const routes = apiRoutes(s, limiter);
   const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
   const router = new Router<RequestState>();
   for (const r of routes) {
-    router[r.method](r.path, authenticate(s, r.auth), ...operationLimiters(limiter, r.operation), routeHandler(r));
+    router[r.method](
+      r.path,
+      challenges(s, r.auth),
+      authenticate(s, r.auth),
+      ...operationLimiters(limiter, r.operation),
+      routeHandler(r),
+    );
   }
-  docsRoutes(router, s);
+  docsRoutes(router, s, tools);
+  crawlRoutes(router, s);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;

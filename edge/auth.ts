@@ -7,7 +7,7 @@ import { AppError } from '../core/errors.js';
 import { API_KEY_PATTERN, sha256 } from '../core/secrets.js';
 import type { Services } from '../core/services.js';
 import { keysRepo } from '../store/keys.js';
-import { csrfValid, readSession } from './sessions.js';
+import { csrfValid, readSession, SESSION_COOKIE } from './sessions.js';
 
 /** `key-or-session`: a key when an Authorization header is sent, else the browser session (CSRF token on writes). */
 export type AuthMode = 'none' | 'key' | 'optional-key' | 'session' | 'key-or-session';
@@ -38,6 +38,36 @@ export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
     if (!header) throw new AppError('unauthorized');
     ctx.state.auth = await keyAuth(s, header);
     return next();
+  };
+}
+
+/**
+ * The `WWW-Authenticate` challenge of an API route's 401 (RFC 9110 §11.6.1 asks one of every
+ * 401): `Bearer` with the site as realm for keys (RFC 6750; `error="invalid_token"` when a key
+ * was sent and refused, none when none was sent), and for routes a browser session opens the
+ * `Cookie` scheme (the form that logs in and the cookie it sets; no browser prompts for it);
+ * both for routes that take either. The error object says the rest.
+ */
+export function challenge(s: Services, mode: AuthMode, sentKey: boolean): string {
+  const realm = `realm="${new URL(s.config.baseUrl).host}"`;
+  const bearer = sentKey ? `Bearer ${realm}, error="invalid_token"` : `Bearer ${realm}`;
+  const cookie = `Cookie ${realm}, form-action="/login", cookie-name="${SESSION_COOKIE}"`;
+  if (mode === 'session') return cookie;
+  if (mode === 'key-or-session') return `${bearer}, ${cookie}`;
+  return bearer;
+}
+
+/** Puts the route's challenge on any 401 that comes out of it (authentication's, or a handler's). */
+export function challenges(s: Services, mode: AuthMode): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) {
+        ctx.set('WWW-Authenticate', challenge(s, mode, Boolean(ctx.get('authorization'))));
+      }
+      throw err;
+    }
   };
 }
 

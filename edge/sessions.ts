@@ -13,7 +13,8 @@ import type { Services } from '../core/services.js';
 import { sessionsRepo } from '../store/sessions.js';
 import { callerFrom } from './caller.js';
 
-const SESSION_COOKIE = 'lp_session';
+/** The browser session's cookie (its challenge names it, edge/auth.ts). */
+export const SESSION_COOKIE = 'lp_session';
 const FORM_COOKIE = 'lp_form';
 const SESSION_DAYS = 30;
 

@@ -43,7 +43,8 @@ function pageMeta(row: RenderRow): PageMeta {
 }
 
 /** What a page needs to be rendered: plain data, so a worker thread can receive it. */
-export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'>;
+/** `updatedAt`: the page's last change (its JSON-LD `dateModified`); rows from the database always carry it. */
+export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'> & Partial<Pick<Page, 'updatedAt'>>;
 
 /**
  * A page as the republish job reads it: the blocks still as their json text, parsed where the
@@ -64,7 +65,7 @@ export function copyKeys(username: string): string[] {
 function render(row: RenderRow, site: SiteUrls, now: Date) {
   const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
   const rendered = renderPage({
-    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks },
+    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks, updatedAt: row.updatedAt },
     now,
     urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
   });

@@ -146,8 +146,8 @@ export function createPublisher(d: PublisherDeps) {
     if (options.routes !== false) files.push(...(await pageImageFiles(row, d.storage, d.log)));
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
-        const { etag } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
-        return [key, { body, ...meta, etag }] as const;
+        const { etag, lastModified } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
+        return [key, { body, ...meta, etag, lastModified }] as const;
       }),
     );
     return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };

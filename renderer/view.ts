@@ -18,7 +18,8 @@ import { withUtm } from './utm.js';
 const SERVICE = 'linkpage';
 
 export interface RenderInput {
-  page: { id: string; username: string; profile: Profile; blocks: Block[] };
+  /** `updatedAt`: the page's last change, its JSON-LD `dateModified` (none for samples and previews). */
+  page: { id: string; username: string; profile: Profile; blocks: Block[]; updatedAt?: Date };
   /** Render time: blocks not visible or outside showFrom/showUntil are left out. */
   now: Date;
   urls: {
@@ -252,6 +253,7 @@ export function buildView(input: RenderInput) {
     '@context': 'https://schema.org',
     '@type': 'ProfilePage',
     url: input.urls.page,
+    ...(input.page.updatedAt && { dateModified: new Date(input.page.updatedAt).toISOString() }),
     mainEntity: person,
   });
   const jsonLd = ld.includes('<') ? ld.replace(/</g, '\\u003c') : ld;

@@ -1,28 +1,50 @@
 /**
  * Compressed delivery on a page host: which stored copy of a page's HTML or Markdown an
- * `Accept-Encoding` takes (brotli, then gzip, else the bytes as they are; a coding given q=0
- * is never sent), and the text of a compressed copy, for the style hashes of its policy.
+ * `Accept-Encoding` takes (by its q-values; brotli, then gzip, among codings weighed alike; else
+ * the bytes as they are; a coding given q=0 is never sent), and the text of a compressed copy,
+ * for the style hashes of its policy.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Negotiator from 'negotiator';
 import { ENCODINGS, type Encoding, encodedKey } from '../store/layout.js';
 import type { StoredObject } from '../store/objects.js';
 
-/** The codings the client takes, in the order the host prefers them (br, gzip). */
-export function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
-  if (!header) return [];
-  const q = new Map<string, number>();
-  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (!coding) continue;
-    const weight = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = weight === undefined ? 1 : Number(weight.slice(2));
-    q.set(coding.trim(), Number.isNaN(value) ? 0 : value);
+/** The codings offered, in the order the host prefers them when the client weighs them alike. */
+const OFFERED = ['br', 'gzip', 'x-gzip', 'identity'];
+
+/** Negotiator 1.x takes the host's preference; its published types predate the option. */
+type WeighedEncodings = {
+  encodings(available: readonly string[], options: { preferred: readonly string[] }): string[];
+};
+
+/**
+ * The stored codings the client takes, best first by its q-values (negotiator, as Koa's
+ * `accepts` reads them), the host's order (br, gzip) among codings it weighs alike; a coding
+ * given q=0 is left out, `x-gzip` is gzip. Empty: the bytes as they are.
+ */
+export function acceptedEncodings(header: string | string[] | undefined): readonly Encoding[] {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const known = decided.get(value ?? '');
+  if (known) return known;
+  const codings = weigh(value);
+  // Browsers send a handful of distinct values: each is weighed once (a few µs), kept by the hundred.
+  if (decided.size >= DECIDED_MAX) decided.clear();
+  decided.set(value ?? '', codings);
+  return codings;
+}
+
+const decided = new Map<string, readonly Encoding[]>();
+const DECIDED_MAX = 256;
+
+function weigh(value: string | undefined): Encoding[] {
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': value } }) as unknown as WeighedEncodings;
+  const codings: Encoding[] = [];
+  for (const coding of negotiator.encodings(OFFERED, { preferred: OFFERED })) {
+    if (coding === 'identity') break;
+    const encoding = (coding === 'x-gzip' ? 'gzip' : coding) as Encoding;
+    if (ENCODINGS.includes(encoding) && !codings.includes(encoding)) codings.push(encoding);
   }
-  const star = q.get('*');
-  return ENCODINGS.filter((encoding) => {
-    const value = q.get(encoding) ?? (encoding === 'gzip' ? q.get('x-gzip') : undefined) ?? star;
-    return value !== undefined && value > 0;
-  });
+  return codings;
 }
 
 /**
@@ -51,12 +73,4 @@ export function textOf(object: StoredObject): string {
     default:
       return object.body.toString('utf8');
   }
-}
-
-/** Whether an If-None-Match names this ETag (one tag, a list, or `*`). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }

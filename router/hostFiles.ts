@@ -1,7 +1,7 @@
 /**
  * A page host's small files besides the page: its icons (`/favicon.ico` too, which browsers
  * ask for on their own), its link-preview picture (`/og/<hash>.png`) and `/llms.txt`, each
- * stored beside the page at publish, and the same robots.txt and template fonts (fontFiles.ts)
+ * stored beside the page at publish, and the same robots.txt (naming the site's sitemap) and template fonts (fontFiles.ts)
  * for every page host. An icon not
  * stored (a page published before icons were made, or a name with no page) is answered with a
  * neutral one, never a 404.
@@ -74,7 +74,25 @@ const neutralPreview: StoredObject = (() => {
   };
 })();
 
-const robots = fixed('User-agent: *\nAllow: /\n', 'text/plain; charset=utf-8', 'public, max-age=3600');
+/**
+ * Every page host's robots.txt, a router answer rather than a stored file, since it is the
+ * same for all: every page is for crawlers (a page for adults is marked by its `rating` meta,
+ * not hidden), the view pixel and tap pings are not; and it names the site's sitemap, which
+ * lists the page's address from another host, as the sitemaps protocol allows when the page's
+ * own host's robots.txt points to it.
+ */
+export function pageHostRobots(siteUrl: string): string {
+  return `User-agent: *\nDisallow: /_/v\nDisallow: /_/t/\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`;
+}
+
+let robots: { siteUrl: string; object: StoredObject } | undefined;
+
+function robotsFor(siteUrl: string): StoredObject {
+  if (robots?.siteUrl !== siteUrl) {
+    robots = { siteUrl, object: fixed(pageHostRobots(siteUrl), 'text/plain; charset=utf-8', 'public, max-age=3600') };
+  }
+  return robots.object;
+}
 
 function fixed(body: string, contentType: string, cacheControl: string): StoredObject {
   const bytes = Buffer.from(body);
@@ -85,11 +103,15 @@ function fixed(body: string, contentType: string, cacheControl: string): StoredO
  * The stored key a path of a page host names (null: none, the same file for every page),
  * and what to answer when nothing is stored; null for any other path.
  */
-export function hostFile(name: string, path: string): { key: string | null; fallback: StoredObject | null } | null {
+export function hostFile(
+  name: string,
+  path: string,
+  siteUrl: string,
+): { key: string | null; fallback: StoredObject | null } | null {
   const keys = pageKeys(name);
   switch (path) {
     case '/robots.txt':
-      return { key: null, fallback: robots };
+      return { key: null, fallback: robotsFor(siteUrl) };
     case '/favicon.ico':
     case '/favicon.png':
       return { key: keys.favicon, fallback: neutralIcon };

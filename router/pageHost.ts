@@ -1,6 +1,6 @@
 /**
  * The public page host `<name>.<PAGE_DOMAIN>`, on bare node:http because it is the
- * hot path: the page and its Markdown from storage (ETag / 304, `Vary: Accept`; compressed as
+ * hot path: the page and its Markdown from storage (ETag, Last-Modified / 304, conditional.ts; `Vary: Accept`; compressed as
  * Accept-Encoding asks, encodings.ts), icons, llms.txt and robots.txt (hostFiles.ts), short-path
  * redirects with a tap counted, the view pixel and tap pings (bots' views and taps are not
  * counted), and a 404 page for the rest.
@@ -13,8 +13,9 @@ import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
 import type { PageMeta } from '../publishing/pageFiles.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
+import { lastModifiedOf, notModified } from './conditional.js';
 import type { Counters } from './counters.js';
-import { loadEncoded, matchesEtag, textOf } from './encodings.js';
+import { loadEncoded, textOf } from './encodings.js';
 import { hostFile } from './hostFiles.js';
 import { notFoundPage } from './notFound.js';
 import type { Visits } from './visits.js';
@@ -27,6 +28,8 @@ const SHORT_PATH = /^\/([a-z0-9-]{1,40})\/?$/;
 
 export interface PageHostDeps {
   pageDomain: string;
+  /** The site (BASE_URL, read at each request): page hosts' robots.txt names its sitemap. */
+  site: { baseUrl: string };
   storage: ObjectStorage;
   counters: Counters;
   /** What a view or a Markdown read tells about its visitor (router/visits.ts). */
@@ -150,9 +153,11 @@ export function createPageHost(d: PageHostDeps) {
       etag: object.etag,
       ...cdnHeaders(d.cdn, object.surrogateKeys),
     };
+    const lastModified = lastModifiedOf(object);
+    if (lastModified) headers['last-modified'] = lastModified;
     if (object.contentEncoding) headers['content-encoding'] = object.contentEncoding;
     if (vary) headers.vary = vary;
-    if (matchesEtag(req.headers['if-none-match'], object.etag)) {
+    if (notModified(req.headers, object)) {
       res.writeHead(304, headers).end();
       return;
     }
@@ -257,7 +262,7 @@ export function createPageHost(d: PageHostDeps) {
       await countRead(req, name);
       return send(req, res, name, object, 'Accept-Encoding');
     }
-    const file = hostFile(name, path);
+    const file = hostFile(name, path, d.site.baseUrl);
     if (file) {
       const object = (file.key && (await load(file.key))) || file.fallback;
       return object ? send(req, res, name, object) : notFound(req, res);

@@ -3,18 +3,30 @@
  * negotiation for Markdown, a redirect target as a Location value, percent-decoding that never
  * throws, the CDN's headers, a short path's time window.
  */
+import Negotiator from 'negotiator';
 import type { CdnKind } from '../cdn/cdn.js';
 
-/** `Accept: text/markdown` (with any parameters), unless the client gives it a q of 0. */
+const FORMATS = ['text/html', 'text/markdown;charset=utf-8'];
+
+/**
+ * Whether `Accept` prefers the Markdown twin to the HTML page, by its q-values (negotiator, as
+ * Koa's `accepts` reads them): `text/markdown` weighed above `text/html` (or the `text/*` or
+ * `*` that covers it); weighed alike, the one the client names first. No Accept, or neither
+ * acceptable: HTML.
+ */
 export function acceptsMarkdown(accept: string | undefined): boolean {
   if (!accept) return false;
-  return accept.split(',').some((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    if (type.trim() !== 'text/markdown') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
+  let markdown = prefersMarkdown.get(accept);
+  if (markdown === undefined) {
+    markdown = new Negotiator({ headers: { accept } }).mediaType(FORMATS) === FORMATS[1];
+    // Browsers send a handful of distinct values: each is weighed once (a few µs), kept by the hundred.
+    if (prefersMarkdown.size >= 256) prefersMarkdown.clear();
+    prefersMarkdown.set(accept, markdown);
+  }
+  return markdown;
 }
+
+const prefersMarkdown = new Map<string, boolean>();
 
 /**
  * A redirect target as a Location value: printable ASCII as is; otherwise its URL

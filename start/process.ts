@@ -158,6 +158,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
     else {
       const pages = createPageHost({
         pageDomain: config.pageDomain,
+        site: services.config,
         storage: services.storage,
         counters,
         visits: o.visits ?? createVisits(),

@@ -14,12 +14,14 @@ import { securityHeaders } from '../edge/securityHeaders.js';
 import type { RequestState } from '../edge/state.js';
 import { mcpHttp } from '../mcp/http.js';
 import { mcpRouter } from '../mcp/router.js';
+import { TOOLS } from '../mcp/tools.js';
 
 export function createWebApp(s: Services): Koa<RequestState> {
   // Behind TRUST_PROXY hops, ctx.ip is the X-Forwarded-For entry that many places from the right.
   const app = new Koa<RequestState>({ proxy: s.config.trustProxy, maxIpsCount: s.config.proxyHops });
   const limiter = createLimiter(s);
-  const api = createApi(s, limiter);
+  // llms.txt lists the MCP tools from their declarations: the API does not import MCP's code.
+  const api = createApi(s, limiter, TOOLS);
   // The route that answered, as the router matched it (`/api/v1/pages/:id`), for metrics and logs.
   app.use(async (ctx, next) => {
     try {

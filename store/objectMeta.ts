@@ -5,6 +5,17 @@ import type { S3ClientConfig } from '@aws-sdk/client-s3';
 export interface StoredObject extends ObjectMeta {
   body: Buffer;
   etag: string;
+  /**
+   * When the stored bytes were last written, as the storage keeps it (the file's mtime, the
+   * bucket's LastModified): a page's `Last-Modified`. Absent for answers made in code.
+   */
+  lastModified?: Date;
+}
+
+/** What a put tells: the ETag of the bytes and when they were written (left alone: when they were). */
+export interface PutResult {
+  etag: string;
+  lastModified: Date;
 }
 
 export interface ObjectMeta {
@@ -43,12 +54,7 @@ export interface ObjectStorage {
    * Stores the object. `unlessSame`: first asks whether the stored object has these bytes
    * already (by its ETag) and then leaves it alone; the folder storage always does so.
    */
-  put(
-    key: string,
-    body: Buffer | string,
-    meta: ObjectMeta,
-    options?: { unlessSame?: boolean },
-  ): Promise<{ etag: string }>;
+  put(key: string, body: Buffer | string, meta: ObjectMeta, options?: { unlessSame?: boolean }): Promise<PutResult>;
   /** The object, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Whether the object exists, without reading it. */

@@ -4,8 +4,8 @@
  * keys and an ETag with every object (objectMeta.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertKey, metaOf, type ObjectMeta, type ObjectStorage, quotedMd5, type StorageSpec } from './objectMeta.js';
 import { s3Storage } from './s3Storage.js';
@@ -57,6 +57,17 @@ function writerRunning(name: string): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A file's bytes and modification time, from one open file (a rename in between cannot mix two versions). */
+async function readWithTime(file: string): Promise<{ body: Buffer; lastModified: Date }> {
+  const handle = await open(file, 'r');
+  try {
+    const [info, body] = await Promise.all([handle.stat(), handle.readFile()]);
+    return { body, lastModified: info.mtime };
+  } finally {
+    await handle.close();
   }
 }
 
@@ -146,7 +157,9 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       // An object stored again with the same bytes is left alone, unless a write of the same
       // key is still under way (it would land after this put). Re-renders often come out the
       // same (a page's Markdown after an HTML template change, its route table after most edits).
-      if (bytes.length <= BLOCKING_WRITE_MAX && !writing.has(key) && holds(file(key), bytes)) return { etag };
+      if (bytes.length <= BLOCKING_WRITE_MAX && !writing.has(key) && holds(file(key), bytes)) {
+        return { etag, lastModified: statSync(file(key)).mtime };
+      }
       writing.set(key, (writing.get(key) ?? 0) + 1);
       try {
         // A folder removed from outside took the metadata written before with it.
@@ -156,14 +169,17 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
         if (left === 0) writing.delete(key);
         else writing.set(key, left);
       }
-      return { etag };
+      return { etag, lastModified: statSync(file(key)).mtime };
     },
 
     async get(key) {
       assertKey(key);
       try {
-        const [body, meta] = await Promise.all([readFile(file(key)), readFile(metaFile(key), 'utf8')]);
-        return { body, ...metaOf(JSON.parse(meta) as ObjectMeta), etag: quotedMd5(body) };
+        const [{ body, lastModified }, meta] = await Promise.all([
+          readWithTime(file(key)),
+          readFile(metaFile(key), 'utf8'),
+        ]);
+        return { body, ...metaOf(JSON.parse(meta) as ObjectMeta), etag: quotedMd5(body), lastModified };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;

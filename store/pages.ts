@@ -67,7 +67,7 @@ async function queryPage(db: Queryable, sql: string, params: unknown[]): Promise
 }
 
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
-export type PageSource = Pick<Page, 'id' | 'username' | 'profile'> & { blocksJson: string };
+export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'updatedAt'> & { blocksJson: string };
 
 export interface NewPage {
   id: string;

@@ -70,7 +70,7 @@ export function republishRepo(db: Queryable) {
       which: Staleness = 'any',
     ): Promise<(PageSource & { claimed: boolean })[]> {
       return db.query<PageSource & { claimed: boolean }>(
-        `SELECT id, username, profile, blocks::text AS "blocksJson", republish_claimed_at IS NOT NULL AS claimed
+        `SELECT id, username, profile, updated_at AS "updatedAt", blocks::text AS "blocksJson", republish_claimed_at IS NOT NULL AS claimed
          FROM pages WHERE id > $2 AND id <= $3 AND ${WHERE[which]} ORDER BY id`,
         [versions, after, last],
       );

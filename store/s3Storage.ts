@@ -40,7 +40,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
             return null;
           throw err;
         });
-        if (stored?.ETag === etag) return { etag };
+        if (stored?.ETag === etag) return { etag, lastModified: stored.LastModified ?? new Date() };
       }
       const out = await client.send(
         new sdk.PutObjectCommand({
@@ -53,7 +53,11 @@ export function s3Storage(options: S3Options): ObjectStorage {
           ...(meta.surrogateKeys && { Metadata: { [SURROGATE_KEYS_HEADER]: meta.surrogateKeys } }),
         }),
       );
-      return { etag: out.ETag ?? quotedMd5(typeof body === 'string' ? Buffer.from(body) : body) };
+      // The bucket's own LastModified is its clock at the write, within a second of this one.
+      return {
+        etag: out.ETag ?? quotedMd5(typeof body === 'string' ? Buffer.from(body) : body),
+        lastModified: new Date(),
+      };
     },
 
     async get(key) {
@@ -71,6 +75,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
             contentEncoding: out.ContentEncoding,
           }),
           etag: out.ETag ?? quotedMd5(body),
+          ...(out.LastModified && { lastModified: out.LastModified }),
         };
       } catch (err) {
         if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;

@@ -1,15 +1,48 @@
-/** GET /llms.txt: how an agent makes and edits a page, in plain text (https://llmstxt.org). */
+/**
+ * GET /llms.txt: how an agent makes and edits a page, in the llms.txt structure
+ * (https://llmstxt.org): the name as H1, a one-line summary as a quote, the guide as paragraphs
+ * without headings, then H2 sections that are lists of `- [name](url): notes`. Its list of MCP
+ * tools is made from the tools' own declarations (mcp/tool.ts, handed in by start/web.ts), so
+ * a tool declared is a tool listed.
+ */
 import type { Config } from '../../core/config.js';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 
-export function llmsTxt(config: Pick<Config, 'baseUrl' | 'pageScheme' | 'pageDomain'>): string {
+/** What llms.txt tells of an MCP tool: the fields of its `tool()` declaration. */
+export interface ToolEntry {
+  name: string;
+  title: string;
+  description: string;
+  auth: 'key' | 'optional-key';
+}
+
+/** One line of a list's notes: the declaration's text with its line breaks and runs of spaces made single spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The MCP section's list: each tool by name, linked to the endpoint, with its title, whether it needs a key, and what it does. */
+function toolList(base: string, tools: readonly ToolEntry[]): string {
+  return tools
+    .map((t) => {
+      const needs = t.auth === 'key' ? 'needs an API key' : 'no key needed';
+      return `- [${t.name}](${base}/mcp): ${oneLine(t.title)} (${needs}). ${oneLine(t.description)}`;
+    })
+    .join('\n');
+}
+
+export function llmsTxt(
+  config: Pick<Config, 'baseUrl' | 'pageScheme' | 'pageDomain'>,
+  tools: readonly ToolEntry[],
+): string {
   const base = config.baseUrl;
   return `# linkpage
 
 > Link-in-bio pages for people, made by programs. One call creates an account, a page, an API key and a claim link; the page is published at ${config.pageScheme}//<username>.${config.pageDomain}/, as Markdown at …/page.md, and introduced to language models at …/llms.txt.
 
-## Create a page (no key needed)
+**Create a page** (no key needed):
 
+\`\`\`http
 POST ${base}/api/agent/pages
 Content-Type: application/json
 Idempotency-Key: <any unique string, so a retry cannot create two pages>
@@ -19,12 +52,13 @@ Idempotency-Key: <any unique string, so a retry cannot create two pages>
           "blocks": [{"type": "link", "label": "My essays", "url": "https://example.com/essays"},
                      {"type": "social", "platform": "github", "url": "https://github.com/ada"},
                      {"type": "text", "content": "Say hello", "variant": "heading"}]}}
+\`\`\`
 
 The 201 answer holds apiKey (shown once; keep it), page (with its id and url) and claimUrl. Give claimUrl to the person who will own the page: they open it in a browser, set an e-mail and password, and manage the page and its keys in the dashboard (${base}/dashboard) from then on; your key keeps working. Send the key on every other call as "Authorization: Bearer <apiKey>".
 
 Check first, without writing anything: POST ${base}/api/agent/pages/validate with the same body lists every problem at once. Check a name: GET ${base}/api/username/check?u=<name>.
 
-## Edit it
+**Edit it:**
 
 - GET ${base}/api/profiles/<id> reads every field.
 - PATCH ${base}/api/profiles/<id> changes only the fields sent; "blocks", when sent, replaces the whole list, and each stored block needs id, order, visible and type (read them back first). "isPublished": false takes the page offline.
@@ -36,36 +70,38 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - GET ${base}/api/account/export answers everything stored about the account (pages and their history, daily statistics, images, keys, sessions; never a secret). A key cannot delete the account: its owner does that in the dashboard.
 - Link blocks in reads carry linkStatus, what the nightly link check found: null (not checked yet), {state: "ok"}, "failing" (failed last night), "broken" (failed two nights in a row; since, status, detail) or "unknown" (the site refuses robots). Sending it back is harmless: it is dropped.
 
-## Hear of changes (webhooks)
+**Hear of changes (webhooks).** POST ${base}/api/webhooks with {"url": "https://your.host/hook", "events": ["account.claimed", "page.published", "page.unpublished", "page.deleted", "page.banned", "links.broken"]} (any of them). The answer holds secret (shown once). Each event is POSTed to url as {id, type, time, object}, signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64> of HMAC-SHA256 over "<id>.<timestamp>.<raw body>" keyed with the base64-decoded whsec_ secret). Verify it with a Standard Webhooks library (npm standardwebhooks: new Webhook(secret).verify(rawBody, headers)), drop ids you have seen, answer 2xx at once. Failures are retried with backoff for 3 days; an endpoint failing for 3 days is turned off (PATCH ${base}/api/webhooks/<id> {"enabled": true} turns it on). GET ${base}/api/webhooks/<id>/deliveries shows the last 50 deliveries; POST ${base}/api/webhooks/<id>/secret rolls the secret (both sign for 24 hours). account.claimed tells you when the person you gave the claim link to has claimed the account.
 
-POST ${base}/api/webhooks with {"url": "https://your.host/hook", "events": ["account.claimed", "page.published", "page.unpublished", "page.deleted", "page.banned", "links.broken"]} (any of them). The answer holds secret (shown once). Each event is POSTed to url as {id, type, time, object}, signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64> of HMAC-SHA256 over "<id>.<timestamp>.<raw body>" keyed with the base64-decoded whsec_ secret). Verify it with a Standard Webhooks library (npm standardwebhooks: new Webhook(secret).verify(rawBody, headers)), drop ids you have seen, answer 2xx at once. Failures are retried with backoff for 3 days; an endpoint failing for 3 days is turned off (PATCH ${base}/api/webhooks/<id> {"enabled": true} turns it on). GET ${base}/api/webhooks/<id>/deliveries shows the last 50 deliveries; POST ${base}/api/webhooks/<id>/secret rolls the secret (both sign for 24 hours). account.claimed tells you when the person you gave the claim link to has claimed the account.
-
-## Pictures and links from elsewhere
+**Pictures and links from elsewhere:**
 
 - On create: "avatarUrl" (a public image URL) becomes the avatar; "importFromUrl" (a public link page, like a Linktree page) adds its links as link blocks after yours. All or nothing: if a fetch fails, nothing is created.
 - POST ${base}/api/upload with {"url": "<image URL>", "kind": "avatar" | "background" | "card"}, or multipart/form-data with the fields kind and file: answers {key, url}. Put key in avatar, theme.backgroundImage or a link block's image. JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC; 8 MB (avatar, card), 30 MB (background).
 - POST ${base}/api/import/page with {"url": "<link page>"}: answers {links: [{label, url}]}, nothing written.
 - POST ${base}/api/import/<network> with {"handle": "<handle>"} (github, bluesky, instagram, threads, tiktok, youtube, x, twitch, soundcloud): answers {displayName, bio, avatar} ready for PATCH. 10 per day.
 
-## Blocks
-
-link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /); a social or socialRow item's url may also be mailto:you@example.com (an e-mail button; platform "email") and a feed is platform "rss". showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
+**Blocks:** link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /); a social or socialRow item's url may also be mailto:you@example.com (an e-mail button; platform "email") and a feed is platform "rss". showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
 
 Templates: ${TEMPLATE_IDS.join(', ')}.
 
 Page settings beside the blocks: "adult": true puts the whole page behind an 18+ notice that visitors confirm first (a link's own "adult" does the same for one link); "theme": {"scheme": "auto"} shows the template's light or dark colours as the visitor's device is set ("fixed", the default, keeps the template's own).
 
-## Errors
+**Errors.** Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized (401: the key is not valid), bad_credentials (403: a wrong currentPassword on PATCH /api/account; the key is fine), blocked (400: the host is private, refused the connection, or answered 401/403/451), unreachable (502: it could not be fetched), …
 
-Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Branch on code: invalid_fields (detail names the field, like page.blocks[2].label), bad_url, bad_path, username_taken (take one of suggestions), rate_limited (wait retryAfter seconds), precondition_failed (412: the page changed since the version you sent; read it again), unavailable (503: the database or storage is down for a moment; retry after the Retry-After header's seconds, a create with the same Idempotency-Key), not_found, unauthorized (401: the key is not valid), bad_credentials (403: a wrong currentPassword on PATCH /api/account; the key is fine), blocked (400: the host is private, refused the connection, or answered 401/403/451), unreachable (502: it could not be fetched), …
+**MCP.** The same actions as tools over MCP (Streamable HTTP) at ${base}/mcp, listed below from their own declarations. The tools that say "no key needed" work without one; send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
 
-## MCP
+## Docs
 
-The same actions as tools over MCP (Streamable HTTP): ${base}/mcp. Tools: check_username, create_page, validate_page, get_me, list_pages, get_page, update_page, delete_page, get_stats, get_claim_link, upload_image, import_links, import_profile. Send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
+- [OpenAPI document](${base}/openapi.json): every REST endpoint, its fields, answers and error codes
+- [API reference](${base}/docs): the same, readable in a browser
+- [A page's Markdown twin](${config.pageScheme}//ada-lovelace.${config.pageDomain}/page.md): every page as Markdown at …/page.md (and at / for Accept: text/markdown), its own llms.txt at …/llms.txt
 
-## Reference
+## MCP tools
 
-- OpenAPI 3.0: ${base}/openapi.json
-- Readable reference: ${base}/docs
+${toolList(base, tools)}
+
+## Optional
+
+- [Sitemap](${base}/sitemap.xml): every published page, for crawlers
+- [Home](${base}/): what the service is, for people
 `;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { Services } from '../../core/services.js';
 import type { RequestState } from '../../edge/state.js';
-import { llmsTxt } from './llms.js';
+import { llmsTxt, type ToolEntry } from './llms.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -37,8 +37,9 @@ const PAGE = `<!doctype html>
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: false, validatorUrl: null });\n`;
 
-export function docsRoutes(router: Router<RequestState>, s: Services) {
-  const llms = llmsTxt(s.config);
+/** `tools`: the MCP tools' declarations, which llms.txt lists. */
+export function docsRoutes(router: Router<RequestState>, s: Services, tools: readonly ToolEntry[]) {
+  const llms = llmsTxt(s.config, tools);
   router.get('/llms.txt', (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = llms;

@@ -9,11 +9,13 @@
 #   - caches a page's HTML and Markdown (/, /index.html, /page.md, /?format=md), its icons,
 #     link-preview picture (/og/<hash>.png), llms.txt, robots.txt and the template fonts
 #     (/_/fonts/, kept a year as their Cache-Control says) by host and path, and by Accept as the router's `Vary: Accept`
-#     asks, with the browser's Accept reduced to "text/markdown" or "text/html" and every
+#     asks, with the browser's Accept reduced to "text/markdown" or "text/html" (by its
+#     q-values, as the router weighs them) and every
 #     query parameter but format=md dropped (utm_* links share one copy);
 #   - keeps one copy per content coding the router stores (brotli, gzip, none), with the
-#     browser's Accept-Encoding reduced to "br", "gzip" or "identity" (brotli preferred, a
-#     coding given q=0 never chosen), so every browser shares one of three copies;
+#     browser's Accept-Encoding reduced to "br", "gzip" or "identity" (by its q-values, brotli
+#     among codings weighed alike, a coding given q=0 never chosen), so every browser shares one
+#     of three copies;
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
 #   - serves the last good copy while every router is down or failing, never a purged one;
@@ -93,20 +95,103 @@ sub vcl_recv {
     set req.url = req.http.x-path;
   }
   unset req.http.x-path;
-  if (req.http.accept ~ "(?i)text/markdown" && req.http.accept !~ "(?i)text/markdown\s*;\s*q=0(\.0*)?\s*(,|$)") {
+  # The router's `Vary: Accept`, reduced to the two answers it has, by the q-values as the router
+  # weighs them (negotiator): each type's q (its own, else text/*'s, else */*'s, else 0);
+  # Markdown when it weighs more, or as much and is named, before text/html if both are.
+  if (req.http.accept ~ "(?i)(^|,)\s*text/markdown\s*(;|,|$)") {
+    if (req.http.accept ~ "(?i)(^|,)\s*text/markdown\s*;[^,]*\bq=") {
+      set req.http.x-q-md = regsub(req.http.accept, "(?i)^(.*,)?\s*text/markdown\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-md = "1";
+    }
+  } elsif (req.http.accept ~ "(?i)(^|,)\s*text/\*\s*(;|,|$)") {
+    if (req.http.accept ~ "(?i)(^|,)\s*text/\*\s*;[^,]*\bq=") {
+      set req.http.x-q-md = regsub(req.http.accept, "(?i)^(.*,)?\s*text/\*\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-md = "1";
+    }
+  } elsif (req.http.accept ~ "(?i)(^|,)\s*\*/\*\s*(;|,|$)") {
+    if (req.http.accept ~ "(?i)(^|,)\s*\*/\*\s*;[^,]*\bq=") {
+      set req.http.x-q-md = regsub(req.http.accept, "(?i)^(.*,)?\s*\*/\*\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-md = "1";
+    }
+  } else {
+    set req.http.x-q-md = "0";
+  }
+  if (req.http.accept ~ "(?i)(^|,)\s*text/html\s*(;|,|$)") {
+    if (req.http.accept ~ "(?i)(^|,)\s*text/html\s*;[^,]*\bq=") {
+      set req.http.x-q-html = regsub(req.http.accept, "(?i)^(.*,)?\s*text/html\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-html = "1";
+    }
+  } elsif (req.http.accept ~ "(?i)(^|,)\s*text/\*\s*(;|,|$)") {
+    if (req.http.accept ~ "(?i)(^|,)\s*text/\*\s*;[^,]*\bq=") {
+      set req.http.x-q-html = regsub(req.http.accept, "(?i)^(.*,)?\s*text/\*\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-html = "1";
+    }
+  } elsif (req.http.accept ~ "(?i)(^|,)\s*\*/\*\s*(;|,|$)") {
+    if (req.http.accept ~ "(?i)(^|,)\s*\*/\*\s*;[^,]*\bq=") {
+      set req.http.x-q-html = regsub(req.http.accept, "(?i)^(.*,)?\s*\*/\*\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-html = "1";
+    }
+  } else {
+    set req.http.x-q-html = "0";
+  }
+  if (std.real(req.http.x-q-md, 0) > 0 && (std.real(req.http.x-q-md, 0) > std.real(req.http.x-q-html, 0) ||
+      (std.real(req.http.x-q-md, 0) == std.real(req.http.x-q-html, 0) && req.http.accept ~ "(?i)(^|,)\s*text/markdown\s*(;|,|$)" &&
+       req.http.accept !~ "(?i)(^|,)\s*text/html\s*(;[^,]*)?,(.*,)?\s*text/markdown\s*(;|,|$)"))) {
     set req.http.accept = "text/markdown";
   } else {
     set req.http.accept = "text/html";
   }
-  # The router's `Vary: Accept-Encoding`, reduced to the three copies it has. Varnish rewrites
-  # Accept-Encoding itself after this (to gzip or nothing), so the choice travels in x-encoding.
-  if (req.http.accept-encoding ~ "(?i)(^|,)\s*br\s*(;|,|$)" && req.http.accept-encoding !~ "(?i)(^|,)\s*br\s*;\s*q=0(\.0*)?\s*(,|$)") {
+  unset req.http.x-q-md;
+  unset req.http.x-q-html;
+  # The router's `Vary: Accept-Encoding`, reduced to the three copies it has, by q-values:
+  # brotli when it weighs at least as much as gzip, else gzip, else none (a coding given q=0 is
+  # never chosen). Varnish rewrites Accept-Encoding itself after this (to gzip or nothing), so
+  # the choice travels in x-encoding.
+  if (req.http.accept-encoding ~ "(?i)(^|,)\s*br\s*(;|,|$)") {
+    if (req.http.accept-encoding ~ "(?i)(^|,)\s*br\s*;[^,]*\bq=") {
+      set req.http.x-q-br = regsub(req.http.accept-encoding, "(?i)^(.*,)?\s*br\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-br = "1";
+    }
+  } elsif (req.http.accept-encoding ~ "(?i)(^|,)\s*\*\s*(;|,|$)") {
+    if (req.http.accept-encoding ~ "(?i)(^|,)\s*\*\s*;[^,]*\bq=") {
+      set req.http.x-q-br = regsub(req.http.accept-encoding, "(?i)^(.*,)?\s*\*\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-br = "1";
+    }
+  } else {
+    set req.http.x-q-br = "0";
+  }
+  if (req.http.accept-encoding ~ "(?i)(^|,)\s*(x-)?gzip\s*(;|,|$)") {
+    if (req.http.accept-encoding ~ "(?i)(^|,)\s*(x-)?gzip\s*;[^,]*\bq=") {
+      set req.http.x-q-gzip = regsub(req.http.accept-encoding, "(?i)^(.*,)?\s*(x-)?gzip\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-gzip = "1";
+    }
+  } elsif (req.http.accept-encoding ~ "(?i)(^|,)\s*\*\s*(;|,|$)") {
+    if (req.http.accept-encoding ~ "(?i)(^|,)\s*\*\s*;[^,]*\bq=") {
+      set req.http.x-q-gzip = regsub(req.http.accept-encoding, "(?i)^(.*,)?\s*\*\s*;[^,]*\bq=([0-9.]*).*$", "\2");
+    } else {
+      set req.http.x-q-gzip = "1";
+    }
+  } else {
+    set req.http.x-q-gzip = "0";
+  }
+  if (std.real(req.http.x-q-br, 0) > 0 && std.real(req.http.x-q-br, 0) >= std.real(req.http.x-q-gzip, 0)) {
     set req.http.x-encoding = "br";
-  } elsif (req.http.accept-encoding ~ "(?i)(^|,)\s*gzip\s*(;|,|$)" && req.http.accept-encoding !~ "(?i)(^|,)\s*gzip\s*;\s*q=0(\.0*)?\s*(,|$)") {
+  } elsif (std.real(req.http.x-q-gzip, 0) > 0) {
     set req.http.x-encoding = "gzip";
   } else {
     set req.http.x-encoding = "identity";
   }
+  unset req.http.x-q-br;
+  unset req.http.x-q-gzip;
   set req.http.accept-encoding = req.http.x-encoding;
   # Pages are the same for everyone: no cookie or credential makes a copy of its own.
   unset req.http.cookie;

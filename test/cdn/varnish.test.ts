@@ -77,14 +77,22 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
       await through(varnish, name, '/', { headers: { accept: '*/*' } }),
       await through(varnish, name, '/?utm_source=instagram&utm_medium=bio'),
       await through(varnish, name, '/', { headers: { accept: 'text/markdown;q=0, text/html' } }),
+      await through(varnish, name, '/', { headers: { accept: 'text/markdown;q=0.5, text/html' } }),
+      await through(varnish, name, '/', { headers: { accept: 'text/html, text/markdown' } }),
     ];
     for (const res of others) {
       expect(res.headers['x-cache']).to.equal('HIT');
       expect(res.headers['content-type']).to.match(/^text\/html/);
     }
-    const agent = await through(varnish, name, '/', { headers: { accept: 'text/markdown, text/plain;q=0.5' } });
-    expect(agent.headers['x-cache']).to.equal('HIT');
-    expect(agent.headers['content-type']).to.match(/^text\/markdown/);
+    for (const accept of [
+      'text/markdown, text/plain;q=0.5',
+      'text/html;q=0.5, text/markdown',
+      'text/markdown, text/html',
+    ]) {
+      const agent = await through(varnish, name, '/', { headers: { accept } });
+      expect(agent.headers['x-cache'], accept).to.equal('HIT');
+      expect(agent.headers['content-type'], accept).to.match(/^text\/markdown/);
+    }
   });
 
   it('keeps one copy per coding (br, gzip, none) that every browser shares, each with its ETag and 304', async () => {
@@ -105,6 +113,9 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
       ['br;q=1.0, gzip;q=0.8, *;q=0.1', 'br'],
       ['BR, GZIP', 'br'],
       ['br;q=0, gzip', 'gzip'],
+      ['br;q=0.1, gzip', 'gzip'],
+      ['gzip;q=0.5, br;q=0.8', 'br'],
+      ['x-gzip', 'gzip'],
       ['gzip', 'gzip'],
       ['deflate', undefined],
       ['identity', undefined],

@@ -76,6 +76,14 @@ describe('renderPage', () => {
     ]);
   });
 
+  it("gives the JSON-LD the page's last change as dateModified, and none without one", () => {
+    const updatedAt = new Date('2026-02-27T08:30:15.250Z');
+    const ldOf = (page: RenderInput['page']) =>
+      JSON.parse(parse(render(page).html).querySelector('script[type="application/ld+json"]')!.text);
+    expect(ldOf({ ...samplePage('mono'), updatedAt }).dateModified).to.equal('2026-02-27T08:30:15.250Z');
+    expect(ldOf(samplePage('mono'))).to.not.have.property('dateModified');
+  });
+
   it('marks social links rel="me", pings each block and counts the view with a decorative pixel', () => {
     const doc = parse(render(samplePage('mono')).html);
     const social = doc.querySelector('a[href="https://instagram.com/ada.example"]')!;

@@ -37,7 +37,7 @@ function answersByAcceptEncoding() {
       ['br', 'br'],
       ['gzip', 'gzip'],
       ['br;q=0, gzip', 'gzip'],
-      ['gzip;q=0.5, br;q=0.1', 'br'],
+      ['gzip;q=0.5, br;q=0.1', 'gzip'],
       ['*', 'br'],
       ['*;q=0, gzip', 'gzip'],
       ['deflate', undefined],
@@ -159,12 +159,30 @@ describe('compressed delivery on the page host (router/encodings.ts)', () => {
   describe('Accept-Encoding as read', () => {
     it('lists the codings taken in the order the host prefers, leaving out any given q=0', () => {
       expect(acceptedEncodings('gzip, br')).to.deep.equal(['br', 'gzip']);
+      expect(acceptedEncodings('gzip, deflate, br, zstd')).to.deep.equal(['br', 'gzip']);
       expect(acceptedEncodings('GZIP ; q=1, BR;q=0')).to.deep.equal(['gzip']);
       expect(acceptedEncodings('x-gzip')).to.deep.equal(['gzip']);
       expect(acceptedEncodings('identity')).to.deep.equal([]);
       expect(acceptedEncodings('*;q=0.001')).to.deep.equal(['br', 'gzip']);
       expect(acceptedEncodings('br;q=nonsense, gzip')).to.deep.equal(['gzip']);
       expect(acceptedEncodings(undefined)).to.deep.equal([]);
+    });
+
+    it('honours q-values: a coding weighed higher goes first, and one weighed below identity is not taken', () => {
+      expect(acceptedEncodings('br;q=0.1, gzip')).to.deep.equal(['gzip', 'br']);
+      expect(acceptedEncodings('br;q=0.5, gzip;q=0.8')).to.deep.equal(['gzip', 'br']);
+      expect(acceptedEncodings('gzip;q=0.5, identity')).to.deep.equal([]);
+      expect(acceptedEncodings(['br;q=0.2', 'gzip;q=0.3'])).to.deep.equal(['gzip', 'br']);
+    });
+  });
+
+  describe('Accept-Encoding with q-values, on the wire', () => {
+    it('answers gzip to "br;q=0.1, gzip" and brotli to "br, gzip;q=0.5"', async () => {
+      const a = await createAgentAccount({ page: { displayName: 'Weighed', blocks: [buildLinkBlock()] } });
+      const gz = await pageRequest(a.page.username, '/', { headers: { 'accept-encoding': 'br;q=0.1, gzip' } });
+      expect(gz.headers['content-encoding']).to.equal('gzip');
+      const br = await pageRequest(a.page.username, '/', { headers: { 'accept-encoding': 'br, gzip;q=0.5' } });
+      expect(br.headers['content-encoding']).to.equal('br');
     });
   });
 

@@ -55,6 +55,38 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       const html = await pageRequest(a.page.username, '/', { headers: { accept: 'text/markdown;q=0, text/html' } });
       expect(html.headers['content-type']).to.equal('text/html; charset=utf-8');
     });
+
+    it("publishes the page's JSON-LD with dateModified, its last change, which an edit moves on", async () => {
+      const a = await createAgentAccount({ page: { displayName: 'Ld Dated', blocks: [buildLinkBlock()] } });
+      const ldOf = async () => {
+        const html = (await pageRequest(a.page.username, '/')).text;
+        return JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]);
+      };
+      const first = (await api.get(`/api/profiles/${a.page.id}`, { key: a.key })).body;
+      expect((await ldOf()).dateModified).to.equal(new Date(first.updatedAt).toISOString());
+      app().clock.set(new Date(Date.parse(first.updatedAt) + 3_600_000));
+      const edited = await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Edited later' }, { key: a.key });
+      expect(edited.status, edited.text).to.equal(200);
+      expect((await ldOf()).dateModified).to.equal(new Date(edited.body.updatedAt).toISOString());
+      expect(edited.body.updatedAt).to.not.equal(first.updatedAt);
+    });
+
+    it('weighs Accept by its q-values: Markdown only when it is preferred to HTML', async () => {
+      const a = await createAgentAccount({ page: { displayName: 'Weighed', blocks: [buildLinkBlock()] } });
+      const cases: [string, string][] = [
+        ['text/markdown;q=0.5, text/html', 'text/html'],
+        ['text/html, text/markdown', 'text/html'],
+        ['text/markdown, text/html', 'text/markdown'],
+        ['text/html;q=0.4, text/markdown;q=0.6', 'text/markdown'],
+        ['text/markdown;q=0.2, */*', 'text/html'],
+        ['TEXT/MARKDOWN; charset=UTF-8', 'text/markdown'],
+        ['application/json', 'text/html'],
+      ];
+      for (const [accept, type] of cases) {
+        const res = await pageRequest(a.page.username, '/', { headers: { accept } });
+        expect(res.headers['content-type'], accept).to.equal(`${type}; charset=utf-8`);
+      }
+    });
   });
 
   describe('GET /page.md', () => {
@@ -312,6 +344,7 @@ describe('page host cache (router/pageHost.ts)', () => {
     } as unknown as ObjectStorage;
     const host = createPageHost({
       pageDomain: 'pages.test',
+      site: { baseUrl: 'http://localhost' },
       storage,
       counters: {} as Counters,
       visits: createVisits(),

@@ -57,6 +57,17 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect((await storage.get('pages/bob/page.md'))?.body.toString()).to.equal('# two');
   });
 
+  it('tells when the bytes were written (the Last-Modified of a page), on the put and on each get', async () => {
+    const storage = open();
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const put = await storage.put('pages/dan/index.html', '<p>dated</p>', meta);
+    const got = await storage.get('pages/dan/index.html');
+    for (const at of [put.lastModified, got?.lastModified]) {
+      expect(at).to.be.instanceOf(Date);
+      expect(at!.getTime()).to.be.within(before, Date.now());
+    }
+  });
+
   it('answers null for a missing object', async () => {
     expect(await open().get('pages/nobody/index.html')).to.equal(null);
   });
@@ -144,6 +155,7 @@ describe('object storage', () => {
       const first = await storage.put('pages/same/page.md', '# Same', meta);
       const before = await stat(file);
       expect(await storage.put('pages/same/page.md', '# Same', meta)).to.deep.equal(first);
+      expect((await storage.get('pages/same/page.md'))?.lastModified).to.deep.equal(first.lastModified);
       expect((await stat(file)).ino).to.equal(before.ino);
       const changed = await storage.put('pages/same/page.md', '# Changed', meta);
       expect((await stat(file)).ino).to.not.equal(before.ino);
