@@ -1,14 +1,19 @@
-/** POST /mcp on the web app: the same bearer key as the REST API, and the per-address MCP limit. */
+/**
+ * POST /mcp on the web app: the same bearer key as the REST API (or none, for the keyless tools),
+ * and the per-address MCP limit; POST /mcp/account, the address for people, with OAuth.
+ */
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
 import { authenticate } from '../edge/auth.js';
 import { limit } from '../edge/limits.js';
+import type { OAuthProvider } from '../edge/oauth/server.js';
 import type { RequestState } from '../edge/state.js';
+import { accountAuth, resourceMetadataRoutes } from './account.js';
 import { mcpHandler } from './endpoint.js';
 
-export function mcpRouter(s: Services, limiter: Limiter): Router<RequestState> {
+export function mcpRouter(s: Services, limiter: Limiter, provider: OAuthProvider): Router<RequestState> {
   const router = new Router<RequestState>();
   // Each message of a JSON-RPC batch counts as a request.
   const messages = (ctx: Koa.Context) => (Array.isArray(ctx.request.body) ? Math.max(1, ctx.request.body.length) : 1);
@@ -18,8 +23,16 @@ export function mcpRouter(s: Services, limiter: Limiter): Router<RequestState> {
     limit(limiter, 'mcp', undefined, messages),
     mcpHandler(s, limiter),
   );
+  // The address for people: OAuth (or a key), never anonymous (mcp/account.ts).
+  router.post(
+    '/mcp/account',
+    accountAuth(s, provider),
+    limit(limiter, 'mcp', undefined, messages),
+    mcpHandler(s, limiter),
+  );
+  resourceMetadataRoutes(router, s);
   // Stateless Streamable HTTP: no server-initiated stream to GET and no session to DELETE.
-  router.all('/mcp', (ctx) => {
+  router.all(['/mcp', '/mcp/account'], (ctx) => {
     ctx.status = 405;
     ctx.set('Allow', 'POST');
     ctx.body = {

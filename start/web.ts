@@ -9,6 +9,7 @@ import type { Services } from '../core/services.js';
 import { dashboardRouter } from '../dashboard/routes.js';
 import { jsonBodies } from '../edge/body.js';
 import { errorHandler } from '../edge/errors.js';
+import { lazyProvider, oauthServer } from '../edge/oauth/server.js';
 import { nameRoute } from '../edge/requestContext.js';
 import { securityHeaders } from '../edge/securityHeaders.js';
 import type { RequestState } from '../edge/state.js';
@@ -19,6 +20,7 @@ export function createWebApp(s: Services): Koa<RequestState> {
   const app = new Koa<RequestState>({ proxy: s.config.trustProxy, maxIpsCount: s.config.proxyHops });
   const limiter = createLimiter(s);
   const api = createApi(s, limiter);
+  const provider = lazyProvider(s);
   // The route that answered, as the router matched it (`/api/v1/pages/:id`), for metrics and logs.
   app.use(async (ctx, next) => {
     try {
@@ -38,10 +40,12 @@ export function createWebApp(s: Services): Koa<RequestState> {
     }
   });
   app.use(errorHandler(s.log));
+  // The OAuth authorization server reads its own bodies: before jsonBodies.
+  app.use(oauthServer(provider));
   app.use(jsonBodies(api.multipartPaths));
   app.use(api.router.routes());
-  app.use(mcpRouter(s, limiter).routes());
-  app.use(dashboardRouter(s, limiter).routes());
+  app.use(mcpRouter(s, limiter, provider).routes());
+  app.use(dashboardRouter(s, limiter, provider).routes());
   app.silent = true;
   return app;
 }
