@@ -23,7 +23,8 @@ export function storeAdapter(s: Services) {
       if (this.kind === 'Session') rest.jti = payload.jti;
       await repo.upsert(this.kind, id, rest, {
         grantId: this.kind === 'Grant' ? id : str(payload.grantId),
-        accountId: this.kind === 'Grant' ? str(payload.accountId) : undefined,
+        // Grants, their codes and tokens, and sessions go with the account.
+        accountId: str(payload.accountId),
         uid: str(payload.uid),
         now,
         expiresAt: expiresIn ? new Date(now.getTime() + expiresIn * 1000) : undefined,
