@@ -58,8 +58,9 @@ export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthP
         const allowed = scopes.filter((name) => input[name] === 'on');
         const grant = new provider.Grant({ accountId, clientId });
         if (allowed.length > 0) grant.addResourceScope(resource, allowed.join(' '));
-        // A client that also asks for OpenID's own scope gets it (the library offers it always).
-        if (requested.includes('openid')) grant.addOIDCScope('openid');
+        // The library knows the scopes as its own too (and OpenID's, which it always offers).
+        const own = [...allowed, ...(requested.includes('openid') ? ['openid'] : [])];
+        if (own.length > 0) grant.addOIDCScope(own.join(' '));
         // The person is the dashboard's, whoever the authorization server last saw.
         result = { login: { accountId }, consent: { grantId: await grant.save() } };
       }

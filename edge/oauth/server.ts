@@ -64,7 +64,8 @@ function createProvider(s: Services): Provider {
     clients: [],
     cookies: { keys: cookieKeys(s.secret) },
     jwks: { keys: [signingJwk(s.secret)] },
-    scopes: [],
+    // Known to the library as its own too, so a client may register with them (the MCP SDK does).
+    scopes: SCOPE_NAMES,
     claims: {},
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -138,13 +139,6 @@ function createProvider(s: Services): Provider {
     },
   });
   provider.proxy = s.config.trustProxy;
-  // The scopes a client may ask for are the resource's (the library lists only OpenID's).
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
-      (ctx.body as Record<string, unknown>).scopes_supported = SCOPE_NAMES;
-    }
-  });
   return provider;
 }
 
