@@ -19,7 +19,7 @@ export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthP
 
   /** The interaction of this browser and address, its app and the scopes it asks for. */
   async function request(ctx: Koa.Context) {
-    const provider = oauth();
+    const provider = await oauth();
     const interaction = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
     if (!interaction || interaction.uid !== ctx.params.uid) throw expired();
     const clientId = interaction.params.client_id ?? '';

@@ -9,7 +9,7 @@ import { type OAuthProvider, oauthUrls } from './server.js';
 
 /** The caller of an access token, or undefined when it is unknown, expired, revoked or for another resource. */
 export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string): Promise<Auth | undefined> {
-  const provider = oauth();
+  const provider = await oauth();
   const at = await provider.AccessToken.find(token);
   if (!at || at.isExpired) return undefined;
   const audience = Array.isArray(at.aud) ? at.aud : [at.aud];
@@ -37,9 +37,11 @@ export interface ConnectedApp {
 /** The apps the account let in, newest first. */
 export async function connectedApps(s: Services, oauth: OAuthProvider, accountId: string): Promise<ConnectedApp[]> {
   const grants = await oauthRecordsRepo(s.db).listGrants(accountId, s.now());
+  if (grants.length === 0) return [];
+  const provider = await oauth();
   return Promise.all(
     grants.map(async (g) => {
-      const client = await oauth().Client.find(g.clientId);
+      const client = await provider.Client.find(g.clientId);
       const resources = (g.payload.resources ?? {}) as Record<string, string>;
       return {
         grantId: g.grantId,

@@ -6,7 +6,7 @@
  * Its records are stored over store/ (adapter.ts); its keys come from the secret (keys.ts).
  */
 import type Koa from 'koa';
-import Provider, { errors, interactionPolicy } from 'oidc-provider';
+import type Provider from 'oidc-provider';
 import { SCOPE_NAMES } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { storeAdapter } from './adapter.js';
@@ -27,22 +27,27 @@ const DAY = 86_400;
 /** Paths the authorization server answers; the rest of the app never sees them. */
 const PATHS = /^\/(oauth\/|\.well-known\/(openid-configuration|oauth-authorization-server)$)/;
 
-/** The authorization server, made on first use for the configured address (and again if it changes). */
-export type OAuthProvider = () => Provider;
+/**
+ * The authorization server, loaded and made on first use (the library takes ~200 ms to load,
+ * which no process start should pay) for the configured address, and again if it changes.
+ */
+export type OAuthProvider = () => Promise<Provider>;
+
+type Library = typeof import('oidc-provider');
 
 export function lazyProvider(s: Services): OAuthProvider {
-  let made: Provider | undefined;
+  let made: Promise<Provider> | undefined;
   let madeFor = '';
   return () => {
     if (!made || madeFor !== s.config.baseUrl) {
-      made = createProvider(s);
+      made = import('oidc-provider').then((library) => createProvider(library, s));
       madeFor = s.config.baseUrl;
     }
     return made;
   };
 }
 
-function createProvider(s: Services): Provider {
+function createProvider({ default: Provider, errors, interactionPolicy }: Library, s: Services): Provider {
   const { issuer, resource } = oauthUrls(s.config.baseUrl);
   // The dashboard's log-in and consent come each time: a provider session left from an earlier
   // grant never stands in for the person's approval.
@@ -149,7 +154,7 @@ export function oauthServer(provider: OAuthProvider): Koa.Middleware {
     if (!PATHS.test(ctx.path)) return next();
     // RFC 8414's address answers the same metadata as OpenID discovery.
     if (ctx.path === '/.well-known/oauth-authorization-server') ctx.req.url = '/.well-known/openid-configuration';
-    const current = provider();
+    const current = await provider();
     let handle = handlers.get(current);
     if (!handle) {
       handle = current.callback();
