@@ -62,6 +62,7 @@ Every error is JSON {code, hint, field?, detail?, suggestions?, retryAfter?}. Br
 ## MCP
 
 The same actions as tools over MCP (Streamable HTTP): ${base}/mcp. Tools: check_username, create_page, validate_page, get_me, list_pages, get_page, update_page, delete_page, get_stats, get_claim_link, upload_image, import_links, import_profile. Send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
+For a person's own assistant (connectors that sign in with OAuth): ${base}/mcp/account, the same tools for the person's account after they approve the app in the dashboard; without credentials it answers 401 with WWW-Authenticate naming ${base}/.well-known/oauth-protected-resource/mcp/account. Scopes: pages:read, pages:write, stats:read.
 
 ## Reference
 
