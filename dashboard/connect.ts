@@ -5,6 +5,7 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
+import { loadAccount } from '../core/commands/account.js';
 import { AppError } from '../core/errors.js';
 import { knownScopes, SCOPES } from '../core/rules/scopes.js';
 import { disconnectApp } from '../edge/oauth/grants.js';
@@ -32,12 +33,15 @@ export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthP
 
   router.get(
     '/dashboard/connect/:uid',
-    personRoute(async (ctx) => {
+    personRoute(async (ctx, accountId) => {
       const { client, scopes, uid } = { ...(await request(ctx)), uid: ctx.params.uid };
+      const account = await loadAccount(s, accountId);
       const redirectHost = new URL(client.redirectUris[0] ?? 'about:blank').host;
       await show(ctx, 'connect', {
         title: `Connect ${client.clientName ?? 'an app'}`,
         uid,
+        // Whose account the app gets: the person logged in to the dashboard.
+        who: account.email ?? 'your account (no e-mail yet)',
         app: { name: client.clientName ?? 'An unnamed app', uri: client.clientUri, redirectHost },
         scopes: scopes.map((name) => ({ name, text: SCOPES[name] })),
       });

@@ -90,6 +90,7 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     await page.goto(c.authorize());
     await page.waitForURL(/\/dashboard\/connect\//);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Connect Test Assistant');
+    expect(await page.locator('main .card p').first().textContent()).to.include('@example.com');
     await page.getByLabel(/See how many people visit/).uncheck();
     await page.getByRole('button', { name: 'Allow' }).click();
     const callback = await landed;
@@ -167,6 +168,12 @@ describe('MCP authorization: the rules the flow keeps', () => {
     const suffixed = await (await fetch(`${app().url}/.well-known/oauth-protected-resource/mcp/account`)).json();
     expect(root).to.deep.equal(suffixed);
     expect(root.scopes_supported).to.deep.equal(SCOPE_NAMES);
+  });
+
+  it('is named in /llms.txt as the address for a person’s assistant, beside /mcp for agents', async () => {
+    const text = await (await fetch(`${app().url}/llms.txt`)).text();
+    expect(text).to.match(/MCP \(Streamable HTTP\): \S+\/mcp\./);
+    expect(text).to.match(/assistant[^\n]*: \S+\/mcp\/account,/);
   });
 
   it('refuses a rotated refresh token, and then the whole grant (replay)', async () => {
