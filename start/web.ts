@@ -41,7 +41,7 @@ export function createWebApp(s: Services): Koa<RequestState> {
   });
   app.use(errorHandler(s.log));
   // The OAuth authorization server reads its own bodies: before jsonBodies.
-  app.use(oauthServer(provider));
+  app.use(oauthServer(provider, limiter));
   app.use(jsonBodies(api.multipartPaths));
   app.use(api.router.routes());
   app.use(mcpRouter(s, limiter, provider).routes());

@@ -108,6 +108,18 @@ export function oauthRecordsRepo(db: Queryable) {
       return true;
     },
 
+    /** Clients registered before `before` that no account ever let in: dropped by housekeeping. */
+    async forgetUnusedClients(before: Date): Promise<number> {
+      const rows = await db.query(
+        `DELETE FROM oauth_records c WHERE c.kind = 'Client' AND c.created_at < $1
+           AND NOT EXISTS (SELECT 1 FROM oauth_records g
+                           WHERE g.kind = 'Grant' AND g.payload->>'clientId' = c.payload->>'client_id')
+         RETURNING c.kind`,
+        [before],
+      );
+      return rows.length;
+    },
+
     /** Records that expired before `before` are of no use: dropped by housekeeping. */
     async forgetExpired(before: Date): Promise<number> {
       const rows = await db.query('DELETE FROM oauth_records WHERE expires_at < $1 RETURNING kind', [before]);

@@ -7,8 +7,10 @@
  */
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
+import type { Limiter } from '../../core/limiter.js';
 import { SCOPE_NAMES } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
+import { limit } from '../limits.js';
 import { storeAdapter } from './adapter.js';
 import { cookieKeys, signingJwk } from './keys.js';
 
@@ -24,6 +26,7 @@ export function oauthUrls(baseUrl: string) {
 }
 
 const DAY = 86_400;
+const REGISTER = '/oauth/register';
 /** Paths the authorization server answers; the rest of the app never sees them. */
 const PATHS = /^\/(oauth\/|\.well-known\/(openid-configuration|oauth-authorization-server)$)/;
 
@@ -125,7 +128,7 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
     routes: {
       authorization: '/oauth/authorize',
       token: '/oauth/token',
-      registration: '/oauth/register',
+      registration: REGISTER,
       revocation: '/oauth/revoke',
       jwks: '/oauth/jwks',
       end_session: '/oauth/logout',
@@ -147,20 +150,23 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
   return provider;
 }
 
-/** The Koa middleware that hands the authorization server's paths to it. */
-export function oauthServer(provider: OAuthProvider): Koa.Middleware {
+/** The Koa middleware that hands the authorization server's paths to it (registrations limited per address). */
+export function oauthServer(provider: OAuthProvider, limiter: Limiter): Koa.Middleware {
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+  const registrations = limit(limiter, 'oauthRegister', (ctx) => ctx.method === 'POST' && ctx.path === REGISTER);
   return async (ctx, next) => {
     if (!PATHS.test(ctx.path)) return next();
-    // RFC 8414's address answers the same metadata as OpenID discovery.
-    if (ctx.path === '/.well-known/oauth-authorization-server') ctx.req.url = '/.well-known/openid-configuration';
-    const current = await provider();
-    let handle = handlers.get(current);
-    if (!handle) {
-      handle = current.callback();
-      handlers.set(current, handle);
-    }
-    ctx.respond = false;
-    await handle(ctx.req, ctx.res);
+    await registrations(ctx, async () => {
+      // RFC 8414's address answers the same metadata as OpenID discovery.
+      if (ctx.path === '/.well-known/oauth-authorization-server') ctx.req.url = '/.well-known/openid-configuration';
+      const current = await provider();
+      let handle = handlers.get(current);
+      if (!handle) {
+        handle = current.callback();
+        handlers.set(current, handle);
+      }
+      ctx.respond = false;
+      await handle(ctx.req, ctx.res);
+    });
   };
 }

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { SCOPE_NAMES, SCOPED_TOOLS } from '../../core/rules/scopes.js';
 import { TOOLS } from '../../mcp/tools.js';
 import { dashboardBrowser } from '../helpers/browser.js';
+import { randomAddress } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import {
@@ -274,6 +275,27 @@ describe('MCP authorization: the rules the flow keeps', () => {
     const { key } = await createAgentAccount();
     const res = await callTool('/mcp/account', 'get_claim_link', {}, key);
     expect(res.error).to.equal(undefined);
+  });
+
+  it('limits client registrations to 20 an hour from one address', async function () {
+    this.timeout(60_000);
+    const found = await discover('/mcp/account');
+    const from = { 'x-forwarded-for': randomAddress() };
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await fetch(found.server.registration_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...from },
+        body: JSON.stringify({
+          client_name: `Client ${i}`,
+          redirect_uris: [receiver.uri],
+          token_endpoint_auth_method: 'none',
+        }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 20)).to.deep.equal(Array(20).fill(201));
+    expect(statuses[20]).to.equal(429);
   });
 
   it('knows what every tool needs', () => {

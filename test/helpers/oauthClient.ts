@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomAddress } from './client.js';
 import { app } from './hooks.js';
 import type { Person } from './person.js';
 
@@ -85,10 +86,11 @@ export async function discover(path: string) {
   return { unauthorized, challenge, metadataUrl, resourceMetadata, server };
 }
 
+/** Registers a client, from an address of its own (registrations are limited per address). */
 export async function register(registrationEndpoint: string, redirectUri: string, name = 'Test Assistant') {
   const res = await fetch(registrationEndpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
     body: JSON.stringify({
       client_name: name,
       redirect_uris: [redirectUri],

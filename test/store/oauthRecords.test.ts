@@ -60,4 +60,21 @@ describe('store/oauthRecords', () => {
     expect(await repo.find('Grant', 'grant-d', new Date())).to.equal(undefined);
     expect(await repo.find('AccessToken', 'token-d', new Date())).to.equal(undefined);
   });
+
+  it('forgets clients no account let in, and keeps those that hold a grant', async () => {
+    const { accountId } = await createAgentAccount();
+    const repo = oauthRecordsRepo(app().services.db);
+    const then = new Date(Date.now() - 2 * 86_400_000);
+    await repo.upsert('Client', 'client-unused', { client_id: 'client-unused' }, { now: then });
+    await repo.upsert('Client', 'client-used', { client_id: 'client-used' }, { now: then });
+    await repo.upsert(
+      'Grant',
+      'grant-e',
+      { accountId, clientId: 'client-used' },
+      { grantId: 'grant-e', accountId, now: then },
+    );
+    await repo.forgetUnusedClients(new Date(Date.now() - 86_400_000));
+    expect(await repo.find('Client', 'client-unused', new Date())).to.equal(undefined);
+    expect(await repo.find('Client', 'client-used', new Date())).to.not.equal(undefined);
+  });
 });
