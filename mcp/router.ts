@@ -32,7 +32,7 @@ export function mcpRouter(s: Services, limiter: Limiter, provider: OAuthProvider
   );
   resourceMetadataRoutes(router, s);
   // Stateless Streamable HTTP: no server-initiated stream to GET and no session to DELETE.
-  router.all(['/mcp', '/mcp/account'], (ctx) => {
+  const notAllowed = (ctx: Koa.Context) => {
     ctx.status = 405;
     ctx.set('Allow', 'POST');
     ctx.body = {
@@ -40,6 +40,9 @@ export function mcpRouter(s: Services, limiter: Limiter, provider: OAuthProvider
       error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC to it.' },
       id: null,
     };
-  });
+  };
+  router.all('/mcp', notAllowed);
+  // The address for people says it wants credentials first, whatever the method.
+  router.all('/mcp/account', accountAuth(s, provider), notAllowed);
   return router;
 }

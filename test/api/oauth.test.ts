@@ -164,6 +164,26 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(open.error).to.equal(undefined);
   });
 
+  it('asks for credentials on /mcp/account whatever the method, before saying it takes only POST', async () => {
+    const anonymous = await fetch(`${app().url}/mcp/account`, { headers: { accept: 'text/event-stream' } });
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="/);
+    const { key } = await createAgentAccount();
+    const keyed = await fetch(`${app().url}/mcp/account`, { headers: { authorization: `Bearer ${key}` } });
+    expect(keyed.status).to.equal(405);
+  });
+
+  it('revokes a refresh token its client gives back (RFC 7009)', async () => {
+    const { c, tokens } = await connected();
+    const res = await fetch(c.found.server.revocation_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token ?? '', client_id: c.clientId }),
+    });
+    expect(res.status).to.equal(200);
+    expect((await c.refresh(tokens.refresh_token ?? '')).body.error).to.equal('invalid_grant');
+  });
+
   it('serves the same metadata at the root and path-suffixed addresses', async () => {
     const root = await (await fetch(`${app().url}/.well-known/oauth-protected-resource`)).json();
     const suffixed = await (await fetch(`${app().url}/.well-known/oauth-protected-resource/mcp/account`)).json();
