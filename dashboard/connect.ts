@@ -9,7 +9,7 @@ import { loadAccount } from '../core/commands/account.js';
 import { AppError } from '../core/errors.js';
 import { knownScopes, SCOPES } from '../core/rules/scopes.js';
 import { disconnectApp } from '../edge/oauth/grants.js';
-import type { OAuthProvider } from '../edge/oauth/server.js';
+import { type OAuthProvider, oauthUrls } from '../edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
 
 const expired = () =>
@@ -27,7 +27,8 @@ export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthP
     const client = await provider.Client.find(clientId);
     if (!client) throw expired();
     const scopes = knownScopes((interaction.params.scope ?? '').split(' '));
-    const resource = interaction.params.resource ?? '';
+    // The one resource there is (the authorization server refused any other before this screen).
+    const { resource } = oauthUrls(s.config.baseUrl);
     return { provider, interaction, client, clientId, scopes, resource };
   }
 

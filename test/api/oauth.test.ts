@@ -224,6 +224,19 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(landing.searchParams.get('error')).to.equal('invalid_target');
   });
 
+  it('binds the token to the MCP address for people when the client names no resource', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const url = new URL(c.authorize());
+    url.searchParams.delete('resource');
+    const flow = await consentOverHttp(person, url.toString(), { decision: 'allow', 'pages:read': 'on' });
+    const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
+    expect(tokens.body.scope).to.equal('pages:read');
+    expect((await callTool('/mcp/account', 'list_pages', {}, tokens.body.access_token ?? '')).error).to.equal(
+      undefined,
+    );
+  });
+
   it('gives no code for a redirect URI that is not the registered one, not even a redirect', async () => {
     const c = await readyClient(receiver.uri);
     const url = new URL(c.authorize());
