@@ -27,6 +27,7 @@ export function oauthUrls(baseUrl: string) {
 
 const DAY = 86_400;
 const REGISTER = '/oauth/register';
+const AUTHORIZE = '/oauth/authorize';
 /** Paths the authorization server answers; the rest of the app never sees them. */
 const PATHS = /^\/(oauth\/|\.well-known\/(openid-configuration|oauth-authorization-server)$)/;
 
@@ -126,7 +127,7 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
       RefreshToken: 30 * DAY,
     },
     routes: {
-      authorization: '/oauth/authorize',
+      authorization: AUTHORIZE,
       token: '/oauth/token',
       registration: REGISTER,
       revocation: '/oauth/revoke',
@@ -159,6 +160,10 @@ export function oauthServer(provider: OAuthProvider, limiter: Limiter): Koa.Midd
     await registrations(ctx, async () => {
       // RFC 8414's address answers the same metadata as OpenID discovery.
       if (ctx.path === '/.well-known/oauth-authorization-server') ctx.req.url = '/.well-known/openid-configuration';
+      // A client that asks for no scope asks for them all: the person chooses on the consent screen.
+      if (ctx.path === AUTHORIZE && ctx.method === 'GET' && !ctx.query.scope) {
+        ctx.req.url = `${ctx.req.url}${ctx.querystring ? '&' : '?'}scope=${encodeURIComponent(SCOPE_NAMES.join(' '))}`;
+      }
       const current = await provider();
       let handle = handlers.get(current);
       if (!handle) {

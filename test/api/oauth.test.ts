@@ -237,6 +237,17 @@ describe('MCP authorization: the rules the flow keeps', () => {
     );
   });
 
+  it('offers every scope on the consent screen to a client that asks for none', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const url = new URL(c.authorize());
+    url.searchParams.delete('scope');
+    const flow = await consentOverHttp(person, url.toString(), { decision: 'allow', 'stats:read': 'on' });
+    for (const scope of SCOPE_NAMES) expect(flow.screen.html).to.include(`name="${scope}"`);
+    const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
+    expect(tokens.body.scope).to.equal('stats:read');
+  });
+
   it('gives no code for a redirect URI that is not the registered one, not even a redirect', async () => {
     const c = await readyClient(receiver.uri);
     const url = new URL(c.authorize());
