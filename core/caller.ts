@@ -7,6 +7,8 @@ export interface Caller {
   address: string;
   /** Who, in words, for a page's history: `key "<label>"`, `the dashboard`, or `no key`. */
   via: string;
+  /** What an OAuth app was allowed (core/rules/scopes.ts); undefined for a key, a session or no one. */
+  scopes?: readonly string[];
 }
 
 /** The longest User-Agent kept; longer ones are cut. */

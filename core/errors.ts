@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   // 403, not 401: a wrong password sent with a working key must not read as "this key is no good".
   bad_credentials: [403, 'E-mail or password is wrong.'],
   forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
+  insufficient_scope: [403, 'The person did not allow this app to do that; ask them to connect it again with more.'],
   csrf_failed: [403, "The session's CSRF token is missing or wrong; reload the page and send it again."],
   banned: [403, 'This page was banned by moderation and cannot be changed.'],
   limit_reached: [403, 'This account has reached its 10 program-created pages.'],

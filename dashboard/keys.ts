@@ -5,6 +5,8 @@ import { createKey, liveKeys, revokeKey } from '../core/commands/apiKeys.js';
 import { AppError } from '../core/errors.js';
 import { presentKey } from '../core/presenters/key.js';
 import { callerFrom } from '../edge/caller.js';
+import { connectedApps } from '../edge/oauth/grants.js';
+import type { OAuthProvider } from '../edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
 
 /** The copy button beside a new key: a file, as the dashboard's policy runs no inline script. */
@@ -17,7 +19,7 @@ const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
 }
 `;
 
-export function keysRoutes(router: Router, d: DashboardContext): void {
+export function keysRoutes(router: Router, d: DashboardContext, provider: OAuthProvider): void {
   const { s, form, show, personRoute, attempt, back } = d;
 
   router.get('/dashboard/copy.js', (ctx) => {
@@ -28,7 +30,8 @@ export function keysRoutes(router: Router, d: DashboardContext): void {
 
   async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const keys = (await liveKeys(s, accountId)).map(presentKey);
-    await show(ctx, 'keys', { title: 'API keys', keys, notice: ctx.query.notice, input: {}, ...extra }, status);
+    const apps = await connectedApps(s, provider, accountId);
+    await show(ctx, 'keys', { title: 'API keys', keys, apps, notice: ctx.query.notice, input: {}, ...extra }, status);
   }
 
   router.get(

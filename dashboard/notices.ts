@@ -10,6 +10,7 @@ const NOTICES = {
   'language-saved': 'Language saved.',
   'time-zone-saved': 'Time zone saved.',
   'key-revoked': 'The key is revoked. Requests with it are refused from now on.',
+  'app-disconnected': 'The app is disconnected. Its tokens are refused from now on.',
   'page-created': 'Your new page is live. Make it yours.',
   'page-deleted': 'The page is deleted.',
   saved: 'Saved and published.',

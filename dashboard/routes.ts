@@ -12,11 +12,13 @@ import type { Limiter } from '../core/limiter.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { outageError } from '../edge/errors.js';
+import type { OAuthProvider } from '../edge/oauth/server.js';
 import { homeOgImage } from '../renderer/ogHome.js';
 import { SERVICE_NAME } from '../renderer/ogImage.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
 import { claimRoutes } from './claim.js';
+import { connectRoutes } from './connect.js';
 import { dashboardContext } from './context.js';
 import { editorRoutes } from './editor.js';
 import { historyRoutes } from './history.js';
@@ -28,7 +30,7 @@ import { previewRoutes } from './preview.js';
 import { statsRoutes } from './stats.js';
 import { webhooksRoutes } from './webhooks.js';
 
-export function dashboardRouter(s: Services, limiter: Limiter): Router {
+export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthProvider): Router {
   const d = dashboardContext(s, limiter);
   const router = new Router();
 
@@ -40,7 +42,8 @@ export function dashboardRouter(s: Services, limiter: Limiter): Router {
   imagesRoutes(router, d);
   statsRoutes(router, d);
   historyRoutes(router, d);
-  keysRoutes(router, d);
+  keysRoutes(router, d, provider);
+  connectRoutes(router, d, provider);
   webhooksRoutes(router, d);
   accountRoutes(router, d);
   passwordRoutes(router, d);

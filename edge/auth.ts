@@ -17,6 +17,8 @@ export interface Auth {
   keyId: string;
   /** How the key is named to its owner: its label, or its visible end. */
   keyName: string;
+  /** An OAuth app's scopes (core/rules/scopes.ts); a key has none listed and may do everything. */
+  scopes?: readonly string[];
 }
 
 export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
@@ -71,7 +73,7 @@ export function challenges(s: Services, mode: AuthMode): Koa.Middleware {
   };
 }
 
-async function keyAuth(s: Services, header: string): Promise<Auth> {
+export async function keyAuth(s: Services, header: string): Promise<Auth> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!match) throw new AppError('invalid_key', { hint: 'Send the key as "Authorization: Bearer svc_sk_…".' });
   const key = match[1];

@@ -8,5 +8,6 @@ export function callerFrom(ctx: Koa.Context): Caller {
     userAgent: ctx.get('user-agent').slice(0, USER_AGENT_MAX),
     address: ctx.ip,
     via: ctx.state.auth?.keyName ?? (ctx.state.session ? 'the dashboard' : 'no key'),
+    scopes: ctx.state.auth?.scopes,
   };
 }

@@ -30,6 +30,7 @@ import { forgottenAccountsRepo } from '../store/housekeeping.js';
 import { mediaObjectKeys } from '../store/layout.js';
 import { mailTokensRepo } from '../store/mailTokens.js';
 import { mediaRepo } from '../store/media.js';
+import { oauthRecordsRepo } from '../store/oauthRecords.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
 
 const UNPUBLISH_AFTER_DAYS = 30;
@@ -137,5 +138,9 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   }
   await mediaRepo(s.db).forgetRemoved(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   await mailTokensRepo(s.db).forgetExpired(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
+  // Expired OAuth codes, tokens, interactions and grants (edge/oauth/): of no use to anyone.
+  await oauthRecordsRepo(s.db).forgetExpired(now);
+  // Registered clients no one let in within a day (registration is open: anyone may make one).
+  await oauthRecordsRepo(s.db).forgetUnusedClients(new Date(now.getTime() - DAY_MS));
   return removed;
 }

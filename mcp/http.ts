@@ -10,6 +10,8 @@ import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 
 export const MCP_PATH = '/mcp';
+/** The MCP address for a person's assistant (OAuth, mcp/account.ts): the same checks apply. */
+export const MCP_ACCOUNT_PATH = '/mcp/account';
 
 /**
  * The `WWW-Authenticate` of a 401 from /mcp (RFC 6750): `Bearer`, with `error="invalid_token"`
@@ -43,7 +45,7 @@ interface HttpishError {
 
 export function mcpHttp(config: Pick<Config, 'baseUrl'>): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== MCP_PATH) return next();
+    if (ctx.path !== MCP_PATH && ctx.path !== MCP_ACCOUNT_PATH) return next();
     const origin = ctx.get('origin');
     if (origin && !allowedOrigin(config, origin)) {
       return answer(ctx, 403, -32000, 'Forbidden: this Origin may not call the MCP endpoint.', { origin });
@@ -61,7 +63,8 @@ export function mcpHttp(config: Pick<Config, 'baseUrl'>): Koa.Middleware {
       if (err.fields.detail === 'body') return answer(ctx, err.status, -32600, `Invalid Request: ${body.hint}`, body);
       answer(ctx, err.status, -32000, body.hint ?? err.code, body);
       if (err.fields.retryAfter !== undefined) ctx.set('Retry-After', String(err.fields.retryAfter));
-      if (err.status === 401)
+      // /mcp/account's refusals carry their own challenge (its resource metadata).
+      if (err.status === 401 && !ctx.response.get('WWW-Authenticate'))
         ctx.set('WWW-Authenticate', mcpChallenge(config, { tokenSent: ctx.get('authorization') !== '' }));
     }
   };

@@ -15,6 +15,7 @@ import type { Caller } from '../core/caller.js';
 import { AppError } from '../core/errors.js';
 import type { CommandLimits, Limiter } from '../core/limiter.js';
 import { limitsOfCall, type OperationCall, type OperationName } from '../core/operations.js';
+import { toolAllowed } from '../core/rules/scopes.js';
 import type { Services } from '../core/services.js';
 import { issueToError } from '../core/validation.js';
 import { outageError } from '../edge/errors.js';
@@ -151,6 +152,7 @@ export function serveTools(
     if (!t) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     try {
       if (t.auth === 'key' && !caller.accountId) throw keyRequired();
+      if (!toolAllowed(t.name, caller.scopes)) throw new AppError('insufficient_scope', { detail: t.name });
       // Arguments the schema refuses use no limit (the REST routes refuse bad bodies first too).
       const args = request.params.arguments ?? {};
       const unknown = unknownArgument(t, args, names.get(t.name) ?? []);

@@ -9,6 +9,7 @@ import type { Services } from '../core/services.js';
 import { dashboardRouter } from '../dashboard/routes.js';
 import { jsonBodies } from '../edge/body.js';
 import { errorHandler } from '../edge/errors.js';
+import { lazyProvider, oauthServer } from '../edge/oauth/server.js';
 import { nameRoute } from '../edge/requestContext.js';
 import { securityHeaders } from '../edge/securityHeaders.js';
 import type { RequestState } from '../edge/state.js';
@@ -22,6 +23,7 @@ export function createWebApp(s: Services): Koa<RequestState> {
   const limiter = createLimiter(s);
   // llms.txt lists the MCP tools from their declarations: the API does not import MCP's code.
   const api = createApi(s, limiter, TOOLS);
+  const provider = lazyProvider(s);
   // The route that answered, as the router matched it (`/api/v1/pages/:id`), for metrics and logs.
   app.use(async (ctx, next) => {
     try {
@@ -43,10 +45,12 @@ export function createWebApp(s: Services): Koa<RequestState> {
   app.use(errorHandler(s.log));
   // /mcp checks Origin and answers its refusals (bad JSON included) as JSON-RPC errors.
   app.use(mcpHttp(s.config));
+  // The OAuth authorization server reads its own bodies: before jsonBodies.
+  app.use(oauthServer(provider, limiter));
   app.use(jsonBodies(api.multipartPaths));
   app.use(api.router.routes());
-  app.use(mcpRouter(s, limiter).routes());
-  app.use(dashboardRouter(s, limiter).routes());
+  app.use(mcpRouter(s, limiter, provider).routes());
+  app.use(dashboardRouter(s, limiter, provider).routes());
   app.silent = true;
   return app;
 }

@@ -86,6 +86,16 @@ export const LIMITS = {
     code: 'rate_limited',
   },
   mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
+  /** OAuth client registrations (edge/oauth/): an assistant registers once per person or install. */
+  oauthRegister: {
+    windows: [
+      { max: 20, seconds: HOUR },
+      { max: 50, seconds: DAY },
+    ],
+    per: 'address',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
   /**
    * Wrong current passwords on a password change (PATCH /api/account, the dashboard's account
    * form), per account like log-ins: a right one gives its hit back, so a leaked key cannot guess.

@@ -23,8 +23,8 @@ function payload(result: any): any {
 }
 
 /** One JSON-RPC message POSTed as is, with the headers given. */
-function post(body: string | object, headers: Record<string, string> = {}) {
-  return fetch(`${app().url}/mcp`, {
+function post(body: string | object, headers: Record<string, string> = {}, path = '/mcp') {
+  return fetch(`${app().url}${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -174,6 +174,15 @@ describe('POST /mcp: HTTP answers', () => {
     const own = await post(LIST, { origin: new URL(app().url).origin });
     expect(own.status).to.equal(200);
     expect((await own.json()).result.tools).to.be.an('array');
+  });
+
+  it('refuses a foreign Origin on /mcp/account too, before asking for credentials', async () => {
+    const foreign = await post(LIST, { origin: 'http://evil.example.com' }, '/mcp/account');
+    expect(foreign.status).to.equal(403);
+    expect((await foreign.json()).error).to.include({ code: -32000 });
+    const anonymous = await post(LIST, {}, '/mcp/account');
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="/);
   });
 
   it('answers a body that is not JSON with -32700 Parse error and id null', async () => {

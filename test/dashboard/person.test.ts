@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { createLimiter } from '../../core/limiter.js';
 import { dashboardRouter } from '../../dashboard/routes.js';
+import { lazyProvider } from '../../edge/oauth/server.js';
 import { app } from '../helpers/hooks.js';
 import { Person } from '../helpers/person.js';
 
@@ -16,7 +17,7 @@ const PUBLIC = ['/dashboard/copy.js'];
 function screens(): { method: string; path: string }[] {
   const s = app().services;
   const found = new Map<string, { method: string; path: string }>();
-  for (const layer of dashboardRouter(s, createLimiter(s)).stack) {
+  for (const layer of dashboardRouter(s, createLimiter(s), lazyProvider(s)).stack) {
     if (typeof layer.path !== 'string' || !layer.path.startsWith('/dashboard') || PUBLIC.includes(layer.path)) continue;
     const path = layer.path.replace(/:(\w+)/g, (_m, name: string) =>
       name === 'n' ? '2' : name === 'template' ? 'classic' : 'ffffffffffffffffffffffff',

@@ -1,0 +1,53 @@
+/**
+ * What a person may let an app do over OAuth (edge/oauth/, the MCP address for people): three
+ * scopes named for what they mean, and which of them each MCP tool needs. A key (svc_sk_…)
+ * holds every scope; an app holds those the person approved on the consent screen.
+ */
+export const SCOPES = {
+  'pages:read': 'See your pages, their saved versions, and your account’s name and limits',
+  'pages:write': 'Create, change, delete and restore your pages, and upload and import into them',
+  'stats:read': 'See how many people visit your pages and follow their links',
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
+
+/** What a tool needs: a scope, nothing (anyone may call it), or a key (never an app). */
+type Need = Scope | 'none' | 'key-only';
+
+const TOOL_NEEDS: Readonly<Record<string, Need>> = {
+  check_username: 'none',
+  validate_page: 'none',
+  create_page: 'pages:write',
+  get_me: 'pages:read',
+  list_pages: 'pages:read',
+  get_page: 'pages:read',
+  list_versions: 'pages:read',
+  get_version: 'pages:read',
+  update_page: 'pages:write',
+  delete_page: 'pages:write',
+  restore_version: 'pages:write',
+  upload_image: 'pages:write',
+  import_links: 'pages:write',
+  import_profile: 'pages:write',
+  get_stats: 'stats:read',
+  // A claim link hands the whole account to whoever opens it: an app never gets one.
+  get_claim_link: 'key-only',
+};
+
+/** The tools a scope table knows (a test checks that every tool is in it). */
+export const SCOPED_TOOLS = Object.keys(TOOL_NEEDS);
+
+/** Whether a caller holding `scopes` (undefined: a key, which holds them all) may call the tool. */
+export function toolAllowed(tool: string, scopes: readonly string[] | undefined): boolean {
+  if (scopes === undefined) return true;
+  const need = TOOL_NEEDS[tool];
+  if (need === undefined || need === 'key-only') return false;
+  return need === 'none' || scopes.includes(need);
+}
+
+/** The scopes of a request, known ones only, in the table's order. */
+export function knownScopes(requested: Iterable<string>): Scope[] {
+  const asked = new Set(requested);
+  return SCOPE_NAMES.filter((s) => asked.has(s));
+}

@@ -1,0 +1,93 @@
+/**
+ * Connecting an app with OAuth (edge/oauth/): the consent screen the authorization server sends
+ * the person to, which names the app and what it may do and is answered by the logged-in
+ * person (the grant is theirs), and disconnecting an app from the API keys screen.
+ */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { loadAccount } from '../core/commands/account.js';
+import { AppError } from '../core/errors.js';
+import { knownScopes, SCOPES } from '../core/rules/scopes.js';
+import { disconnectApp } from '../edge/oauth/grants.js';
+import { type OAuthProvider, oauthUrls } from '../edge/oauth/server.js';
+import type { DashboardContext } from './context.js';
+
+const expired = () =>
+  new AppError('link_invalid', { hint: 'This request to connect an app has expired. Start again from the app.' });
+
+export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthProvider): void {
+  const { s, form, show, personRoute, fields, back } = d;
+
+  /** The interaction of this browser and address, its app and the scopes it asks for. */
+  async function request(ctx: Koa.Context) {
+    const provider = await oauth();
+    const interaction = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
+    if (!interaction || interaction.uid !== ctx.params.uid) throw expired();
+    const clientId = interaction.params.client_id ?? '';
+    const client = await provider.Client.find(clientId);
+    if (!client) throw expired();
+    const scopes = knownScopes((interaction.params.scope ?? '').split(' '));
+    // The one resource there is (the authorization server refused any other before this screen).
+    const { resource } = oauthUrls(s.config.baseUrl);
+    return { provider, interaction, client, clientId, scopes, resource };
+  }
+
+  router.get(
+    '/dashboard/connect/:uid',
+    personRoute(async (ctx, accountId) => {
+      const { client, scopes, uid } = { ...(await request(ctx)), uid: ctx.params.uid };
+      const account = await loadAccount(s, accountId);
+      const redirectHost = new URL(client.redirectUris[0] ?? 'about:blank').host;
+      await show(ctx, 'connect', {
+        title: `Connect ${client.clientName ?? 'an app'}`,
+        uid,
+        // Whose account the app gets: the person logged in to the dashboard.
+        who: account.email ?? 'your account (no e-mail yet)',
+        app: { name: client.clientName ?? 'An unnamed app', uri: client.clientUri, redirectHost },
+        scopes: scopes.map((name) => ({ name, text: SCOPES[name] })),
+      });
+    }),
+  );
+
+  router.post(
+    '/dashboard/connect/:uid',
+    form,
+    personRoute(async (ctx, accountId) => {
+      const input = await fields(ctx);
+      const { provider, interaction, client, clientId, scopes, resource } = await request(ctx);
+      const requested = (interaction.params.scope ?? '').split(' ');
+      let result: Record<string, unknown>;
+      if (input.decision !== 'allow') {
+        result = { error: 'access_denied', error_description: 'The person did not allow the app in.' };
+      } else {
+        const allowed = scopes.filter((name) => input[name] === 'on');
+        const grant = new provider.Grant({ accountId, clientId });
+        if (allowed.length > 0) grant.addResourceScope(resource, allowed.join(' '));
+        // The library knows the scopes as its own too (and OpenID's, which it always offers).
+        const own = [...allowed, ...(requested.includes('openid') ? ['openid'] : [])];
+        if (own.length > 0) grant.addOIDCScope(own.join(' '));
+        // The person is the dashboard's, whoever the authorization server last saw.
+        result = { login: { accountId }, consent: { grantId: await grant.save() } };
+      }
+      const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
+      // Back to the app by a link and a refresh, not a redirect of this form: the dashboard's
+      // policy lets forms send only to this site, and the app's address is elsewhere.
+      await show(ctx, 'message', {
+        title: input.decision === 'allow' ? `${client.clientName ?? 'The app'} is connected` : 'Not connected',
+        message: 'Taking you back to the app.',
+        link: { href: returnTo, text: 'Continue' },
+        refresh: returnTo,
+      });
+    }),
+  );
+
+  router.post(
+    '/dashboard/apps/:grantId/disconnect',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await fields(ctx);
+      if (!(await disconnectApp(s, accountId, ctx.params.grantId))) throw new AppError('not_found');
+      back(ctx, '/dashboard/keys', 'The app is disconnected. Its tokens are refused from now on.');
+    }),
+  );
+}

@@ -1,0 +1,354 @@
+/**
+ * MCP authorization (edge/oauth/, mcp/account.ts, dashboard/connect.ts): the MCP address for
+ * people is an OAuth 2.1 resource server, the service its own authorization server. The flow is
+ * driven as an MCP client drives it: discovery from the 401, registration, PKCE, the person's
+ * consent in Chromium, the token, tool calls, refresh and revocation.
+ */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { SCOPE_NAMES, SCOPED_TOOLS } from '../../core/rules/scopes.js';
+import { TOOLS } from '../../mcp/tools.js';
+import { dashboardBrowser } from '../helpers/browser.js';
+import { randomAddress } from '../helpers/client.js';
+import { createAgentAccount } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+import {
+  authorizeUrl,
+  callTool,
+  consentOverHttp,
+  discover,
+  mcpCall,
+  pathOf,
+  pkce,
+  postForm,
+  redirectReceiver,
+  register,
+} from '../helpers/oauthClient.js';
+import { Person, signedUp } from '../helpers/person.js';
+
+const ALL_SCOPES = SCOPE_NAMES.join(' ');
+
+/** A registered client and what it found, ready to send a person to consent. */
+async function readyClient(redirectUri: string) {
+  const found = await discover('/mcp/account');
+  const client = await register(found.server.registration_endpoint, redirectUri);
+  expect(client.status, JSON.stringify(client.body)).to.equal(201);
+  const { verifier, challenge } = pkce();
+  const state = randomBytes(8).toString('hex');
+  const authorize = (scope = ALL_SCOPES, resource = found.resourceMetadata.resource) =>
+    authorizeUrl(found.server.authorization_endpoint, {
+      clientId: client.body.client_id,
+      redirectUri,
+      challenge,
+      resource,
+      scope,
+      state,
+    });
+  const exchange = (code: string, verifierSent = verifier) =>
+    postForm(found.server.token_endpoint, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: client.body.client_id,
+      code_verifier: verifierSent,
+      resource: found.resourceMetadata.resource,
+    });
+  const refresh = (refreshToken: string) =>
+    postForm(found.server.token_endpoint, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: client.body.client_id,
+    });
+  return { found, clientId: client.body.client_id as string, state, authorize, exchange, refresh };
+}
+
+describe('MCP authorization: the flow an MCP client drives', () => {
+  const browser = dashboardBrowser();
+  let receiver: Awaited<ReturnType<typeof redirectReceiver>>;
+  before(async () => {
+    receiver = await redirectReceiver();
+  });
+  after(() => receiver.close());
+
+  it('goes from the 401 to a tool call, refreshes, and stops once the person disconnects the app', async function () {
+    this.timeout(60_000);
+    const base = app().url;
+    const c = await readyClient(receiver.uri);
+    // Discovery: the 401 names the metadata, whose resource is the address itself.
+    expect(c.found.unauthorized.status).to.equal(401);
+    expect(c.found.challenge).to.equal(
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/account"`,
+    );
+    expect(c.found.resourceMetadata.resource).to.equal(`${base}/mcp/account`);
+    expect(c.found.resourceMetadata.authorization_servers).to.deep.equal([base]);
+    expect(c.found.server.code_challenge_methods_supported).to.deep.equal(['S256']);
+    expect(c.found.server.scopes_supported).to.include.members(SCOPE_NAMES);
+
+    // The person logs in to the dashboard and approves, without statistics.
+    const page = await browser.freshPage();
+    await browser.signUp(page);
+    const landed = receiver.next();
+    await page.goto(c.authorize());
+    await page.waitForURL(/\/dashboard\/connect\//);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Connect Test Assistant');
+    expect(await page.locator('main .card p').first().textContent()).to.include('@example.com');
+    await page.getByLabel(/See how many people visit/).uncheck();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const callback = await landed;
+    expect(callback.searchParams.get('state')).to.equal(c.state);
+    const code = callback.searchParams.get('code') ?? '';
+
+    // The code for tokens, bound to the MCP address for people.
+    const tokens = await c.exchange(code);
+    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
+    expect(tokens.body.scope?.split(' ').sort()).to.deep.equal(['pages:read', 'pages:write']);
+    const access = tokens.body.access_token ?? '';
+    expect(tokens.body.refresh_token).to.be.a('string');
+
+    // A tool call with the bearer token; statistics were not allowed.
+    const me = await callTool('/mcp/account', 'get_me', {}, access);
+    expect(me.error).to.equal(undefined);
+    expect(me.result.structuredContent).to.be.an('object');
+    const pages = await callTool('/mcp/account', 'list_pages', {}, access);
+    expect(pages.error).to.equal(undefined);
+    const refused = await callTool('/mcp/account', 'get_stats', { id: 'x' }, access);
+    expect(refused.error?.code).to.equal('insufficient_scope');
+
+    // Refresh: a new pair; the old access token is not the new one.
+    const refreshed = await c.refresh(tokens.body.refresh_token ?? '');
+    expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+    expect(refreshed.body.refresh_token).to.not.equal(tokens.body.refresh_token);
+    const renewed = refreshed.body.access_token ?? '';
+    expect((await callTool('/mcp/account', 'list_pages', {}, renewed)).error).to.equal(undefined);
+
+    // The person disconnects the app beside their keys: both tokens stop at once.
+    await page.goto(`${base}/dashboard/keys`);
+    await page.getByRole('button', { name: 'Disconnect Test Assistant' }).click();
+    await page.waitForURL(/notice=app-disconnected/);
+    const after = await mcpCall('/mcp/account', 'tools/list', {}, renewed);
+    expect(after.status).to.equal(401);
+    expect(after.headers.get('www-authenticate')).to.match(/error="invalid_token"/);
+    const again = await c.refresh(refreshed.body.refresh_token ?? '');
+    expect(again.body.error).to.equal('invalid_grant');
+  });
+});
+
+describe('MCP authorization: the rules the flow keeps', () => {
+  let receiver: Awaited<ReturnType<typeof redirectReceiver>>;
+  before(async () => {
+    receiver = await redirectReceiver();
+  });
+  after(() => receiver.close());
+
+  /** A person who approved every scope for a fresh client, and the tokens the client got. */
+  async function connected() {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const flow = await consentOverHttp(person, c.authorize(), {
+      decision: 'allow',
+      'pages:read': 'on',
+      'pages:write': 'on',
+      'stats:read': 'on',
+    });
+    const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
+    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
+    return { person, c, tokens: tokens.body };
+  }
+
+  it('answers an anonymous request to /mcp/account with 401 and a JSON-RPC error, and leaves /mcp open', async () => {
+    const res = await mcpCall('/mcp/account', 'tools/list', {});
+    expect(res.status).to.equal(401);
+    expect(res.body.error.code).to.be.a('number');
+    const open = await callTool('/mcp', 'check_username', { username: 'somebody-free' }, '');
+    expect(open.status).to.equal(200);
+    expect(open.error).to.equal(undefined);
+  });
+
+  it('asks for credentials on /mcp/account whatever the method, before saying it takes only POST', async () => {
+    const anonymous = await fetch(`${app().url}/mcp/account`, { headers: { accept: 'text/event-stream' } });
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="/);
+    const { key } = await createAgentAccount();
+    const keyed = await fetch(`${app().url}/mcp/account`, { headers: { authorization: `Bearer ${key}` } });
+    expect(keyed.status).to.equal(405);
+  });
+
+  it('revokes a refresh token its client gives back (RFC 7009)', async () => {
+    const { c, tokens } = await connected();
+    const res = await fetch(c.found.server.revocation_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token ?? '', client_id: c.clientId }),
+    });
+    expect(res.status).to.equal(200);
+    expect((await c.refresh(tokens.refresh_token ?? '')).body.error).to.equal('invalid_grant');
+  });
+
+  it('serves the same metadata at the root and path-suffixed addresses', async () => {
+    const root = await (await fetch(`${app().url}/.well-known/oauth-protected-resource`)).json();
+    const suffixed = await (await fetch(`${app().url}/.well-known/oauth-protected-resource/mcp/account`)).json();
+    expect(root).to.deep.equal(suffixed);
+    expect(root.scopes_supported).to.deep.equal(SCOPE_NAMES);
+  });
+
+  it('is named in /llms.txt as the address for a person’s assistant, beside /mcp for agents', async () => {
+    const text = await (await fetch(`${app().url}/llms.txt`)).text();
+    expect(text).to.match(/MCP \(Streamable HTTP\) at \S+\/mcp,/);
+    expect(text).to.match(/assistant[^\n]*: \S+\/mcp\/account,/);
+  });
+
+  it('refuses a rotated refresh token, and then the whole grant (replay)', async () => {
+    const { c, tokens } = await connected();
+    const first = await c.refresh(tokens.refresh_token ?? '');
+    expect(first.status).to.equal(200);
+    const replay = await c.refresh(tokens.refresh_token ?? '');
+    expect(replay.status).to.equal(400);
+    expect(replay.body.error).to.equal('invalid_grant');
+  });
+
+  it('refuses its access token on /mcp and on the REST API, which are other resources', async () => {
+    const { tokens } = await connected();
+    const onMcp = await mcpCall('/mcp', 'tools/call', { name: 'get_me', arguments: {} }, tokens.access_token);
+    expect(onMcp.status).to.equal(401);
+    const onApi = await fetch(`${app().url}/api/profiles`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(onApi.status).to.equal(401);
+  });
+
+  it('refuses to authorize for any resource but the MCP address for people', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const first = await person.get(pathOf(c.authorize(ALL_SCOPES, `${app().url}/mcp`)));
+    const landing = new URL(first.location ?? '');
+    expect(landing.searchParams.get('error')).to.equal('invalid_target');
+  });
+
+  it('binds the token to the MCP address for people when the client names no resource', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const url = new URL(c.authorize());
+    url.searchParams.delete('resource');
+    const flow = await consentOverHttp(person, url.toString(), { decision: 'allow', 'pages:read': 'on' });
+    const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
+    expect(tokens.body.scope).to.equal('pages:read');
+    expect((await callTool('/mcp/account', 'list_pages', {}, tokens.body.access_token ?? '')).error).to.equal(
+      undefined,
+    );
+  });
+
+  it('offers every scope on the consent screen to a client that asks for none', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const url = new URL(c.authorize());
+    url.searchParams.delete('scope');
+    const flow = await consentOverHttp(person, url.toString(), { decision: 'allow', 'stats:read': 'on' });
+    for (const scope of SCOPE_NAMES) expect(flow.screen.html).to.include(`name="${scope}"`);
+    const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
+    expect(tokens.body.scope).to.equal('stats:read');
+  });
+
+  it('gives no code for a redirect URI that is not the registered one, not even a redirect', async () => {
+    const c = await readyClient(receiver.uri);
+    const url = new URL(c.authorize());
+    url.searchParams.set('redirect_uri', `${receiver.uri}/other`);
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).to.equal(400);
+    expect(res.headers.get('location')).to.equal(null);
+  });
+
+  it('takes PKCE with S256 only, and the code only with its verifier', async () => {
+    const c = await readyClient(receiver.uri);
+    const plain = new URL(c.authorize());
+    plain.searchParams.set('code_challenge_method', 'plain');
+    const refused = await fetch(plain, { redirect: 'manual' });
+    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).to.equal('invalid_request');
+
+    const person = await signedUp();
+    const flow = await consentOverHttp(person, c.authorize(), { decision: 'allow', 'pages:read': 'on' });
+    const wrong = await c.exchange(flow.landing?.searchParams.get('code') ?? '', pkce().verifier);
+    expect(wrong.body.error).to.equal('invalid_grant');
+  });
+
+  it('takes the consent only with the session’s CSRF token, and a denial sends the client access_denied', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const first = await person.get(pathOf(c.authorize()));
+    await person.get(first.location ?? '');
+    const forged = await person.post(first.location ?? '', { decision: 'allow', 'pages:read': 'on' }, { csrf: 'x' });
+    expect(forged.status).to.not.equal(200);
+    expect(forged.html).to.not.match(/http-equiv="refresh"/);
+    const denied = await person.post(first.location ?? '', { decision: 'deny' });
+    const refresh = /content="0;url=([^"]+)"/.exec(denied.html)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    const back = await person.get(pathOf(refresh));
+    expect(new URL(back.location ?? '').searchParams.get('error')).to.equal('access_denied');
+  });
+
+  it('sends a person who is not logged in to the log-in form, then back to the consent screen', async () => {
+    const c = await readyClient(receiver.uri);
+    const stranger = new Person();
+    const first = await stranger.get(pathOf(c.authorize()));
+    const consent = await stranger.get(first.location ?? '');
+    expect(consent.status).to.equal(303);
+    expect(consent.location).to.equal(`/login?next=${encodeURIComponent(first.location ?? '')}`);
+  });
+
+  it('stores no token in clear', async () => {
+    const { tokens } = await connected();
+    for (const token of [tokens.access_token, tokens.refresh_token]) {
+      const rows = await app().services.db.query(
+        `SELECT kind FROM oauth_records WHERE id_hash = $1 OR payload::text LIKE '%' || $1 || '%'`,
+        [token],
+      );
+      expect(rows).to.deep.equal([]);
+    }
+  });
+
+  it('lets only the account that connected an app disconnect it', async () => {
+    const { tokens, person } = await connected();
+    const keys = await person.get('/dashboard/keys');
+    const grantId = /\/dashboard\/apps\/([^/]+)\/disconnect/.exec(keys.html)?.[1] ?? '';
+    const other = await signedUp();
+    await other.get('/dashboard/keys');
+    const refused = await other.post(`/dashboard/apps/${grantId}/disconnect`, {});
+    expect(refused.status).to.equal(404);
+    expect((await callTool('/mcp/account', 'get_me', {}, tokens.access_token ?? '')).error).to.equal(undefined);
+  });
+
+  it('takes an API key on /mcp/account too, with every scope', async () => {
+    const { key } = await createAgentAccount();
+    const res = await callTool('/mcp/account', 'get_claim_link', {}, key);
+    expect(res.error).to.equal(undefined);
+  });
+
+  it('limits client registrations to 20 an hour from one address', async function () {
+    this.timeout(60_000);
+    const found = await discover('/mcp/account');
+    const from = { 'x-forwarded-for': randomAddress() };
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await fetch(found.server.registration_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...from },
+        body: JSON.stringify({
+          client_name: `Client ${i}`,
+          redirect_uris: [receiver.uri],
+          token_endpoint_auth_method: 'none',
+        }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 20)).to.deep.equal(Array(20).fill(201));
+    expect(statuses[20]).to.equal(429);
+  });
+
+  it('knows what every tool needs', () => {
+    expect([...SCOPED_TOOLS].sort()).to.deep.equal(TOOLS.map((x) => x.name).sort());
+  });
+
+  it('never gives an app a claim link, whatever it was allowed', async () => {
+    const { tokens } = await connected();
+    const res = await callTool('/mcp/account', 'get_claim_link', {}, tokens.access_token ?? '');
+    expect(res.error?.code).to.equal('insufficient_scope');
+  });
+});

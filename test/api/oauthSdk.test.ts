@@ -1,0 +1,100 @@
+/**
+ * The MCP SDK's own client connects to the MCP address for people with OAuth: its `auth()`
+ * flow, driven by an `OAuthClientProvider`, finds the metadata from the 401, registers, sends
+ * the person to consent (answered here over HTTP; the Chromium run is oauth.test.ts), trades
+ * the code and calls tools with the token.
+ */
+
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { expect } from 'chai';
+import { app } from '../helpers/hooks.js';
+import { consentOverHttp, redirectReceiver } from '../helpers/oauthClient.js';
+import { signedUp } from '../helpers/person.js';
+
+/** What an MCP client keeps between runs, in memory. */
+class MemoryProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  constructor(readonly redirectUrl: string) {}
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'SDK Assistant',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe('MCP authorization: the MCP SDK client', () => {
+  it('connects with OAuth after the person approves, and calls a tool', async function () {
+    this.timeout(60_000);
+    const receiver = await redirectReceiver();
+    try {
+      const address = new URL(`${app().url}/mcp/account`);
+      const provider = new MemoryProvider(receiver.uri);
+      const first = new Client({ name: 'sdk-test', version: '1.0.0' });
+      let refused: unknown;
+      await first.connect(new StreamableHTTPClientTransport(address, { authProvider: provider })).catch((err) => {
+        refused = err;
+      });
+      expect(refused).to.be.instanceOf(UnauthorizedError);
+      const authorize = provider.authorizationUrl;
+      expect(authorize?.searchParams.get('resource')).to.equal(address.toString());
+      expect(authorize?.searchParams.get('code_challenge_method')).to.equal('S256');
+
+      const person = await signedUp();
+      const flow = await consentOverHttp(person, authorize?.toString() ?? '', {
+        decision: 'allow',
+        'pages:read': 'on',
+        'pages:write': 'on',
+        'stats:read': 'on',
+      });
+      const transport = new StreamableHTTPClientTransport(address, { authProvider: provider });
+      await transport.finishAuth(flow.landing?.searchParams.get('code') ?? '');
+      expect(provider.saved?.access_token).to.be.a('string');
+
+      const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).to.include('get_me');
+      const me = await client.callTool({ name: 'list_pages', arguments: {} });
+      expect(me.isError ?? false, JSON.stringify(me)).to.equal(false);
+      await client.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
