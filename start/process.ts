@@ -47,6 +47,11 @@ export interface ProcessOptions {
   background?: boolean;
   /** What the page host learns from each view and Markdown read; router/visits.ts by default. */
   visits?: Visits;
+  /**
+   * The process is this service's own (main.ts, a tool), not a test's or a benchmark's: its
+   * process warnings go to the log (a tool's to stderr), one line each.
+   */
+  ownsProcess?: boolean;
 }
 
 export interface RunningProcess {
@@ -69,7 +74,7 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   const role = o.role ?? config.role;
   const background = o.background ?? true;
   const log = overrides.log ?? createLogger(role === 'tool' ? 'silent' : config.logLevel);
-  if (!overrides.log) routeWarnings(role === 'tool' ? null : log);
+  if (o.ownsProcess) routeWarnings(role === 'tool' ? null : log);
 
   // The ports first: one that is taken ends the start before the database is touched.
   const ports: BoundPort[] = [];

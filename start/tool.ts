@@ -19,7 +19,7 @@ export async function startTool(): Promise<RunningProcess> {
   try {
     const config = loadConfig();
     refuseNewEmbeddedDatabase(config);
-    return await startProcess({ config, role: 'tool' });
+    return await startProcess({ config, role: 'tool', ownsProcess: true });
   } catch (err) {
     exitForStartFailure(err, 'run');
   }
