@@ -8,7 +8,7 @@
  * nothing to do and say so as if all were well. build/start.mjs reads the units' environment
  * file first, so a tool run on the service's machine has the service's settings.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Config, loadConfig } from '../core/config.js';
 import { StartupError } from '../core/errors.js';
@@ -18,11 +18,26 @@ import { type RunningProcess, startProcess } from './process.js';
 export async function startTool(): Promise<RunningProcess> {
   try {
     const config = loadConfig();
+    refuseOtherUsersFolder(config);
     refuseNewEmbeddedDatabase(config);
     return await startProcess({ config, role: 'tool', ownsProcess: true });
   } catch (err) {
     exitForStartFailure(err, 'run');
   }
+}
+
+/**
+ * Root running a tool on a data folder the service's user owns (the embedded database, the
+ * folder storage) would leave files the service can no longer write.
+ */
+function refuseOtherUsersFolder(config: Config): void {
+  if (process.getuid?.() !== 0 || (config.databaseUrl && config.storage === 's3')) return;
+  const owner = statSync(config.dataDir, { throwIfNoEntry: false })?.uid;
+  if (owner === undefined || owner === 0) return;
+  throw new StartupError(
+    `${config.dataDir} belongs to the user with id ${owner}, and files this tool wrote as root would not be writable by it: ` +
+      `run the tool as that user (sudo -u <user> node build/start.mjs …).`,
+  );
 }
 
 function refuseNewEmbeddedDatabase(config: Config): void {

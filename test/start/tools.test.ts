@@ -4,7 +4,7 @@
  * the units' environment file, and never open a new empty embedded database instead.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -93,5 +93,17 @@ describe('the command-line tools on a PostgreSQL and S3 installation (build/star
     );
     expect(code).to.equal(1);
     expect(readdirSync(data), 'no db/ and no secret').to.deep.equal([]);
+  });
+
+  it("refuses, run as root, a data folder the service's user owns (its files would become root's)", async () => {
+    // Run as root, as the tests here are (the tmpfs tests need it too).
+    const data = await mkdtemp(path.join(dir, 'owned-'));
+    await chown(data, 65534, 65534);
+    const { code, stderr } = await runNode(['scripts/republish.js'], { DATA_DIR: data });
+    expect(stderr).to.deep.equal([
+      `Cannot run: ${data} belongs to the user with id 65534, and files this tool wrote as root would not be writable by it: run the tool as that user (sudo -u <user> node build/start.mjs …).`,
+    ]);
+    expect(code).to.equal(1);
+    expect(readdirSync(data)).to.deep.equal([]);
   });
 });
