@@ -46,7 +46,7 @@ async function main() {
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
   const { startProcess } = await import('./start/process.js');
-  running = await startProcess({ config, listen: port }).catch(fail);
+  running = await startProcess({ config, listen: port, ownsProcess: true }).catch(fail);
   if (requested) await stop(running, requested);
 }
 

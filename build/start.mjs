@@ -5,7 +5,14 @@
  *
  * The entry runs in this very process: the process npm starts is the service, and a SIGTERM or
  * SIGINT sent to it (package.json starts it with `exec`) is the service's to handle.
+ *
+ * A tool (any entry but main.js: `npm run republish`, `npm run ban`, `npm run doctor`) first
+ * reads the environment file the systemd units read, /etc/linkpage/linkpage.env (or the file
+ * LINKPAGE_ENV_FILE names; empty: none), when it exists: run on the service's machine it has the
+ * service's settings. A variable already set in the shell wins over the file. The service itself
+ * gets its settings from its unit (or the shell), never from here.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, DIST, staleReason } from './build.mjs';
@@ -26,5 +33,19 @@ if (reason) {
 }
 
 const entry = process.argv[2]?.endsWith('.js') ? process.argv.splice(2, 1)[0] : 'main.js';
+if (entry !== 'main.js') {
+  const file = process.env.LINKPAGE_ENV_FILE ?? '/etc/linkpage/linkpage.env';
+  if (file && existsSync(file)) {
+    try {
+      process.loadEnvFile(file);
+    } catch (err) {
+      process.stderr.write(
+        `Cannot run: ${file} could not be read (${err.code ?? err.message}): run as the service's user or root, or set LINKPAGE_ENV_FILE.\n`,
+      );
+      process.exit(1);
+    }
+    process.stderr.write(`Settings from ${file} (variables set in this shell take precedence).\n`);
+  }
+}
 process.setSourceMapsEnabled(true);
 await import(pathToFileURL(path.join(DIST, entry)).href);

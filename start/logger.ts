@@ -26,3 +26,18 @@ export function createLogger(level: string, o: { pretty?: boolean; to?: NodeJS.W
     }),
   );
 }
+
+/**
+ * Process warnings (Node's, and libraries' through process.emitWarning: the AWS SDK's several
+ * lines about Node versions on every process that opens a bucket) as one log line each, at
+ * warn, instead of Node's own lines on stderr that a JSON log collector cannot read. Without a
+ * log (a command-line tool) one line on stderr.
+ */
+export function routeWarnings(log: Logger | null): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    const text = warning.message.replace(/\s*\n\s*/g, ' ').trim();
+    if (log) log.warn({ warning: warning.name, code: (warning as { code?: string }).code }, text);
+    else process.stderr.write(`${warning.name}: ${text}\n`);
+  });
+}

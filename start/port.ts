@@ -21,11 +21,15 @@ export interface BoundPort {
   abandon(): Promise<void>;
 }
 
-/** `isApex(host)`: whether a Host header names the apex rather than a page (whose paths are short paths). */
+/**
+ * `isApex(host)`: whether a Host header names the apex rather than a page (whose paths are short
+ * paths). `variable`: the setting that names this port, for the message when it cannot be bound.
+ */
 export async function bindPort(
   port: number,
   host: string | undefined,
   isApex: (host: string | undefined) => boolean = () => true,
+  variable: 'PORT' | 'METRICS_PORT' = 'PORT',
 ): Promise<BoundPort> {
   let handler: http.RequestListener | null = null;
   const waiting: [http.IncomingMessage, http.ServerResponse][] = [];
@@ -43,9 +47,11 @@ export async function bindPort(
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = host ? `${host}:${port}` : String(port);
       if (err.code === 'EADDRINUSE') {
-        reject(new StartupError(`Port ${where} is in use by another process: stop it, or set PORT to a free port.`));
+        reject(
+          new StartupError(`Port ${where} is in use by another process: stop it, or set ${variable} to a free port.`),
+        );
       } else if (err.code === 'EACCES') {
-        reject(new StartupError(`Port ${where} needs privileges this process lacks: set PORT above 1023.`));
+        reject(new StartupError(`Port ${where} needs privileges this process lacks: set ${variable} above 1023.`));
       } else reject(err);
     });
     server.listen(port, host, () => resolve());

@@ -22,8 +22,9 @@ import { createVisits, type Visits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { readSeed } from '../store/seed.js';
+import { databaseProblem, prepareDataDir, probeStorage, storageProblem } from './diagnose.js';
 import { refusedStart } from './failure.js';
-import { createLogger } from './logger.js';
+import { createLogger, routeWarnings } from './logger.js';
 import { type BoundPort, bindPort } from './port.js';
 import { buildServices } from './services.js';
 import { createWebApp } from './web.js';
@@ -46,6 +47,11 @@ export interface ProcessOptions {
   background?: boolean;
   /** What the page host learns from each view and Markdown read; router/visits.ts by default. */
   visits?: Visits;
+  /**
+   * The process is this service's own (main.ts, a tool), not a test's or a benchmark's: its
+   * process warnings go to the log (a tool's to stderr), one line each.
+   */
+  ownsProcess?: boolean;
 }
 
 export interface RunningProcess {
@@ -68,6 +74,7 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   const role = o.role ?? config.role;
   const background = o.background ?? true;
   const log = overrides.log ?? createLogger(role === 'tool' ? 'silent' : config.logLevel);
+  if (o.ownsProcess) routeWarnings(role === 'tool' ? null : log);
 
   // The ports first: one that is taken ends the start before the database is touched.
   const ports: BoundPort[] = [];
@@ -77,7 +84,9 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
     if (role !== 'tool' && o.listen !== false) {
       const listen = o.listen ?? {};
       ports.push('serve' in listen ? listen : await bindPort(listen.port ?? config.port, listen.host, isApex));
-      if (config.metrics.listen) ports.push(await bindPort(config.metrics.listen.port, config.metrics.listen.host));
+      if (config.metrics.listen) {
+        ports.push(await bindPort(config.metrics.listen.port, config.metrics.listen.host, undefined, 'METRICS_PORT'));
+      }
     }
     running = await startParts({ o, role, background, log, ports });
   } catch (err) {
@@ -117,15 +126,19 @@ async function startParts(start: Start): Promise<RunningProcess> {
   const { config, overrides = {} } = start.o;
   const { log } = start;
   const dbFolder = path.join(config.dataDir, 'db');
+  // What will write under DATA_DIR: the embedded database, the folder storage, a generated secret.
+  if (!config.databaseUrl || config.storage === 'fs' || !config.secret) prepareDataDir(config.dataDir);
+  const refused = (err: unknown, folder: string) =>
+    (config.databaseUrl && databaseProblem(err, config.databaseUrl)) || refusedStart(err, folder);
   const db =
     overrides.db ??
     (await openDatabase({ url: config.databaseUrl, dataDir: dbFolder, seed: readSeed }).catch((err) => {
-      throw refusedStart(err, dbFolder);
+      throw refused(err, dbFolder);
     }));
   try {
     if (!overrides.db) {
       const applied = await migrate(db).catch((err) => {
-        throw refusedStart(err, config.databaseUrl ? 'The database' : dbFolder);
+        throw refused(err, config.databaseUrl ? 'The database' : dbFolder);
       });
       if (applied.length > 0) log.info({ applied }, 'database migrated');
     }
@@ -149,6 +162,14 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
     fetcher: overrides.fetcher,
     cdn: overrides.cdn,
   });
+  // Storage is tried before the process says it listens: a bucket that refuses is one line at
+  // start, not a page that fails its visitors later. A role that writes writes, reads back and
+  // deletes a small object; a router reads.
+  if (!overrides.storage && role !== 'tool') {
+    await probeStorage(services.storage, role !== 'router').catch((err) => {
+      throw storageProblem(err, config) ?? refusedStart(err, path.join(config.dataDir, 'public'));
+    });
+  }
   const counters = createCounters({ db, secret: services.secret, log, now: services.now });
 
   let inner: http.RequestListener | null = null;

@@ -38,9 +38,12 @@ probe router_health {
   .threshold = 2;
 }
 
-# BEGIN backends: every ROLE=router process, added to the director below.
-backend router1 { .host = "127.0.0.1"; .port = "3001"; .probe = router_health; }
-backend router2 { .host = "127.0.0.1"; .port = "3002"; .probe = router_health; }
+# BEGIN backends: every ROLE=router process, added to the director below. linkpage-router.service
+# listens on 3001; on one machine keep router1 alone, at 127.0.0.1. A second router on the same
+# machine needs a port of its own, never 3000 or 3002: the API and the worker listen there, pass
+# the health probe and answer every page 404. test/deploy/ports.test.ts checks these ports.
+backend router1 { .host = "10.0.0.31"; .port = "3001"; .probe = router_health; }
+backend router2 { .host = "10.0.0.32"; .port = "3001"; .probe = router_health; }
 
 sub vcl_init {
   new routers = directors.round_robin();

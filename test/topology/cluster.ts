@@ -46,6 +46,8 @@ export interface Cluster {
   /** PUTs the bucket took, by key, since the last reset. */
   puts: Map<string, number>;
   s3: { stop(): Promise<void>; start(): Promise<void> };
+  /** The settings every process shares (what /etc/linkpage/linkpage.env would hold): no ROLE, PORT or DATA_DIR. */
+  env: NodeJS.ProcessEnv;
   /** Each process's last lines, for a failing test's report. */
   logs(tail?: number): string;
   close(): Promise<void>;
@@ -145,6 +147,7 @@ export async function startCluster(counts: Record<Role, number> = { router: 2, a
     of: (role) => processes.filter((p) => p.role === role),
     puts,
     s3,
+    env,
     logs: (tail = 30) =>
       processes
         .map((p) => `--- ${p.name} (${p.alive() ? 'alive' : 'exited'})\n${p.lines.slice(-tail).join('\n')}`)
