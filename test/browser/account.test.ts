@@ -97,10 +97,18 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     await page.getByRole('button', { name: 'Create page' }).click();
     await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
     const editor = page.url();
+    // Every table of the dashboard holds a row: a key, a connected app's place, two versions.
+    await page.getByLabel(/^Bio/).fill('A second version, so the history has rows');
+    await page.getByRole('button', { name: 'Save and publish' }).click();
+    await page.goto(`${app().url}/dashboard/keys`);
+    await page.getByLabel(/^Label/).fill(uniqueName('a-key-label-that-goes-on-and-on'));
+    await page.getByRole('button', { name: 'Create key' }).click();
     for (const path of [
       '/',
       '/dashboard',
       editor,
+      `${editor}/history`,
+      `${editor}/stats`,
       '/dashboard/keys',
       '/dashboard/account',
       '/dashboard/account/delete',
