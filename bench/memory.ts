@@ -147,12 +147,13 @@ async function service(settleMs: number, loadSeconds: number) {
   }
 }
 
-export async function memoryBench(o: { settleMs?: number; loadSeconds?: number } = {}) {
+/** `short`: the PGlite-with-defaults process left out (the service's settings still measured). */
+export async function memoryBench(o: { settleMs?: number; loadSeconds?: number; short?: boolean } = {}) {
   const settleMs = o.settleMs ?? 5_000;
   // The seed and the service as `npm start` runs them: dist/ built from these sources.
   const built = spawnSync(process.execPath, ['build/build.mjs'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
-  const defaults = await pgliteAlone('defaults', settleMs);
+  const defaults = o.short ? null : await pgliteAlone('defaults', settleMs);
   const tuned = await pgliteAlone('service', settleMs);
   const app = await service(settleMs, o.loadSeconds ?? 60);
   return { defaults, tuned, ...app, loadSeconds: o.loadSeconds ?? 60 };

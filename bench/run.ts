@@ -147,10 +147,11 @@ async function images(short: boolean) {
     `12-megapixel JPEG (${(t.bytes / 1e6).toFixed(1)} MB) -> avatar AVIF: median ${t.avatarMs.toFixed(0)} ms over ${t.runs} runs; the same resize to JPEG (sharp alone, no AVIF) ${t.jpegMs.toFixed(0)} ms, ratio ${(t.avatarMs / t.jpegMs).toFixed(2)}`,
   );
   const mb = (n: number) => (n / 1e6).toFixed(0);
-  for (const [setting, env] of [
+  const settings = [
     ['MALLOC_ARENA_MAX=2 (as npm start runs)', { MALLOC_ARENA_MAX: '2' }],
     ["glibc's default arenas", { MALLOC_ARENA_MAX: '' }],
-  ] as const) {
+  ] as const;
+  for (const [setting, env] of short ? settings.slice(0, 1) : settings) {
     const m = await imageMemory(env, short ? 2 : 10);
     console.log(
       `${m.rss.length - 1} ${(m.fileBytes / 1e6).toFixed(1)} MB backgrounds uploaded one after another, ${setting}: RSS ${m.rss.map(mb).join(' -> ')} MB; growth after the first ${mb(m.growth)} MB (bound ${mb(m.bound)} MB: ${m.growth <= m.bound ? 'held' : 'EXCEEDED'})`,
@@ -247,16 +248,21 @@ async function memory(o: Parameters<typeof memoryBench>[0]) {
   const r = await memoryBench(o);
   const mb = (x: number) => `${x.toFixed(0)} MB`;
   console.log(
-    `resident memory, fresh data folder (MALLOC_ARENA_MAX=2): PGlite alone, PostgreSQL's defaults ${mb(r.defaults.rss)}; PGlite alone, the service's settings ${mb(r.tuned.rss)}; npm start idle ${mb(r.idle.rss)} (${(r.idle.rss / r.tuned.rss).toFixed(2)}x PGlite alone; target <= 200 MB or <= 1.2x), after ${r.loadSeconds} s of mixed load (${r.load.requests} reads, ${r.load.edits} edits) ${mb(r.after.rss)}, peak ${mb(r.after.peak)} (target <= 300 MB)`,
+    `resident memory, fresh data folder (MALLOC_ARENA_MAX=2): PGlite alone, PostgreSQL's defaults ${r.defaults ? mb(r.defaults.rss) : '(not in a short run)'}; PGlite alone, the service's settings ${mb(r.tuned.rss)}; npm start idle ${mb(r.idle.rss)} (${(r.idle.rss / r.tuned.rss).toFixed(2)}x PGlite alone; target <= 200 MB or <= 1.2x), after ${r.loadSeconds} s of mixed load (${r.load.requests} reads, ${r.load.edits} edits) ${mb(r.after.rss)}, peak ${mb(r.after.peak)} (target <= 300 MB)`,
   );
 }
 
 // `--short`: every bench in a few seconds, no target asserted (CI runs it so none rots unnoticed).
 const short = process.argv.includes('--short');
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const run = (name: string) => !only || only === name;
-if (run('memory')) await memory(short ? { settleMs: 300, loadSeconds: 2 } : {});
-if (run('cdn') && !short) await cdn();
+const run = (name: string) => {
+  if (only && only !== name) return false;
+  if (short) console.log(`[${name}, ${((performance.now() - begun) / 1000).toFixed(0)} s into the run]`);
+  return true;
+};
+const begun = performance.now();
+if (run('memory')) await memory(short ? { settleMs: 300, loadSeconds: 2, short } : {});
+if (!short && run('cdn')) await cdn();
 if (run('startup')) await startup(short ? 1 : 5);
 if (run('render')) render(short ? 1 : 9, short ? 20 : 150);
 if (run('encodings')) await encodings(short ? 5 : 60);
@@ -264,14 +270,14 @@ if (run('redirects')) await redirects(short ? 1 : 3, short ? 2 : 5);
 if (run('pixel')) await pixel(short ? 1 : 3, short ? 1 : 5);
 if (run('publish')) await latency(short ? 20 : 300);
 if (run('images')) await images(short);
-if (run('republish') && !short) await republish();
+if (!short && run('republish')) await republish();
 if (run('housekeeping')) await nightly(short ? 500 : undefined);
 if (run('linkcheck')) await linkCheck(short ? [500, 25] : []);
-if (run('stats-query') && !short) await statsQuery();
-if (run('a11y') && !short) {
+if (!short && run('stats-query')) await statsQuery();
+if (!short && run('a11y')) {
   const scores = await accessibilityScores();
   console.log(
     `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
   );
 }
-if (run('lighthouse') && !short) console.log(lighthouseReport(await lighthouseTemplates()));
+if (!short && run('lighthouse')) console.log(lighthouseReport(await lighthouseTemplates()));
