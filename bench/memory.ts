@@ -1,9 +1,9 @@
 /**
  * Resident memory of `npm start` on a fresh data folder (issue 35): idle once ready, then after a
  * mixed load (page views, view pixels, API reads and edits), beside the embedded database alone
- * opened the same way (PGlite unpacking the build's seed into a new folder) in a process of its
- * own, with PostgreSQL's defaults (as before) and with the service's settings. Every process is
- * a child; its RSS is read from /proc.
+ * in a process of its own on a new folder: opened by the service's own code (store/db.ts), and
+ * with PostgreSQL's defaults (the build's seed unpacked, as before). Every process is a child;
+ * its RSS is read from /proc.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -38,16 +38,20 @@ async function ended(child: ChildProcess): Promise<void> {
   await gone;
 }
 
-/** PGlite alone in its own process, opened on a new folder from the build's seed. */
+/** PGlite alone in its own process, on a new folder from the build's seed. */
 async function pgliteAlone(settings: 'defaults' | 'service', settleMs: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-mem-'));
+  const dataDir = JSON.stringify(path.join(dir, 'db'));
+  // The service's settings: the service's own code (store/db.ts), seed and settings included.
+  const open =
+    settings === 'service'
+      ? `const { openDatabase } = await import('./dist/store/db.js');
+         const db = await openDatabase({ dataDir: ${dataDir}, seed: readSeed });`
+      : `const { PGlite } = await import('@electric-sql/pglite');
+         const db = await PGlite.create({ dataDir: ${dataDir}, loadDataDir: await readSeed() });`;
   const script = `
-    import { PGlite } from '@electric-sql/pglite';
     import { readSeed } from './dist/store/seed.js';
-    import { EMBEDDED_SETTINGS } from './dist/store/db.js';
-    const startParams = [...PGlite.defaultStartParams, ...Object.entries(EMBEDDED_SETTINGS).flatMap(([k, v]) => ['-c', k + '=' + v])];
-    const db = await PGlite.create({ dataDir: ${JSON.stringify(path.join(dir, 'db'))}, loadDataDir: await readSeed(),
-      ...(${JSON.stringify(settings)} === 'service' ? { startParams } : {}) });
+    ${open}
     await db.query('SELECT count(*) FROM pg_class');
     console.log('open');
     setInterval(() => {}, 1000);`;

@@ -134,11 +134,11 @@ async function openPglite(
 /**
  * The embedded database sized for a small machine (bench/README.md, "memory"): PostgreSQL's
  * defaults (128 MB of shared buffers, 100 connections' worth of shared memory) are for a server
- * of its own, and PGlite touches all of its shared memory when it starts, so they were most of
+ * of its own, and PGlite touches all of its shared memory when it starts: ~60 MB of
  * `npm start`'s resident size. One connection, a buffer cache of a few MB (the files are in the
  * operating system's cache anyway), and work memory as PostgreSQL's default for sorts.
  */
-export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
+const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: '8MB',
   wal_buffers: '512kB',
   temp_buffers: '1MB',
@@ -159,7 +159,10 @@ async function createPglite(dataDir: string | undefined, seed: DatabaseOptions['
   try {
     if (loadDataDir) {
       try {
-        return await PGlite.create({ dataDir, loadDataDir, startParams });
+        // Unpacking grows PGlite's WebAssembly memory, which never shrinks while it is open:
+        // opened again, the folder costs what an existing one does (bench/README.md, memory).
+        await (await PGlite.create({ dataDir, loadDataDir, startParams })).close();
+        return await PGlite.create({ dataDir, startParams });
       } catch (err) {
         if (writeRefusal(err)) throw err;
         // A seed this PGlite cannot read (made by another version): create the folder the long way.
