@@ -11,6 +11,7 @@ import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
 import { lighthouseReport, lighthouseTemplates } from './lighthouseTemplates.js';
 import { linkCheckBench } from './linkCheck.js';
+import { memoryBench } from './memory.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
@@ -123,15 +124,15 @@ async function pixel(rounds = 3, seconds = 5) {
   );
 }
 
-async function latency() {
-  const r = await publishLatency();
+async function latency(iterations: number) {
+  const r = await publishLatency(iterations);
   console.log(
     `accepted PATCH -> new HTML served (embedded default): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${r.iterations} edits (target p99 < 20 ms)`,
   );
 }
 
-function render() {
-  const r = renderThroughput();
+function render(rounds: number, sliceMs: number) {
+  const r = renderThroughput(rounds, sliceMs);
   const each = Object.entries(r.perTemplate)
     .map(([id, n]) => `${id} ${Math.round(n)}`)
     .join(', ');
@@ -140,19 +141,20 @@ function render() {
   );
 }
 
-async function images() {
-  const t = await imageTime();
+async function images(short: boolean) {
+  const t = await imageTime(short ? 1 : 7);
   console.log(
     `12-megapixel JPEG (${(t.bytes / 1e6).toFixed(1)} MB) -> avatar AVIF: median ${t.avatarMs.toFixed(0)} ms over ${t.runs} runs; the same resize to JPEG (sharp alone, no AVIF) ${t.jpegMs.toFixed(0)} ms, ratio ${(t.avatarMs / t.jpegMs).toFixed(2)}`,
   );
   const mb = (n: number) => (n / 1e6).toFixed(0);
-  for (const [setting, env] of [
+  const settings = [
     ['MALLOC_ARENA_MAX=2 (as npm start runs)', { MALLOC_ARENA_MAX: '2' }],
     ["glibc's default arenas", { MALLOC_ARENA_MAX: '' }],
-  ] as const) {
-    const m = await imageMemory(env);
+  ] as const;
+  for (const [setting, env] of short ? settings.slice(0, 1) : settings) {
+    const m = await imageMemory(env, short ? 2 : 10);
     console.log(
-      `ten ${(m.fileBytes / 1e6).toFixed(1)} MB backgrounds uploaded one after another, ${setting}: RSS ${m.rss.map(mb).join(' -> ')} MB; growth after the first ${mb(m.growth)} MB (bound ${mb(m.bound)} MB: ${m.growth <= m.bound ? 'held' : 'EXCEEDED'})`,
+      `${m.rss.length - 1} ${(m.fileBytes / 1e6).toFixed(1)} MB backgrounds uploaded one after another, ${setting}: RSS ${m.rss.map(mb).join(' -> ')} MB; growth after the first ${mb(m.growth)} MB (bound ${mb(m.bound)} MB: ${m.growth <= m.bound ? 'held' : 'EXCEEDED'})`,
     );
   }
 }
@@ -164,23 +166,23 @@ async function republish() {
   );
 }
 
-async function nightly() {
-  const r = await housekeepingBench();
+async function nightly(accounts?: number) {
+  const r = await housekeepingBench(accounts);
   console.log(
     `housekeeping over ${r.accounts} provisional accounts (embedded default): ${(r.ms / 1000).toFixed(1)} s; ${r.result.deletedAccounts} accounts deleted, ${r.result.unpublishedPages} pages unpublished; JS heap ${r.heapBeforeMB.toFixed(0)} MB before, peak ${r.heapPeakMB.toFixed(0)} MB`,
   );
 }
 
-async function linkCheck() {
-  const r = await linkCheckBench();
+async function linkCheck(size: [number?, number?]) {
+  const r = await linkCheckBench(...size);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
     `nightly link check, ${r.links} links on ${r.hosts} hosts (local server, 64 hosts at once, one request per host at a time): ${s(r.checkerMs)} (${Math.round(r.links / (r.checkerMs / 1000))} links/s); bare node:http client, same requests and politeness: ${s(r.bareMs)}; ratio ${(r.checkerMs / r.bareMs).toFixed(2)}; JS heap ${r.heapBeforeMB.toFixed(0)} MB before, peak ${r.heapPeakMB.toFixed(0)} MB; RSS ${r.rssBeforeMB.toFixed(0)} MB before (PGlite with the pages loaded), peak ${r.rssPeakMB.toFixed(0)} MB; ${r.result.failed} failing (1 %)`,
   );
 }
 
-async function startup() {
-  const r = await coldStart();
+async function startup(rounds: number) {
+  const r = await coldStart(rounds);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
   const bare = median(r.bare);
@@ -224,8 +226,8 @@ async function statsQuery() {
   }
 }
 
-async function encodings() {
-  const r = await encodingsBench();
+async function encodings(runs: number) {
+  const r = await encodingsBench(runs);
   console.log(
     `20-block page on the wire (GET /, headers included), bytes as is (baseline) / gzip / brotli q${r.quality} (target gzip <= ${WIRE_BUDGET}, brotli smaller):`,
   );
@@ -242,23 +244,40 @@ async function encodings() {
   );
 }
 
-const only = process.argv[2];
-if (!only || only === 'cdn') await cdn();
-if (!only || only === 'startup') await startup();
-if (!only || only === 'render') render();
-if (!only || only === 'encodings') await encodings();
-if (!only || only === 'redirects') await redirects();
-if (!only || only === 'pixel') await pixel();
-if (!only || only === 'publish') await latency();
-if (!only || only === 'images') await images();
-if (!only || only === 'republish') await republish();
-if (!only || only === 'housekeeping') await nightly();
-if (!only || only === 'linkcheck') await linkCheck();
-if (!only || only === 'stats-query') await statsQuery();
-if (!only || only === 'a11y') {
+async function memory(o: Parameters<typeof memoryBench>[0]) {
+  const r = await memoryBench(o);
+  const mb = (x: number) => `${x.toFixed(0)} MB`;
+  console.log(
+    `resident memory, fresh data folder (MALLOC_ARENA_MAX=2): PGlite alone, PostgreSQL's defaults ${r.defaults ? mb(r.defaults.rss) : '(not in a short run)'}; PGlite alone, the service's settings ${mb(r.tuned.rss)}; npm start idle ${mb(r.idle.rss)} (${(r.idle.rss / r.tuned.rss).toFixed(2)}x PGlite alone; target <= 200 MB or <= 1.2x), after ${r.loadSeconds} s of mixed load (${r.load.requests} reads, ${r.load.edits} edits) ${mb(r.after.rss)}, peak ${mb(r.after.peak)} (target <= 300 MB)`,
+  );
+}
+
+// `--short`: every bench in a few seconds, no target asserted (CI runs it so none rots unnoticed).
+const short = process.argv.includes('--short');
+const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const run = (name: string) => {
+  if (only && only !== name) return false;
+  if (short) console.log(`[${name}, ${((performance.now() - begun) / 1000).toFixed(0)} s into the run]`);
+  return true;
+};
+const begun = performance.now();
+if (run('memory')) await memory(short ? { settleMs: 300, loadSeconds: 2, short } : {});
+if (!short && run('cdn')) await cdn();
+if (run('startup')) await startup(short ? 1 : 5);
+if (run('render')) render(short ? 1 : 9, short ? 20 : 150);
+if (run('encodings')) await encodings(short ? 5 : 60);
+if (run('redirects')) await redirects(short ? 1 : 3, short ? 2 : 5);
+if (run('pixel')) await pixel(short ? 1 : 3, short ? 1 : 5);
+if (run('publish')) await latency(short ? 20 : 300);
+if (run('images')) await images(short);
+if (!short && run('republish')) await republish();
+if (run('housekeeping')) await nightly(short ? 500 : undefined);
+if (run('linkcheck')) await linkCheck(short ? [500, 25] : []);
+if (!short && run('stats-query')) await statsQuery();
+if (!short && run('a11y')) {
   const scores = await accessibilityScores();
   console.log(
     `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
   );
 }
-if (!only || only === 'lighthouse') console.log(lighthouseReport(await lighthouseTemplates()));
+if (!short && run('lighthouse')) console.log(lighthouseReport(await lighthouseTemplates()));

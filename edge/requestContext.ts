@@ -18,23 +18,36 @@ const GIVEN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const current = new AsyncLocalStorage<RequestContext>();
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
-/** The request's context, made (with its id sent back) on first use. */
-export function requestContext(req: IncomingMessage, res: ServerResponse): RequestContext {
+/**
+ * The request's context, made on first use, its id sent back unless `announce` is false (a
+ * cached, shared answer must not name one request).
+ */
+export function requestContext(req: IncomingMessage, res: ServerResponse, announce = true): RequestContext {
   let context = contexts.get(req);
   if (!context) {
     const given = req.headers['x-request-id'];
     context = { id: typeof given === 'string' && GIVEN_ID.test(given) ? given : randomUUID(), route: 'unmatched' };
     contexts.set(req, context);
-    if (!res.headersSent) res.setHeader('X-Request-Id', context.id);
+    if (announce && !res.headersSent) res.setHeader('X-Request-Id', context.id);
   }
   return context;
 }
 
 /** Handles the request with its context current, for the log lines written meanwhile. */
-export function runInRequest(req: IncomingMessage, res: ServerResponse, handle: () => void): RequestContext {
-  const context = requestContext(req, res);
+export function runInRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handle: () => void,
+  announce = true,
+): RequestContext {
+  const context = requestContext(req, res, announce);
   current.run(context, handle);
   return context;
+}
+
+/** The request's context if it was given one. */
+export function contextOf(req: IncomingMessage): RequestContext | undefined {
+  return contexts.get(req);
 }
 
 /** Names the route that answered (a pattern with placeholders, or a fixed word). */

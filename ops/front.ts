@@ -10,7 +10,7 @@ import diagnostics_channel from 'node:diagnostics_channel';
 import type http from 'node:http';
 import type { Logger } from 'pino';
 import { pageNameFromHost } from '../core/rules/pageHost.js';
-import { requestContext, runInRequest } from '../edge/requestContext.js';
+import { contextOf, requestContext, runInRequest } from '../edge/requestContext.js';
 import type { Readiness } from './health.js';
 import type { Metrics } from './metrics.js';
 
@@ -34,6 +34,12 @@ interface Tracked {
   bulk: string | null;
 }
 const TRACKED = Symbol('tracked');
+/**
+ * Node 24 keeps AsyncLocalStorage in AsyncContextFrame: entering a context is a map copy and
+ * promises pay nothing. On Node 20 it puts hooks on every promise, so there pages and media run
+ * without one (bench/README.md, the router on Node 20 and 24).
+ */
+const CONTEXT_FOR_BULK = Number(process.versions.node.split('.')[0]) >= 24;
 type TrackedRequest = http.IncomingMessage & { [TRACKED]?: Tracked };
 
 // One subscriber for every answer of every server, rather than a 'finish' listener (a closure)
@@ -61,7 +67,7 @@ export function createFront(o: FrontOptions): http.RequestListener {
     const shown = route === 'unmatched' ? 'a path no route matches' : route;
     o.log[level](
       {
-        reqId: t.bulk ? undefined : requestContext(req, res).id,
+        reqId: contextOf(req)?.id,
         method: req.method,
         route,
         status: res.statusCode,
@@ -83,13 +89,13 @@ export function createFront(o: FrontOptions): http.RequestListener {
       });
       return;
     }
-    // Pages and media, the bulk (a CDN's misses), carry no request id: their answers are cached
-    // and shared, and on Node 20 running a request in AsyncLocalStorage makes every promise pay
-    // for hooks. The page host's rare log lines name the page and path instead.
+    // Pages and media, the bulk (a CDN's misses), send no request id: their answers are cached
+    // and shared. On Node 24 they still get one in the logs; on Node 20 they run outside
+    // AsyncLocalStorage, and the page host's rare log lines name the page and path instead.
     const bulk = !apex ? 'page' : path.startsWith('/media/') ? 'media' : null;
     req[TRACKED] = { front: finished, started: performance.now(), bulk };
-    if (bulk) handle(req, res);
-    else runInRequest(req, res, () => handle(req, res));
+    if (bulk && !CONTEXT_FOR_BULK) handle(req, res);
+    else runInRequest(req, res, () => handle(req, res), !bulk);
   };
 }
 

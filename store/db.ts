@@ -131,23 +131,45 @@ async function openPglite(
   return database;
 }
 
+/**
+ * The embedded database sized for a small machine (bench/README.md, "memory"): PostgreSQL's
+ * defaults (128 MB of shared buffers, 100 connections' worth of shared memory) are for a server
+ * of its own, and PGlite touches all of its shared memory when it starts: ~60 MB of
+ * `npm start`'s resident size. One connection, a buffer cache of a few MB (the files are in the
+ * operating system's cache anyway), and work memory as PostgreSQL's default for sorts.
+ */
+const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '8MB',
+  wal_buffers: '512kB',
+  temp_buffers: '1MB',
+  maintenance_work_mem: '16MB',
+  max_connections: '3',
+};
+const startParams = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
 /** PGlite over dataDir (in memory without one), a new folder unpacked from the seed when there is one. */
 async function createPglite(dataDir: string | undefined, seed: DatabaseOptions['seed']): Promise<PGlite> {
-  if (!dataDir) return PGlite.create();
+  if (!dataDir) return PGlite.create({ startParams });
   // Only into a folder that is missing or empty: the fallback below removes what it unpacked.
   const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const loadDataDir = fresh && seed ? await seed() : null;
   try {
     if (loadDataDir) {
       try {
-        return await PGlite.create({ dataDir, loadDataDir });
+        // Unpacking grows PGlite's WebAssembly memory, which never shrinks while it is open:
+        // opened again, the folder costs what an existing one does (bench/README.md, memory).
+        await (await PGlite.create({ dataDir, loadDataDir, startParams })).close();
+        return await PGlite.create({ dataDir, startParams });
       } catch (err) {
         if (writeRefusal(err)) throw err;
         // A seed this PGlite cannot read (made by another version): create the folder the long way.
         rmSync(dataDir, { recursive: true, force: true });
       }
     }
-    return await PGlite.create({ dataDir });
+    return await PGlite.create({ dataDir, startParams });
   } catch (err) {
     // A folder made here and left half made (a full disk) would not open at the next start.
     if (fresh) rmSync(dataDir, { recursive: true, force: true });

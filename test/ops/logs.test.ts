@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { createLogger } from '../../start/logger.js';
 import { fsStorage } from '../../store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { pageRequest } from '../helpers/client.js';
 import { buildCreateRequest } from '../helpers/factories.js';
 
 /** The app's log lines, parsed, as they are written. */
@@ -72,5 +73,25 @@ describe('request ids in answers and logs', () => {
     const retried = lines.slice(before).find((l) => l.msg === 'publish failed; will retry');
     expect(retried, 'the retry logged its failure').to.not.equal(undefined);
     expect(retried).to.not.have.property('reqId');
+  });
+});
+
+describe('request ids of pages (cached, shared answers)', () => {
+  let own: TestApp;
+  const { lines, to } = logCollector();
+  before(async () => {
+    own = await startApp({ log: createLogger('debug', { pretty: false, to }) });
+  });
+  after(() => own.close());
+
+  it('sends none; the access line carries one on Node 24, where AsyncLocalStorage costs promises nothing', async () => {
+    const answer = await pageRequest('nobody-here', '/', { app: own });
+    expect(answer.status).to.equal(404);
+    expect(answer.headers['x-request-id'], 'a shared answer names no request').to.equal(undefined);
+    const access = lines.find((l) => l.route === 'page' && l.status === 404);
+    expect(access, 'the page host wrote its access line').to.not.equal(undefined);
+    const node = Number(process.versions.node.split('.')[0]);
+    if (node >= 24) expect(access!.reqId).to.match(/^[0-9a-f-]{36}$/);
+    else expect(access).to.not.have.property('reqId');
   });
 });

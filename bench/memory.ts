@@ -1,0 +1,164 @@
+/**
+ * Resident memory of `npm start` on a fresh data folder (issue 35): idle once ready, then after a
+ * mixed load (page views, view pixels, API reads and edits), beside the embedded database alone
+ * in a process of its own on a new folder: opened by the service's own code (store/db.ts), and
+ * with PostgreSQL's defaults (the build's seed unpacked, as before). Every process is a child;
+ * its RSS is read from /proc.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { call, closeConnections } from './call.js';
+import { freePort } from './coldStart.js';
+
+const MB = 1024 * 1024;
+
+async function rss(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]) * 1024;
+  return { rss: kb('VmRSS') / MB, peak: kb('VmHWM') / MB };
+}
+
+function waitForLine(child: ChildProcess, line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      if (c.toString().includes(line)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before "${line}"`)));
+  });
+}
+
+async function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await gone;
+}
+
+/** PGlite alone in its own process, on a new folder from the build's seed. */
+async function pgliteAlone(settings: 'defaults' | 'service', settleMs: number) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-mem-'));
+  const dataDir = JSON.stringify(path.join(dir, 'db'));
+  // The service's settings: the service's own code (store/db.ts), seed and settings included.
+  const open =
+    settings === 'service'
+      ? `const { openDatabase } = await import('./dist/store/db.js');
+         const db = await openDatabase({ dataDir: ${dataDir}, seed: readSeed });`
+      : `const { PGlite } = await import('@electric-sql/pglite');
+         const db = await PGlite.create({ dataDir: ${dataDir}, loadDataDir: await readSeed() });`;
+  const script = `
+    import { readSeed } from './dist/store/seed.js';
+    ${open}
+    await db.query('SELECT count(*) FROM pg_class');
+    console.log('open');
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+  });
+  try {
+    await waitForLine(child, 'open');
+    await sleep(settleMs);
+    return await rss(child.pid!);
+  } finally {
+    await ended(child);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Page views, view pixels and API reads from autocannon while one client edits the pages. */
+async function mixedLoad(port: number, seconds: number) {
+  const json = { 'content-type': 'application/json' };
+  const pages: { id: string; name: string; key: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const blocks = Array.from({ length: 20 }, (_, j) => ({
+      type: 'link',
+      label: `Link ${j}`,
+      url: `https://e.com/${j}`,
+    }));
+    const r = await call(
+      port,
+      'POST',
+      '/api/agent/pages',
+      json,
+      JSON.stringify({ username: `mem${i}`, page: { blocks } }),
+    );
+    if (r.status !== 201 && r.status !== 200) throw new Error(`creating a page answered ${r.status}: ${r.text}`);
+    const created = JSON.parse(r.text);
+    pages.push({ id: created.page.id, name: `mem${i}`, key: created.apiKey });
+  }
+  const requests = pages.flatMap((p) => [
+    { method: 'GET' as const, path: '/', headers: { host: `${p.name}.pages.test` } },
+    {
+      method: 'GET' as const,
+      path: '/_/v',
+      headers: { host: `${p.name}.pages.test`, 'user-agent': 'Mozilla/5.0 Firefox/131.0' },
+    },
+    { method: 'GET' as const, path: `/api/profiles/${p.id}`, headers: { authorization: `Bearer ${p.key}` } },
+  ]);
+  let running = true;
+  let edits = 0;
+  const editing = (async () => {
+    while (running) {
+      const p = pages[edits % pages.length];
+      const r = await call(
+        port,
+        'PATCH',
+        `/api/profiles/${p.id}`,
+        { ...json, authorization: `Bearer ${p.key}` },
+        JSON.stringify({ bio: `Edit ${edits}` }),
+      );
+      if (r.status >= 500) throw new Error(`an edit answered ${r.status}`);
+      edits++;
+    }
+  })();
+  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration: seconds, requests });
+  running = false;
+  await editing;
+  closeConnections();
+  if (result['5xx'] > 0) throw new Error(`${result['5xx']} answers of 5xx under load`);
+  return { requests: result.requests.total, edits };
+}
+
+/** `npm start` (node build/start.mjs) on a fresh DATA_DIR: idle once ready, then after the load. */
+async function service(settleMs: number, loadSeconds: number) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-mem-'));
+  const port = await freePort();
+  // The start script itself (its `exec` makes the shell's process the service's).
+  const { scripts } = JSON.parse(await readFile('package.json', 'utf8'));
+  const child = spawn('sh', ['-c', scripts.start], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PORT: String(port), DATA_DIR: dir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'warn' },
+  });
+  try {
+    for (;;) {
+      const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+      if (r?.status === 200) break;
+      if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+      await sleep(100);
+    }
+    await sleep(settleMs);
+    const idle = await rss(child.pid!);
+    const load = await mixedLoad(port, loadSeconds);
+    await sleep(settleMs);
+    return { idle, after: await rss(child.pid!), load };
+  } finally {
+    await ended(child);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `short`: the PGlite-with-defaults process left out (the service's settings still measured). */
+export async function memoryBench(o: { settleMs?: number; loadSeconds?: number; short?: boolean } = {}) {
+  const settleMs = o.settleMs ?? 5_000;
+  // The seed and the service as `npm start` runs them: dist/ built from these sources.
+  const built = spawnSync(process.execPath, ['build/build.mjs'], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+  const defaults = o.short ? null : await pgliteAlone('defaults', settleMs);
+  const tuned = await pgliteAlone('service', settleMs);
+  const app = await service(settleMs, o.loadSeconds ?? 60);
+  return { defaults, tuned, ...app, loadSeconds: o.loadSeconds ?? 60 };
+}
