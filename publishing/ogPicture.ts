@@ -77,7 +77,9 @@ const drawing = new Map<string, Promise<Buffer>>();
 /**
  * The page's picture to store, or none: when one of the same inputs is stored already, or it
  * cannot be drawn (`failed` is told why; the page goes out without it). Pictures of the page's
- * earlier inputs are deleted before the new one is stored.
+ * earlier inputs stay until the page that names the new one is stored (deleteOgImages with
+ * `keep`, after the publish's writes): a publish that fails half way leaves the live page's
+ * picture in place.
  */
 export async function ogImageFile(
   row: RenderRow,
@@ -96,7 +98,6 @@ export async function ogImageFile(
       void body.catch(() => {}).finally(() => drawing.delete(key));
     }
     const png = await body;
-    await deleteOgImages(storage, row.username);
     return [
       {
         key,
@@ -110,8 +111,11 @@ export async function ogImageFile(
   }
 }
 
-/** Deletes every link-preview picture of the name (its page is gone). */
-export async function deleteOgImages(storage: ObjectStorage, username: string): Promise<void> {
-  const prefix = ogImagePrefix(username);
-  await storage.deletePrefix(prefix);
+/** Deletes the link-preview pictures of the name but `keep` (none: its page is gone). */
+export async function deleteOgImages(
+  storage: ObjectStorage,
+  username: string,
+  keep: readonly string[] = [],
+): Promise<void> {
+  await storage.deletePrefix(ogImagePrefix(username), keep);
 }

@@ -12,7 +12,7 @@ import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
 import { PUBLISH_RETRY } from '../queue/policies.js';
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
-import { pageKeys } from '../store/layout.js';
+import { ogImagePrefix, pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
@@ -150,6 +150,9 @@ export function createPublisher(d: PublisherDeps) {
         return [key, { body, ...meta, etag, lastModified }] as const;
       }),
     );
+    // A new link preview replaces the earlier ones only now that the page naming it is stored.
+    const picture = files.find(({ key }) => key.startsWith(ogImagePrefix(row.username)));
+    if (picture) await deleteOgImages(d.storage, row.username, [picture.key]);
     return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };
   }
 

@@ -61,8 +61,11 @@ export interface ObjectStorage {
   has(key: string): Promise<boolean>;
   /** Deletes the keys that exist; missing ones are not an error. */
   delete(keys: readonly string[]): Promise<void>;
-  /** Deletes every object under a folder (`prefix` is a key followed by `/`); returns how many. */
-  deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Deletes every object under a folder (`prefix` is a key followed by `/`) but the keys in
+   * `keep`; returns how many.
+   */
+  deletePrefix(prefix: string, keep?: readonly string[]): Promise<number>;
   /**
    * Removes what writes that failed or were cut off left behind (the folder storage's temporary
    * files of processes no longer running, or over a minute old); returns how many.

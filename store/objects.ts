@@ -218,11 +218,20 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       return removed;
     },
 
-    async deletePrefix(prefix) {
+    async deletePrefix(prefix, keep = []) {
       assertKey(prefix.replace(/\/$/, ''));
       if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
       const folder = file(prefix.slice(0, -1));
       const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+      if (keep.length > 0) {
+        const keys = files
+          .filter((f) => f.isFile() && !f.name.endsWith('.tmp'))
+          .map((f) => path.relative(root, path.join(f.parentPath, f.name)).split(path.sep).join('/'))
+          .filter((key) => !keep.includes(key));
+        await Promise.all(keys.flatMap((key) => [rm(file(key), { force: true }), rm(metaFile(key), { force: true })]));
+        for (const key of keys) written.delete(key);
+        return keys.length;
+      }
       const count = files.filter((f) => f.isFile() && !f.name.endsWith('.tmp')).length;
       await rm(folder, { recursive: true, force: true });
       await rm(path.join(root, '.meta', prefix.slice(0, -1)), { recursive: true, force: true });

@@ -105,7 +105,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
       );
     },
 
-    async deletePrefix(prefix) {
+    async deletePrefix(prefix, keep = []) {
       assertKey(prefix.replace(/\/$/, ''));
       if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
       const { sdk, client } = await s3();
@@ -113,7 +113,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
       // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
       for (;;) {
         const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix }));
-        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter((key) => key && !keep.includes(key));
         if (keys.length === 0) return count;
         await client.send(
           new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),

@@ -2,7 +2,7 @@
  * Storage that refuses writes, on a real full disk: a tmpfs of a few megabytes filled to the
  * last byte (mounted by the tests, which run as root).
  */
-import { utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -75,6 +75,9 @@ describe('the API while the storage folder refuses writes', () => {
 
   it('answers an upload 503 with a hint and Retry-After, keeps an edit to publish, and publishes it once there is room', async () => {
     const a = await createAgentAccount();
+    const pictures = () => readdirSync(path.join(disk.dir, 'pages', a.page.username, 'og'));
+    const before = pictures();
+    expect(before, 'the link preview of the page as created').to.have.length(1);
     disk.fill();
     const form = new FormData();
     form.append('kind', 'avatar');
@@ -84,12 +87,15 @@ describe('the API while the storage folder refuses writes', () => {
     const edit = await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Written on a full disk' }, { key: a.key });
     expect(edit.status, 'the change is kept; its publish waits in the outbox').to.equal(200);
     expect((await pageRequest(a.page.username, '/')).text).not.to.include('Written on a full disk');
+    expect(pictures(), 'the live page keeps the picture it names').to.deep.equal(before);
     expect(temporaryFiles(disk.dir)).to.deep.equal([]);
 
     disk.free();
     app().clock.advance(60_000);
     expect(await app().services.publisher.drain()).to.equal(1);
     expect((await pageRequest(a.page.username, '/')).text).to.include('Written on a full disk');
+    expect(pictures(), 'the new picture replaced the old once the page was stored').to.have.length(1);
+    expect(pictures()).to.not.deep.equal(before);
   });
 });
 

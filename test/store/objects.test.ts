@@ -101,6 +101,17 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect(await storage.deletePrefix('media/avatar/nobody/')).to.equal(0);
   });
 
+  it('deletes everything under a folder but the keys it is told to keep', async () => {
+    const storage = open();
+    for (const key of ['pages/erin/og/old.png', 'pages/erin/og/new.png', 'pages/erin/og/older.png']) {
+      await storage.put(key, 'x', meta);
+    }
+    expect(await storage.deletePrefix('pages/erin/og/', ['pages/erin/og/new.png'])).to.equal(2);
+    expect(await storage.get('pages/erin/og/old.png')).to.equal(null);
+    expect(await storage.get('pages/erin/og/older.png')).to.equal(null);
+    expect((await storage.get('pages/erin/og/new.png'))?.body.toString()).to.equal('x');
+  });
+
   it('keeps binary bodies byte for byte', async () => {
     const storage = open();
     const bytes = Buffer.from([0, 255, 1, 254, 128, 10, 13]);
