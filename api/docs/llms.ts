@@ -65,7 +65,7 @@ The same actions as tools over MCP (Streamable HTTP): ${base}/mcp. Tools: check_
 
 ## Reference
 
-- OpenAPI 3.0: ${base}/openapi.json
+- OpenAPI 3.1: ${base}/openapi.json
 - Readable reference: ${base}/docs
 `;
 }
