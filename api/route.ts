@@ -10,6 +10,7 @@ import type { OperationName } from '../core/operations.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { AuthMode } from '../edge/auth.js';
 import type { RequestState } from '../edge/state.js';
+import type { RequestHeader, ResponseHeader } from './openapi/headers.js';
 
 export type ApiContext = RouterContext<RequestState>;
 
@@ -35,14 +36,27 @@ export interface RouteDef<
    */
   multipart?: Record<string, unknown>;
   query?: Q;
-  /** Extra request headers worth documenting. */
-  headers?: { name: string; description: string }[];
+  /** Request headers the route reads (declared in api/openapi/headers.ts); X-CSRF-Token follows from auth. */
+  headers?: RequestHeader[];
+  /**
+   * An example request for openapi.json (values in api/openapi/examples.ts): the body, and the
+   * path and query parameters.
+   */
+  example?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string | number> };
   /**
    * The operation the route performs (core/operations.ts): its rate limits apply to the route,
    * and to the MCP tool that names the same operation.
    */
   operation?: OperationName;
-  responses: { status: number; description: string; schema?: v.GenericSchema; contentType?: string }[];
+  /** The answers; `headers` are those the answer carries, `example` an example body. */
+  responses: {
+    status: number;
+    description: string;
+    schema?: v.GenericSchema;
+    contentType?: string;
+    headers?: ResponseHeader[];
+    example?: unknown;
+  }[];
   errors: ErrorCode[];
   handler: (ctx: ApiContext, input: { body: Infer<B>; query: Infer<Q> }) => Promise<void>;
 }

@@ -9,11 +9,13 @@ import { Locale, Password, str, TimeZone } from '../../core/schemas/fields.js';
 import { AccountOut, ExportOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { endSession } from '../../edge/sessions.js';
+import { exampleExport } from '../openapi/accountExamples.js';
+import { exampleAccount } from '../openapi/examples.js';
 import { accountOf, route, sessionAccountOf } from '../route.js';
 
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 
-const AccountPatch = v.strictObject({
+export const AccountPatch = v.strictObject({
   locale: v.optional(Locale),
   timeZone: v.optional(TimeZone),
   currentPassword: v.optional(v.pipe(str(), v.maxLength(200))),
@@ -21,7 +23,7 @@ const AccountPatch = v.strictObject({
 });
 
 /** DELETE: the account's password, which an account that has one must send. */
-const AccountDelete = v.optional(v.strictObject({ password: v.optional(v.pipe(str(), v.maxLength(200))) }), {});
+export const AccountDelete = v.optional(v.strictObject({ password: v.optional(v.pipe(str(), v.maxLength(200))) }), {});
 
 export function accountRoutes(s: Services, limiter: Limiter) {
   return [
@@ -31,7 +33,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       tag: 'Account',
       summary: 'The account: e-mail, language, creation date',
       auth: 'key',
-      responses: [{ status: 200, description: 'The account', schema: AccountOut }],
+      responses: [{ status: 200, description: 'The account', schema: AccountOut, example: exampleAccount }],
       errors: [...keyErrors],
       async handler(ctx) {
         ctx.body = presentAccount(await loadAccount(s, accountOf(ctx)));
@@ -47,7 +49,15 @@ export function accountRoutes(s: Services, limiter: Limiter) {
         'A new password needs the current one, and logs out every browser session of the account. A wrong current password is 403 bad_credentials (the key itself stays valid). Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
       auth: 'key',
       body: AccountPatch,
-      responses: [{ status: 200, description: 'The account after the change', schema: AccountOut }],
+      example: { body: { timeZone: 'Europe/Berlin' } },
+      responses: [
+        {
+          status: 200,
+          description: 'The account after the change',
+          schema: AccountOut,
+          example: { ...exampleAccount, timeZone: 'Europe/Berlin' },
+        },
+      ],
       errors: [...keyErrors, 'invalid_fields', 'bad_credentials', 'rate_limited'],
       async handler(ctx, { body }) {
         ctx.body = presentAccount(await changeAccount(s, accountOf(ctx), body, { limiter }));
@@ -61,7 +71,15 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       summary: 'Everything stored about the account, as JSON',
       description: 'Secrets are never exported: keys and claim links appear without the values that unlock them.',
       auth: 'key',
-      responses: [{ status: 200, description: 'The export', schema: ExportOut }],
+      responses: [
+        {
+          status: 200,
+          description: 'The export',
+          schema: ExportOut,
+          headers: ['Content-Disposition'],
+          example: exampleExport,
+        },
+      ],
       errors: [...keyErrors],
       async handler(ctx) {
         const body = await exportAccount(s, accountOf(ctx));
@@ -79,6 +97,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
         'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key, and the session\'s CSRF token must be in X-CSRF-Token (403 csrf_failed without it). An account with a password sends it as {"password"}: without it 400 invalid_fields (field password), a wrong one 403 bad_credentials; wrong ones count against the same limit as wrong current passwords (10 per 15 minutes, 50 per day: then 429 rate_limited). The account goes with its pages (taken off the page hosts), images, keys, sessions, claim links and statistics; its page names stay parked, taken for everyone. A message to the account\'s e-mail confirms it.',
       auth: 'session',
       body: AccountDelete,
+      example: { body: { password: 'correct horse battery staple' } },
       responses: [{ status: 204, description: 'Deleted' }],
       errors: ['forbidden_via_key', 'unauthorized', 'csrf_failed', 'invalid_fields', 'bad_credentials', 'rate_limited'],
       async handler(ctx, { body }) {

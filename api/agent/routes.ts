@@ -11,6 +11,8 @@ import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../../core/sche
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
+import { exampleMe } from '../openapi/accountExamples.js';
+import { exampleCreated, exampleCreateRequest } from '../openapi/examples.js';
 import { accountOf, route } from '../route.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -27,13 +29,9 @@ export function agentRoutes(s: Services) {
       auth: 'optional-key',
       operation: 'createPage',
       body: CreatePageRequest,
-      headers: [
-        {
-          name: 'Idempotency-Key',
-          description: 'A retry with the same value within 24 hours replays the first answer and creates nothing.',
-        },
-      ],
-      responses: [{ status: 201, description: 'Created', schema: CreatePageOut }],
+      headers: ['Idempotency-Key'],
+      example: { body: exampleCreateRequest },
+      responses: [{ status: 201, description: 'Created', schema: CreatePageOut, example: exampleCreated }],
       errors: [
         'invalid_fields',
         'too_short',
@@ -92,7 +90,18 @@ export function agentRoutes(s: Services) {
       operation: 'validatePage',
       body: CreatePageRequest,
       parseBody: false,
-      responses: [{ status: 200, description: 'The verdict', schema: ValidateOut }],
+      example: { body: { ...exampleCreateRequest, username: 'ad' } },
+      responses: [
+        {
+          status: 200,
+          description: 'The verdict',
+          schema: ValidateOut,
+          example: {
+            valid: false,
+            problems: [{ code: 'too_short', hint: 'Usernames have at least 3 characters.', field: 'username' }],
+          },
+        },
+      ],
       // A body that is not JSON is refused before it is read (edge/body.ts); every other problem is reported.
       errors: ['invalid_fields', 'invalid_key', 'unauthorized', 'key_revoked', 'too_large'],
       async handler(ctx) {
@@ -109,7 +118,7 @@ export function agentRoutes(s: Services) {
       summary: 'The account, its pages and the program-made page slots left',
       auth: 'key',
       operation: 'getMe',
-      responses: [{ status: 200, description: 'The account', schema: MeOut }],
+      responses: [{ status: 200, description: 'The account', schema: MeOut, example: exampleMe }],
       errors: ['unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {
         ctx.body = await describeAccount(s, accountOf(ctx));
@@ -123,7 +132,14 @@ export function agentRoutes(s: Services) {
       summary: 'A fresh claim link for a provisional account (valid 7 days)',
       auth: 'key',
       operation: 'getClaimLink',
-      responses: [{ status: 201, description: 'The link', schema: ClaimLinkOut }],
+      responses: [
+        {
+          status: 201,
+          description: 'The link',
+          schema: ClaimLinkOut,
+          example: { claimUrl: exampleCreated.claimUrl, expiresAt: exampleCreated.claimExpiresAt },
+        },
+      ],
       errors: ['already_claimed', 'unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {
         ctx.status = 201;

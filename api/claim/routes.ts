@@ -14,7 +14,7 @@ export function claimRoutes(s: Services) {
       description: 'pending, claimed, expired, or invalid for a token that was never issued.',
       auth: 'none',
       operation: 'claimStatus',
-      responses: [{ status: 200, description: 'The status', schema: ClaimStatusOut }],
+      responses: [{ status: 200, description: 'The status', schema: ClaimStatusOut, example: { status: 'pending' } }],
       errors: [],
       async handler(ctx) {
         ctx.body = { status: await claimStatus(s, ctx.params.token) };

@@ -24,7 +24,15 @@ export function importRoutes(s: Services) {
       auth: 'key',
       operation: 'importLinks',
       body: ImportPageRequest,
-      responses: [{ status: 200, description: 'The links found', schema: ImportPageOut }],
+      example: { body: { url: 'https://linktr.ee/ada' } },
+      responses: [
+        {
+          status: 200,
+          description: 'The links found',
+          schema: ImportPageOut,
+          example: { links: [{ label: 'My shop', url: 'https://shop.example.com/' }] },
+        },
+      ],
       errors: [...keyErrors, 'invalid_fields', ...fetchErrors, 'nothing_found', 'js_only'],
       async handler(ctx, { body }) {
         accountOf(ctx);
@@ -41,7 +49,21 @@ export function importRoutes(s: Services) {
       auth: 'key',
       operation: 'importProfile',
       body: ImportProfileRequest,
-      responses: [{ status: 200, description: 'The profile', schema: ImportProfileOut }],
+      example: { body: { handle: '@ada' }, params: { network: 'github' } },
+      responses: [
+        {
+          status: 200,
+          description: 'The profile',
+          schema: ImportProfileOut,
+          example: {
+            network: 'github',
+            handle: 'ada',
+            displayName: 'Ada Lovelace',
+            bio: 'Prints, postcards and the odd program.',
+            avatar: 'avatars/8e2d4c6b0a1f3e5d7c9b2a40/4f6a8b0c1d2e.avif',
+          },
+        },
+      ],
       errors: [...keyErrors, 'invalid_fields', 'not_found', ...fetchErrors, 'not_image', 'processing_failed'],
       async handler(ctx, { body }) {
         ctx.body = await importProfile(s, accountOf(ctx), String(ctx.params.network), body.handle);

@@ -10,6 +10,7 @@ import { str } from '../../core/schemas/fields.js';
 import { ApiKeyCreatedOut, ApiKeyListOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
+import { exampleApiKeyCreated, exampleApiKeys } from '../openapi/examples.js';
 import { route, sessionAccountOf } from '../route.js';
 
 const errors = ['forbidden_via_key', 'unauthorized'] as const;
@@ -18,7 +19,7 @@ const writeErrors = [...errors, 'csrf_failed'] as const;
 const description =
   "Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need the session's CSRF token in X-CSRF-Token (403 csrf_failed without it).";
 
-const KeyCreate = v.strictObject({ label: v.optional(v.pipe(str(), v.trim(), v.maxLength(80)), '') });
+export const KeyCreate = v.strictObject({ label: v.optional(v.pipe(str(), v.trim(), v.maxLength(80)), '') });
 
 export function keyRoutes(s: Services) {
   return [
@@ -29,7 +30,9 @@ export function keyRoutes(s: Services) {
       summary: 'List API keys',
       description,
       auth: 'session',
-      responses: [{ status: 200, description: 'The live keys, newest first', schema: ApiKeyListOut }],
+      responses: [
+        { status: 200, description: 'The live keys, newest first', schema: ApiKeyListOut, example: exampleApiKeys },
+      ],
       errors: [...errors],
       async handler(ctx) {
         ctx.body = { keys: (await liveKeys(s, sessionAccountOf(ctx))).map(presentKey) };
@@ -43,7 +46,15 @@ export function keyRoutes(s: Services) {
       description,
       auth: 'session',
       body: KeyCreate,
-      responses: [{ status: 201, description: 'The new key, shown once', schema: ApiKeyCreatedOut }],
+      example: { body: { label: 'my agent' } },
+      responses: [
+        {
+          status: 201,
+          description: 'The new key, shown once',
+          schema: ApiKeyCreatedOut,
+          example: exampleApiKeyCreated,
+        },
+      ],
       errors: [...writeErrors, 'invalid_fields', 'limit_reached'],
       async handler(ctx, { body }) {
         const { row, apiKey } = await createKey(

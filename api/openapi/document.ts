@@ -1,40 +1,28 @@
 /**
- * openapi.json, generated from the same route declarations and valibot schemas that serve and
- * validate requests (OpenAPI 3.0.3, info.version 1.0.0).
+ * openapi.json (OpenAPI 3.1), generated from the same route declarations and valibot schemas
+ * that serve and validate requests: named schemas in components (api/openapi/schemas.ts), the
+ * headers clients send and read (headers.ts), the webhook events (webhooks.ts), and an example
+ * for every operation, given beside each route.
  */
-import { toJsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
 import type { Config } from '../../core/config.js';
 import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 import { operationLimits } from '../../core/operations.js';
 import { LIMITS } from '../../core/rules/limits.js';
-import { ErrorObject } from '../../core/schemas/responses.js';
 import type { AnyRoute } from '../route.js';
+import { answerHeaders, HEADER_COMPONENTS, parameterRef } from './headers.js';
+import { componentSchemas, queryProperties, schemaOf } from './schemas.js';
+import { webhooksSection } from './webhooks.js';
 
 type Json = Record<string, unknown>;
 
-function schemaOf(schema: v.GenericSchema): Json {
-  return tidy(toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' })) as Json;
-}
-
-/** OpenAPI 3.0 wants `required` left out rather than empty (objects whose fields are all optional). */
-function tidy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(tidy);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [k, value] of Object.entries(node)) {
-    if (k === 'required' && Array.isArray(value) && value.length === 0) continue;
-    out[k] = tidy(value);
-  }
-  return out;
-}
-
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': { description: 'Requests allowed in the window', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+/** A path parameter's example when the route gives none. */
+const PARAM_EXAMPLES: Record<string, string> = {
+  id: '5c1f0a9e3b7d2e4f6a8b0c1d',
+  n: '3',
+  token: 'Zb3k9QwErTyUiOpAsDfGhJkLzXcVbNm1234567890ab',
+  network: 'github',
 };
 
 export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, 'baseUrl'>): Json {
@@ -45,7 +33,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
     paths[path][r.method] = operation(r);
   }
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: 'Link-in-bio page service',
       version: '1.0.0',
@@ -58,9 +46,11 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
       { name: 'Pages' },
       { name: 'Images and imports' },
       { name: 'Account' },
+      { name: 'History' },
       { name: 'Webhooks' },
     ],
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'svc_sk_ followed by 43 URL-safe characters' },
@@ -71,7 +61,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
           description: 'Dashboard session (browser only); writes also need the X-CSRF-Token header.',
         },
       },
-      schemas: { Error: schemaOf(ErrorObject) },
+      ...HEADER_COMPONENTS,
+      schemas: componentSchemas(),
     },
   };
 }
@@ -79,33 +70,42 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
 function operation(r: AnyRoute): Json {
   const parameters: Json[] = [];
   for (const name of r.path.match(/:([A-Za-z]+)/g) ?? []) {
-    parameters.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
+    const key = name.slice(1);
+    const example = r.example?.params?.[key] ?? PARAM_EXAMPLES[key];
+    parameters.push({ name: key, in: 'path', required: true, schema: { type: 'string' }, example });
   }
   if (r.query) {
-    const q = schemaOf(r.query) as { properties?: Record<string, Json>; required?: string[] };
-    for (const [name, schema] of Object.entries(q.properties ?? {})) {
-      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    const q = queryProperties(r.query);
+    for (const [name, schema] of Object.entries(q.properties)) {
+      const example = r.example?.query?.[name];
+      parameters.push({
+        name,
+        in: 'query',
+        required: q.required.includes(name),
+        schema,
+        ...(example !== undefined && { example }),
+      });
     }
   }
-  for (const h of r.headers ?? []) {
-    parameters.push({
-      name: h.name,
-      in: 'header',
-      required: false,
-      description: h.description,
-      schema: { type: 'string' },
-    });
-  }
+  for (const h of r.headers ?? []) parameters.push(parameterRef(h));
+  const viaSession = r.auth === 'session' || r.auth === 'key-or-session';
+  if (viaSession && r.method !== 'get') parameters.push(parameterRef('X-CSRF-Token'));
 
+  const limits = operationLimits(r.operation);
   const responses: Record<string, Json> = {};
   for (const res of r.responses) {
+    const headers = answerHeaders({ own: res.headers, limited: limits.length > 0 });
+    const media = res.schema && {
+      schema: schemaOf(res.schema),
+      ...(res.example !== undefined && { example: res.example }),
+    };
     responses[String(res.status)] = {
       description: res.description,
-      ...(res.schema && { content: { [res.contentType ?? 'application/json']: { schema: schemaOf(res.schema) } } }),
+      ...(Object.keys(headers).length > 0 && { headers }),
+      ...(media && { content: { [res.contentType ?? 'application/json']: media } }),
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  const limits = operationLimits(r.operation);
   const limitCodes = limits.map((l) => LIMITS[l.name].code);
   // Every body is read by edge/body.ts before the route sees it: one over 1 MB is too_large and
   // one that is not JSON invalid_fields, whatever the route declares.
@@ -118,13 +118,10 @@ function operation(r: AnyRoute): Json {
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
-      ...(status === 429 && { headers: { 'Retry-After': { schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS } }),
-      ...(status === 503 && { headers: { 'Retry-After': { schema: { type: 'integer' } } } }),
-      content: { 'application/json': { schema: ERROR_REF } },
+      ...(status === 429 && { headers: answerHeaders({ limited: limits.length > 0, retryAfter: true }) }),
+      ...(status === 503 && { headers: answerHeaders({ retryAfter: true }) }),
+      content: { 'application/json': { schema: ERROR_REF, example: errorExample(codes[0]) } },
     };
-  }
-  if (limits.length > 0) {
-    for (const res of r.responses) responses[String(res.status)].headers = RATE_LIMIT_HEADERS;
   }
 
   return {
@@ -138,7 +135,10 @@ function operation(r: AnyRoute): Json {
       requestBody: {
         required: true,
         content: {
-          'application/json': { schema: schemaOf(r.body) },
+          'application/json': {
+            schema: schemaOf(r.body),
+            ...(r.example?.body !== undefined && { example: r.example.body }),
+          },
           ...(r.multipart && { 'multipart/form-data': { schema: r.multipart } }),
         },
       },
@@ -160,4 +160,9 @@ function security(auth: AnyRoute['auth']): Json[] {
     case 'key-or-session':
       return [{ apiKey: [] }, { session: [] }];
   }
+}
+
+/** An error answer as the service gives it: the code and its hint. */
+function errorExample(code: ErrorCode): Json {
+  return { code, hint: ERROR_CODES[code][1] };
 }

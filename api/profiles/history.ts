@@ -6,6 +6,7 @@ import { presentWithLinks } from '../../core/queries/pages.js';
 import { PageOut, VersionOut, VersionsOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
+import { examplePage, exampleVersion, exampleVersions } from '../openapi/examples.js';
 import { accountOf, route } from '../route.js';
 
 const tag = 'History';
@@ -30,7 +31,9 @@ export function historyRoutes(s: Services) {
         'Each change makes a version: when, by whom (the key\'s label, "the dashboard", "moderation"), the User-Agent and a short summary. Kept 90 days, at most the last 100.',
       auth: 'key',
       operation: 'listVersions',
-      responses: [{ status: 200, description: 'The versions and the current one', schema: VersionsOut }],
+      responses: [
+        { status: 200, description: 'The versions and the current one', schema: VersionsOut, example: exampleVersions },
+      ],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
         ctx.body = await listVersions(s, accountOf(ctx), ctx.params.id);
@@ -44,7 +47,14 @@ export function historyRoutes(s: Services) {
       summary: 'One version of the page as it was',
       auth: 'key',
       operation: 'getVersion',
-      responses: [{ status: 200, description: 'The version with every editable field', schema: VersionOut }],
+      responses: [
+        {
+          status: 200,
+          description: 'The version with every editable field',
+          schema: VersionOut,
+          example: exampleVersion,
+        },
+      ],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
         ctx.body = await getVersion(s, accountOf(ctx), ctx.params.id, versionParam(ctx));
@@ -60,7 +70,16 @@ export function historyRoutes(s: Services) {
         'With `If-Match: "<version>"` only if the page is still at that version (else 412 precondition_failed). An image removed since cannot come back (400).',
       auth: 'key',
       operation: 'restoreVersion',
-      responses: [{ status: 200, description: 'The page after the restore', schema: PageOut }],
+      headers: ['If-Match'],
+      responses: [
+        {
+          status: 200,
+          description: 'The page after the restore',
+          schema: PageOut,
+          headers: ['ETag'],
+          example: { ...examplePage, version: 5 },
+        },
+      ],
       errors: [...keyErrors, 'not_found', 'banned', 'invalid_fields', 'precondition_failed'],
       async handler(ctx) {
         const row = await restoreVersion(s, accountOf(ctx), ctx.params.id, versionParam(ctx), changeOptions(ctx));

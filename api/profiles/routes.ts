@@ -13,6 +13,7 @@ import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
+import { examplePage, examplePut, exampleStats, exampleStatsCsv } from '../openapi/examples.js';
 import { accountOf, route } from '../route.js';
 
 const tag = 'Pages';
@@ -45,7 +46,7 @@ export function profileRoutes(s: Services) {
       summary: 'All pages of the account',
       auth: 'key',
       operation: 'listPages',
-      responses: [{ status: 200, description: 'The pages', schema: PagesOut }],
+      responses: [{ status: 200, description: 'The pages', schema: PagesOut, example: { pages: [examplePage] } }],
       errors: [...keyErrors],
       async handler(ctx) {
         ctx.body = await listPages(s, accountOf(ctx));
@@ -61,7 +62,15 @@ export function profileRoutes(s: Services) {
       auth: 'key',
       operation: 'createProfile',
       body: ProfileCreate,
-      responses: [{ status: 201, description: 'The new page', schema: PageOut }],
+      example: { body: { username: 'ada-shop', templateId: 'mono' } },
+      responses: [
+        {
+          status: 201,
+          description: 'The new page',
+          schema: PageOut,
+          example: { ...examplePage, username: 'ada-shop', templateId: 'mono', version: 1, blocks: [] },
+        },
+      ],
       errors: [
         ...keyErrors,
         'invalid_fields',
@@ -91,7 +100,7 @@ export function profileRoutes(s: Services) {
       operation: 'getPage',
       description:
         'Its `version` is also the `ETag`: send it back in `If-Match` to change the page only if nobody else has.',
-      responses: [{ status: 200, description: 'The page', schema: PageOut }],
+      responses: [{ status: 200, description: 'The page', schema: PageOut, headers: ['ETag'], example: examplePage }],
       errors: [...keyErrors, 'not_found'],
       async handler(ctx) {
         const page = await getPage(s, accountOf(ctx), ctx.params.id);
@@ -109,7 +118,17 @@ export function profileRoutes(s: Services) {
       auth: 'key',
       operation: 'updatePage',
       body: ProfilePatch,
-      responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
+      headers: ['If-Match'],
+      example: { body: { bio: 'Prints, postcards and the odd program.', theme: { accent: '#0a7f5a' } } },
+      responses: [
+        {
+          status: 200,
+          description: 'The page after the change',
+          schema: PageOut,
+          headers: ['ETag'],
+          example: { ...examplePage, version: 5 },
+        },
+      ],
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
         await answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
@@ -124,7 +143,17 @@ export function profileRoutes(s: Services) {
       description: `Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out. ${IF_MATCH}`,
       auth: 'key',
       body: ProfileReplace,
-      responses: [{ status: 200, description: 'The page after the change', schema: PageOut }],
+      headers: ['If-Match'],
+      example: { body: examplePut },
+      responses: [
+        {
+          status: 200,
+          description: 'The page after the change',
+          schema: PageOut,
+          headers: ['ETag'],
+          example: { ...examplePage, version: 5 },
+        },
+      ],
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
         await answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
@@ -139,6 +168,7 @@ export function profileRoutes(s: Services) {
       description: IF_MATCH,
       auth: 'key',
       operation: 'deletePage',
+      headers: ['If-Match'],
       responses: [{ status: 204, description: 'Deleted' }],
       errors: [...keyErrors, 'not_found', 'banned', 'precondition_failed'],
       async handler(ctx) {
@@ -156,7 +186,8 @@ export function profileRoutes(s: Services) {
       auth: 'key',
       operation: 'getStats',
       query: StatsQuery,
-      responses: [{ status: 200, description: 'The statistics', schema: StatsOut }],
+      example: { query: { days: 7 } },
+      responses: [{ status: 200, description: 'The statistics', schema: StatsOut, example: exampleStats }],
       errors: [...keyErrors, 'invalid_fields', 'not_found'],
       async handler(ctx, { query }) {
         ctx.body = await getStats(s, accountOf(ctx), ctx.params.id, query);
@@ -173,7 +204,17 @@ export function profileRoutes(s: Services) {
       auth: 'key',
       operation: 'getStats',
       query: StatsQuery,
-      responses: [{ status: 200, description: 'The daily rows', schema: v.string(), contentType: 'text/csv' }],
+      example: { query: { days: 7 } },
+      responses: [
+        {
+          status: 200,
+          description: 'The daily rows',
+          schema: v.string(),
+          contentType: 'text/csv',
+          headers: ['Content-Disposition'],
+          example: exampleStatsCsv,
+        },
+      ],
       errors: [...keyErrors, 'invalid_fields', 'not_found'],
       async handler(ctx, { query }) {
         const stats = await getStats(s, accountOf(ctx), ctx.params.id, query);

@@ -32,7 +32,18 @@ export function uploadRoutes(s: Services) {
           file: { type: 'string', format: 'binary' },
         },
       },
-      responses: [{ status: 201, description: 'Stored', schema: UploadOut }],
+      example: { body: { url: 'https://images.example.com/ada.jpg', kind: 'avatar' } },
+      responses: [
+        {
+          status: 201,
+          description: 'Stored',
+          schema: UploadOut,
+          example: {
+            key: 'avatars/8e2d4c6b0a1f3e5d7c9b2a40/4f6a8b0c1d2e.avif',
+            url: 'https://media.example.page/avatars/8e2d4c6b0a1f3e5d7c9b2a40/4f6a8b0c1d2e.avif',
+          },
+        },
+      ],
       errors: [
         'unauthorized',
         'invalid_key',

@@ -19,7 +19,15 @@ export function usernameRoutes(s: Services) {
       auth: 'none',
       operation: 'checkUsername',
       query: CheckQuery,
-      responses: [{ status: 200, description: 'The verdict', schema: UsernameCheckOut }],
+      example: { query: { u: 'ada' } },
+      responses: [
+        {
+          status: 200,
+          description: 'The verdict',
+          schema: UsernameCheckOut,
+          example: { username: 'ada', status: 'taken', suggestions: ['ada-pages', 'ada-studio'] },
+        },
+      ],
       errors: ['invalid_fields'],
       async handler(ctx, { query }) {
         ctx.body = await checkUsername(s, query.u);

@@ -18,6 +18,7 @@ import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '.
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
+import { exampleDelivery, exampleWebhook, exampleWebhookWithSecret } from '../openapi/examples.js';
 import { keyOrSessionAccountOf, route } from '../route.js';
 
 const errors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
@@ -33,7 +34,14 @@ export function webhookRoutes(s: Services) {
       summary: "List the account's webhook endpoints",
       description: about,
       auth: 'key-or-session',
-      responses: [{ status: 200, description: 'The endpoints, oldest first', schema: WebhookListOut }],
+      responses: [
+        {
+          status: 200,
+          description: 'The endpoints, oldest first',
+          schema: WebhookListOut,
+          example: { webhooks: [exampleWebhook] },
+        },
+      ],
       errors: [...errors],
       async handler(ctx) {
         const rows = await listWebhooks(s, keyOrSessionAccountOf(ctx));
@@ -48,7 +56,17 @@ export function webhookRoutes(s: Services) {
       description: about,
       auth: 'key-or-session',
       body: WebhookCreate,
-      responses: [{ status: 201, description: 'The endpoint with its signing secret', schema: WebhookSecretOut }],
+      example: {
+        body: { url: exampleWebhook.url, events: exampleWebhook.events, description: exampleWebhook.description },
+      },
+      responses: [
+        {
+          status: 201,
+          description: 'The endpoint with its signing secret',
+          schema: WebhookSecretOut,
+          example: exampleWebhookWithSecret,
+        },
+      ],
       errors: [...writeErrors, 'invalid_fields', 'bad_url', 'blocked', 'limit_reached'],
       async handler(ctx, { body }) {
         const accountId = keyOrSessionAccountOf(ctx);
@@ -63,7 +81,7 @@ export function webhookRoutes(s: Services) {
       tag: 'Webhooks',
       summary: 'One webhook endpoint',
       auth: 'key-or-session',
-      responses: [{ status: 200, description: 'The endpoint', schema: WebhookOut }],
+      responses: [{ status: 200, description: 'The endpoint', schema: WebhookOut, example: exampleWebhook }],
       errors: [...errors, 'not_found'],
       async handler(ctx) {
         ctx.body = presentWebhook(await getWebhook(s, keyOrSessionAccountOf(ctx), ctx.params.id), s.now());
@@ -77,7 +95,15 @@ export function webhookRoutes(s: Services) {
       description: 'enabled: true starts deliveries again, also to an endpoint the service disabled.',
       auth: 'key-or-session',
       body: WebhookPatch,
-      responses: [{ status: 200, description: 'The endpoint', schema: WebhookOut }],
+      example: { body: { enabled: false } },
+      responses: [
+        {
+          status: 200,
+          description: 'The endpoint',
+          schema: WebhookOut,
+          example: { ...exampleWebhook, enabled: false },
+        },
+      ],
       errors: [...writeErrors, 'invalid_fields', 'bad_url', 'blocked', 'not_found'],
       async handler(ctx, { body }) {
         const row = await updateWebhook(s, keyOrSessionAccountOf(ctx), ctx.params.id, body);
@@ -105,7 +131,14 @@ export function webhookRoutes(s: Services) {
       description:
         'For 24 hours after a roll every delivery carries two v1,<base64> signatures in webhook-signature (space-separated), one per secret, so the receiver can switch over without losing a delivery.',
       auth: 'key-or-session',
-      responses: [{ status: 200, description: 'The endpoint with its new secret', schema: WebhookSecretOut }],
+      responses: [
+        {
+          status: 200,
+          description: 'The endpoint with its new secret',
+          schema: WebhookSecretOut,
+          example: exampleWebhookWithSecret,
+        },
+      ],
       errors: [...writeErrors, 'not_found'],
       async handler(ctx) {
         const { row, secret } = await rollWebhookSecret(s, keyOrSessionAccountOf(ctx), ctx.params.id);
@@ -118,7 +151,14 @@ export function webhookRoutes(s: Services) {
       tag: 'Webhooks',
       summary: "The endpoint's latest 50 deliveries",
       auth: 'key-or-session',
-      responses: [{ status: 200, description: 'Deliveries, newest first', schema: DeliveryListOut }],
+      responses: [
+        {
+          status: 200,
+          description: 'Deliveries, newest first',
+          schema: DeliveryListOut,
+          example: { deliveries: [exampleDelivery] },
+        },
+      ],
       errors: [...errors, 'not_found'],
       async handler(ctx) {
         const rows = await recentDeliveries(s, keyOrSessionAccountOf(ctx), ctx.params.id);

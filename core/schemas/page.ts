@@ -103,6 +103,9 @@ export const StatsQuery = v.object({
       str(),
       v.regex(/^\d{1,3}$/, 'Use a whole number of days from 1 to 365.'),
       v.transform(Number),
+      // What the string means (openapi.json documents the parameter by it: an integer, 1-365).
+      v.number(),
+      v.integer(),
       v.minValue(1, 'Use a whole number of days from 1 to 365.'),
       v.maxValue(365, 'Use a whole number of days from 1 to 365.'),
     ),

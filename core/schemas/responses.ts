@@ -8,7 +8,9 @@ import { BlockOut } from './blocks.js';
 import { COLOR_SCHEMES, TEMPLATE_IDS } from './fields.js';
 
 const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
-const FocusOut = v.object({ x: v.number(), y: v.number() });
+export const FocusOut = v.object({ x: v.number(), y: v.number() });
+/** Counts and versions are whole numbers on the wire. */
+const Int = v.pipe(v.number(), v.integer());
 
 export const ErrorObject = v.object({
   code: v.picklist(Object.keys(ERROR_CODES) as [string, ...string[]]),
@@ -16,7 +18,15 @@ export const ErrorObject = v.object({
   field: v.optional(v.string()),
   detail: v.optional(v.string()),
   suggestions: v.optional(v.array(v.string())),
-  retryAfter: v.optional(v.pipe(v.number(), v.integer())),
+  retryAfter: v.optional(Int),
+});
+
+export const ThemeOut = v.object({
+  accent: v.string(),
+  scheme: v.picklist(COLOR_SCHEMES),
+  backgroundImage: v.nullable(v.string()),
+  backgroundFocus: v.nullable(FocusOut),
+  overlay: v.number(),
 });
 
 export const PageOut = v.object({
@@ -26,7 +36,7 @@ export const PageOut = v.object({
   markdownUrl: v.string(),
   isPublished: v.boolean(),
   banned: v.boolean(),
-  version: v.number(),
+  version: Int,
   banReason: v.nullable(v.string()),
   nextChangeAt: v.nullable(DateTimeOut),
   createdAt: DateTimeOut,
@@ -42,25 +52,19 @@ export const PageOut = v.object({
   pageLocale: v.string(),
   utm: v.boolean(),
   adult: v.boolean(),
-  theme: v.object({
-    accent: v.string(),
-    scheme: v.picklist(COLOR_SCHEMES),
-    backgroundImage: v.nullable(v.string()),
-    backgroundFocus: v.nullable(FocusOut),
-    overlay: v.number(),
-  }),
+  theme: ThemeOut,
   blocks: v.array(BlockOut),
 });
 
-const VersionEntryOut = v.object({
-  version: v.number(),
+export const VersionEntryOut = v.object({
+  version: Int,
   createdAt: DateTimeOut,
   changedBy: v.string(),
   userAgent: v.string(),
   summary: v.string(),
 });
 
-export const VersionsOut = v.object({ current: v.number(), versions: v.array(VersionEntryOut) });
+export const VersionsOut = v.object({ current: Int, versions: v.array(VersionEntryOut) });
 
 export const VersionOut = v.object({
   ...VersionEntryOut.entries,
@@ -83,7 +87,7 @@ export const VersionOut = v.object({
   }),
 });
 
-const PageSummaryOut = v.object({
+export const PageSummaryOut = v.object({
   id: v.string(),
   username: v.string(),
   url: v.string(),
@@ -91,7 +95,7 @@ const PageSummaryOut = v.object({
   isPublished: v.boolean(),
   banned: v.boolean(),
   templateId: v.picklist(TEMPLATE_IDS),
-  blockCount: v.number(),
+  blockCount: Int,
   updatedAt: DateTimeOut,
 });
 
@@ -129,7 +133,7 @@ export const UsernameCheckOut = v.object({
 export const MeOut = v.object({
   account: AccountOut,
   pages: v.array(PageSummaryOut),
-  remainingPageSlots: v.number(),
+  remainingPageSlots: Int,
 });
 
 export const ClaimLinkOut = v.object({ claimUrl: v.string(), expiresAt: DateTimeOut });
@@ -153,16 +157,16 @@ export const WebhookOut = v.object({
 });
 export const WebhookListOut = v.object({ webhooks: v.array(WebhookOut) });
 export const WebhookSecretOut = v.object({ ...WebhookOut.entries, secret: v.string() });
-const DeliveryOut = v.object({
+export const DeliveryOut = v.object({
   id: v.string(),
   eventId: v.string(),
   type: v.string(),
   state: v.picklist(['pending', 'delivered', 'failed']),
-  attempts: v.number(),
+  attempts: Int,
   createdAt: DateTimeOut,
   lastAttemptAt: v.nullable(DateTimeOut),
   nextAttemptAt: v.nullable(DateTimeOut),
-  lastStatus: v.nullable(v.number()),
+  lastStatus: v.nullable(Int),
   lastError: v.nullable(v.string()),
   deliveredAt: v.nullable(DateTimeOut),
 });
@@ -181,14 +185,14 @@ export const ExportOut = v.object({
       daily: v.array(
         v.object({
           date: v.string(),
-          views: v.number(),
-          uniques: v.number(),
-          taps: v.number(),
-          markdownReads: v.number(),
+          views: Int,
+          uniques: Int,
+          taps: Int,
+          markdownReads: Int,
         }),
       ),
-      blockTaps: v.array(v.object({ date: v.string(), blockId: v.string(), taps: v.number() })),
-      breakdowns: v.array(v.object({ date: v.string(), dimension: v.string(), value: v.string(), views: v.number() })),
+      blockTaps: v.array(v.object({ date: v.string(), blockId: v.string(), taps: Int })),
+      breakdowns: v.array(v.object({ date: v.string(), dimension: v.string(), value: v.string(), views: Int })),
     }),
   ),
   webhooks: v.array(
@@ -238,23 +242,21 @@ export const ExportOut = v.object({
   parkedNames: v.array(v.object({ username: v.string(), parkedAt: DateTimeOut })),
 });
 
-const NamedViews = v.array(v.object({ name: v.string(), views: v.number() }));
+const NamedViews = v.array(v.object({ name: v.string(), views: Int }));
 
 export const StatsOut = v.object({
   from: v.string(),
   to: v.string(),
   timeZone: v.string(),
-  views: v.number(),
-  uniques: v.number(),
-  taps: v.number(),
+  views: Int,
+  uniques: Int,
+  taps: Int,
   markdownReads: v.object({
-    total: v.number(),
-    readers: v.array(v.object({ name: v.string(), reads: v.number() })),
+    total: Int,
+    readers: v.array(v.object({ name: v.string(), reads: Int })),
   }),
-  daily: v.array(
-    v.object({ date: v.string(), views: v.number(), uniques: v.number(), taps: v.number(), markdownReads: v.number() }),
-  ),
-  blocks: v.array(v.object({ id: v.string(), taps: v.number(), ctr: v.number() })),
+  daily: v.array(v.object({ date: v.string(), views: Int, uniques: Int, taps: Int, markdownReads: Int })),
+  blocks: v.array(v.object({ id: v.string(), taps: Int, ctr: v.number() })),
   referrers: NamedViews,
   countries: NamedViews,
   devices: NamedViews,
@@ -275,7 +277,7 @@ export const ImportProfileOut = v.object({
   avatar: v.nullable(v.string()),
 });
 
-const ApiKeyOut = v.object({
+export const ApiKeyOut = v.object({
   id: v.string(),
   label: v.string(),
   /** The first and last characters, to tell keys apart; never the key. */

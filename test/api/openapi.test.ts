@@ -9,8 +9,8 @@ describe('GET /openapi.json', () => {
     doc = await (await fetch(`${app().url}/openapi.json`)).json();
   });
 
-  it('is a valid OpenAPI 3.0.3 document, version 1.0.0', async () => {
-    expect(doc.openapi).to.equal('3.0.3');
+  it('is a valid OpenAPI 3.1 document, version 1.0.0', async () => {
+    expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.version).to.equal('1.0.0');
     const result = await new Validator().validate(doc);
     expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);

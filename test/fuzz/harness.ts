@@ -11,6 +11,7 @@ import type { Services } from '../../core/services.js';
 import { pageRequest, type Response, randomAddress, request } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
+import { dereference } from '../helpers/openapi.js';
 import { type Person, signedUp } from '../helpers/person.js';
 import { rawOf, type Schema, type WireBody } from './arbitraries.js';
 
@@ -33,7 +34,7 @@ export interface Operation {
 let doc: Schema | undefined;
 
 export async function openapi(): Promise<Schema> {
-  doc ??= await (await fetch(`${app().url}/openapi.json`)).json();
+  doc ??= dereference(await (await fetch(`${app().url}/openapi.json`)).json());
   return doc!;
 }
 

@@ -4,11 +4,10 @@
  * not match its schema, fails the test that received it.
  */
 import http from 'node:http';
-import { fromSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { TestApp } from './app.js';
 import { app } from './hooks.js';
+import { dereference, schemaValidator } from './openapi.js';
 
 export interface Response<T = any> {
   status: number;
@@ -90,12 +89,11 @@ export const api = {
 };
 
 let document: any;
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats.default(ajv);
+const ajv = schemaValidator();
 const validators = new Map<string, ValidateFunction>();
 
 async function openapi(): Promise<any> {
-  document ??= await (await fetch(`${app().url}/openapi.json`)).json();
+  document ??= dereference(await (await fetch(`${app().url}/openapi.json`)).json());
   return document;
 }
 
@@ -120,9 +118,7 @@ async function checkContract(method: string, path: string, res: Response): Promi
   const id = `${method} ${template} ${res.status}`;
   let validate = validators.get(id);
   if (!validate) {
-    const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
-    const { $schema: _, ...jsonSchema } = fromSchema(resolved) as Record<string, unknown>;
-    validate = ajv.compile(jsonSchema);
+    validate = ajv.compile(schema);
     validators.set(id, validate);
   }
   if (!validate(res.body)) {

@@ -1,0 +1,77 @@
+/**
+ * The bodies of webhook deliveries, one schema per event type (core/events.ts): `{id, type,
+ * time, object}`, where `object` is what the event is about. They document openapi.json's
+ * `webhooks`, and the tests check real deliveries against them.
+ */
+import * as v from 'valibot';
+import type { EventType } from '../events.js';
+
+const DateTime = v.pipe(v.string(), v.isoTimestamp());
+
+/** What an event says of a page (core/events.ts pageObject): enough to fetch the rest. */
+export const EventPage = v.object({
+  id: v.string(),
+  username: v.string(),
+  url: v.string(),
+  version: v.pipe(v.number(), v.integer()),
+  isPublished: v.boolean(),
+  banned: v.boolean(),
+});
+
+function event<const T extends EventType, O extends v.GenericSchema>(type: T, object: O) {
+  return v.object({
+    id: v.pipe(v.string(), v.description('evt_…, the same for every endpoint and attempt: drop repeats by it.')),
+    type: v.literal(type),
+    time: v.pipe(DateTime, v.description('When the event happened.')),
+    object,
+  });
+}
+
+const BrokenLink = v.object({
+  blockId: v.string(),
+  label: v.string(),
+  url: v.string(),
+  status: v.nullable(v.pipe(v.number(), v.integer())),
+  error: v.nullable(v.string()),
+  since: v.nullable(DateTime),
+});
+
+/** Each event type's body, by the name openapi.json gives it. */
+export const EVENTS = {
+  'account.claimed': {
+    name: 'AccountClaimedEvent',
+    summary: 'A provisional account was claimed by a person (e-mail and password set)',
+    schema: event('account.claimed', v.object({ id: v.string(), provisional: v.literal(false), claimedAt: DateTime })),
+  },
+  'page.published': {
+    name: 'PagePublishedEvent',
+    summary: 'A new version of a page went live',
+    schema: event('page.published', EventPage),
+  },
+  'page.unpublished': {
+    name: 'PageUnpublishedEvent',
+    summary: 'A live page was taken off its page host by its owner',
+    schema: event('page.unpublished', EventPage),
+  },
+  'page.deleted': {
+    name: 'PageDeletedEvent',
+    summary: 'A page was deleted',
+    schema: event('page.deleted', v.object({ id: v.string(), username: v.string() })),
+  },
+  'page.banned': {
+    name: 'PageBannedEvent',
+    summary: 'Moderation banned a page',
+    schema: event('page.banned', v.object({ ...EventPage.entries, reason: v.string() })),
+  },
+  'links.broken': {
+    name: 'LinksBrokenEvent',
+    summary: 'The nightly link check found links of a live page broken',
+    schema: event('links.broken', v.object({ page: EventPage, links: v.array(BrokenLink) })),
+  },
+} satisfies Record<EventType, { name: string; summary: string; schema: v.GenericSchema }>;
+
+/** The event bodies as named schemas (with the page an event names). */
+export const EVENT_SCHEMAS: Record<string, v.GenericSchema> = {
+  EventPage,
+  ...Object.fromEntries(Object.values(EVENTS).map((e) => [e.name, e.schema])),
+};
