@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import { s3Storage } from '../../store/objects.js';
+import { startApp, type TestApp } from '../helpers/app.js';
 import { api, BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
+import { s3Bucket } from '../helpers/s3.js';
 
 describe('GET /<short path> (router/pageHost.ts)', () => {
   it('sends a non-ASCII target percent-encoded as UTF-8 in Location, keeping existing escapes', async () => {
@@ -78,5 +81,30 @@ describe('GET /media/<key> (router/server.ts)', () => {
       const res = await fetch(`${app().url}${path}`);
       expect(res.status, path).to.equal(404);
     }
+  });
+});
+
+describe('a page host whose storage refuses it (router/server.ts)', function () {
+  this.timeout(60_000);
+  const bucket = s3Bucket();
+  let own: TestApp;
+  before(async () => {
+    // A bucket that is not there: the S3 server answers NoSuchBucket, not an outage.
+    const storage = s3Storage({
+      bucket: 'no-such-bucket',
+      endpoint: bucket.endpoint(),
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    own = await startApp({ storage });
+  });
+  after(() => own?.close());
+
+  it('answers 503 with Retry-After, never 500, for a page it cannot read', async () => {
+    const res = await pageRequest('someone', '/', { app: own });
+    expect(res.status).to.equal(503);
+    expect(res.headers['retry-after']).to.equal('5');
+    expect(res.text).not.to.include('Something went wrong');
   });
 });
