@@ -39,6 +39,8 @@ export interface PageHostDeps {
   headers: SecurityHeaders;
   /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
   cdn: CdnKind;
+  /** A live page's route table from the database (null: no live page), for when storage fails. */
+  routesFromDatabase?: (name: string) => Promise<PageMeta | null>;
 }
 
 export function createPageHost(d: PageHostDeps) {
@@ -111,7 +113,16 @@ export function createPageHost(d: PageHostDeps) {
     if (known !== undefined) return known;
     const key = pageKeys(name).meta;
     const before = publishes;
-    const entry = fresh(key) ?? (await read(key));
+    let entry: Entry;
+    try {
+      entry = fresh(key) ?? (await read(key));
+    } catch (err) {
+      // Storage away: short paths and counting go on from the database's copy of the page.
+      if (!d.routesFromDatabase) throw err;
+      const table = await d.routesFromDatabase(name);
+      tables.set(name, { at: Date.now(), meta: table });
+      return table;
+    }
     const parsed = entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
     if (publishes === before) tables.set(name, { at: entry.at, meta: parsed });
     return parsed;
