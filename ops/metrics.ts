@@ -36,6 +36,11 @@ export function createMetrics(s: Services, counters: CounterStats | null): Metri
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which `promtool check metrics` refuses: each is the sum of the
+  // per-type gauge of the same name without `_total` (nodejs_active_handles{type} and so on).
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
 
   const requests = requestHistogram(
     registry,

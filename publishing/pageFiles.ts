@@ -27,7 +27,8 @@ export interface PageMeta {
   blockIds: string[];
 }
 
-function pageMeta(row: RenderRow): PageMeta {
+/** A page's route table, from its row (the router builds it from the database while storage is away). */
+export function pageMeta(row: RenderRow): PageMeta {
   const links: PageMeta['links'] = {};
   for (const b of row.blocks) {
     if (b.type === 'link' && b.path && b.visible) {

@@ -18,6 +18,7 @@ import type { Counters } from './counters.js';
 import { loadEncoded, textOf } from './encodings.js';
 import { hostFile } from './hostFiles.js';
 import { notFoundPage } from './notFound.js';
+import { clientAddress } from './visitorKey.js';
 import type { Visits } from './visits.js';
 import { acceptsMarkdown, cdnHeaders, inWindow, locationOf, safeDecode } from './wire.js';
 
@@ -42,6 +43,8 @@ export interface PageHostDeps {
   headers: SecurityHeaders;
   /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
   cdn: CdnKind;
+  /** A live page's route table from the database (null: no live page), for when storage fails. */
+  routesFromDatabase?: (name: string) => Promise<PageMeta | null>;
 }
 
 export function createPageHost(d: PageHostDeps) {
@@ -114,24 +117,25 @@ export function createPageHost(d: PageHostDeps) {
     if (known !== undefined) return known;
     const key = pageKeys(name).meta;
     const before = publishes;
-    const entry = fresh(key) ?? (await read(key));
+    // Storage away: short paths and counting go on from the database's copy of the page.
+    const entry = fresh(key) ?? (await read(key).catch((err) => fromDatabase(name, err)));
+    if ('table' in entry) return entry.table;
     const parsed = entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
     if (publishes === before) tables.set(name, { at: entry.at, meta: parsed });
     return parsed;
   }
 
-  function clientAddress(req: IncomingMessage): string {
-    const hops = Number(d.trustProxy);
-    const forwarded = hops > 0 ? req.headers['x-forwarded-for'] : undefined;
-    const entries = typeof forwarded === 'string' ? forwarded.split(',') : [];
-    const client = entries[Math.max(0, entries.length - hops)]?.trim() ?? '';
-    return client || req.socket.remoteAddress || '';
+  async function fromDatabase(name: string, err: unknown): Promise<{ table: PageMeta | null }> {
+    if (!d.routesFromDatabase) throw err;
+    const table = await d.routesFromDatabase(name);
+    tables.set(name, { at: Date.now(), meta: table });
+    return { table };
   }
 
   /** A view from the pixel, with its breakdowns; bots are not counted. */
   function countView(req: IncomingMessage, pageId: string, search: string) {
     const ua = String(req.headers['user-agent'] ?? '');
-    const address = clientAddress(req);
+    const address = clientAddress(req, Number(d.trustProxy));
     const facts = d.visits.view(address, ua, String(req.headers.referer ?? ''), String(req.headers.host ?? ''), search);
     if (facts !== null) d.counters.view(pageId, address, ua, facts);
   }

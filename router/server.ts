@@ -16,21 +16,22 @@ import { safeDecode } from './wire.js';
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const security = securityHeaders(s.config);
   // Pages and media carry no request id (ops/front.ts): the line names the host and path.
-  // Storage that cannot be reached is a 503 with Retry-After (a CDN in front serves its stale copy).
+  // A visitor never gets a 500: storage that cannot be reached, or refuses this process (wrong
+  // credentials, a missing bucket), is a 503 with Retry-After, which a CDN in front answers
+  // from its stale copy. Anything but an outage is logged as an error for the operator.
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
-    const down = isOutage(err);
     const where = { err, host: req.headers.host, path: req.url?.slice(0, 200) };
-    if (down) s.log.warn(where, 'router: storage unavailable');
+    if (isOutage(err)) s.log.warn(where, 'router: storage unavailable');
     else s.log.error(where, 'router error');
     if (!res.headersSent) {
-      res.writeHead(down ? 503 : 500, {
+      res.writeHead(503, {
         ...security.nothing(),
         'content-type': 'text/plain; charset=utf-8',
         'cache-control': 'no-store',
-        ...(down && { 'retry-after': String(OUTAGE_RETRY_AFTER_S) }),
+        'retry-after': String(OUTAGE_RETRY_AFTER_S),
       });
     }
-    res.end(down ? 'Unavailable for a moment; try again.' : 'Something went wrong.');
+    res.end('Unavailable for a moment; try again.');
   };
 
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -5,6 +5,7 @@
  * many User-Agents it sends, in every process at once and with nothing kept in memory; two
  * browsers behind one address are two uniques unless their User-Agents share a slot.
  */
+import type { IncomingMessage } from 'node:http';
 
 /** The most uniques one address can add to a page in a day. */
 export const UNIQUES_PER_ADDRESS = 32;
@@ -30,4 +31,12 @@ export function agentSlot(userAgent: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0) % UNIQUES_PER_ADDRESS;
+}
+
+/** The visitor's address: the X-Forwarded-For entry `hops` trusted proxies from the right, else the socket's. */
+export function clientAddress(req: IncomingMessage, hops: number): string {
+  const forwarded = hops > 0 ? req.headers['x-forwarded-for'] : undefined;
+  const entries = typeof forwarded === 'string' ? forwarded.split(',') : [];
+  const client = entries[Math.max(0, entries.length - hops)]?.trim() ?? '';
+  return client || req.socket.remoteAddress || '';
 }

@@ -9,18 +9,21 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, loadSecret } from '../core/config.js';
 import { pageNameFromHost } from '../core/rules/pageHost.js';
+import { isLive } from '../core/rules/pages.js';
 import type { Services } from '../core/services.js';
 import { commonHeaders, NOTHING_CSP, securityHeaders } from '../edge/securityHeaders.js';
 import { type Jobs, startJobs } from '../jobs/agenda.js';
 import { createFront } from '../ops/front.js';
 import { readinessChecks } from '../ops/health.js';
 import { createMetrics, type Metrics } from '../ops/metrics.js';
+import { pageMeta } from '../publishing/pageFiles.js';
 import { type Counters, createCounters } from '../router/counters.js';
 import { createPageHost, type PageHost } from '../router/pageHost.js';
 import { createHttpHandler } from '../router/server.js';
 import { createVisits, type Visits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { pagesRepo } from '../store/pages.js';
 import { readSeed } from '../store/seed.js';
 import { databaseProblem, prepareDataDir, probeStorage, storageProblem } from './diagnose.js';
 import { refusedStart } from './failure.js';
@@ -188,6 +191,10 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
         now: services.now,
         headers: securityHeaders(services.config),
         cdn: services.cdn.kind,
+        routesFromDatabase: async (name) => {
+          const row = await pagesRepo(db).findByUsername(name);
+          return row && isLive(row) ? pageMeta(row) : null;
+        },
       });
       hearPublishes(services, { pages });
       inner = createHttpHandler(services, pages, web);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { type ObjectStorage, s3Storage } from '../../store/objects.js';
 
-export function s3Bucket(): { storage: () => ObjectStorage; endpoint: () => string } {
+export function s3Bucket(): { storage: () => ObjectStorage; endpoint: () => string; stop: () => Promise<void> } {
   let server: S3rver | undefined;
   let dir = '';
   let port = 0;
@@ -40,5 +40,9 @@ export function s3Bucket(): { storage: () => ObjectStorage; endpoint: () => stri
       }),
     /** The server's address; objects are at `<endpoint>/pages/<key>`. */
     endpoint,
+    /** Stops the server (the bucket becomes unreachable) before the describe block ends. */
+    stop: async () => {
+      await server?.close();
+    },
   };
 }

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import { s3Storage } from '../../store/objects.js';
+import { startApp, type TestApp } from '../helpers/app.js';
 import { api, BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
-import { app } from '../helpers/hooks.js';
+import { app, swapApp } from '../helpers/hooks.js';
+import { s3Bucket } from '../helpers/s3.js';
 
 describe('GET /<short path> (router/pageHost.ts)', () => {
   it('sends a non-ASCII target percent-encoded as UTF-8 in Location, keeping existing escapes', async () => {
@@ -78,5 +81,57 @@ describe('GET /media/<key> (router/server.ts)', () => {
       const res = await fetch(`${app().url}${path}`);
       expect(res.status, path).to.equal(404);
     }
+  });
+});
+
+describe('a page host whose storage refuses it (router/server.ts)', function () {
+  this.timeout(60_000);
+  const bucket = s3Bucket();
+  let own: TestApp;
+  before(async () => {
+    // A bucket that is not there: the S3 server answers NoSuchBucket, not an outage.
+    const storage = s3Storage({
+      bucket: 'no-such-bucket',
+      endpoint: bucket.endpoint(),
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    own = await startApp({ storage });
+  });
+  after(() => own?.close());
+
+  it('answers 503 with Retry-After, never 500, for a page it cannot read', async () => {
+    const res = await pageRequest('someone', '/', { app: own });
+    expect(res.status).to.equal(503);
+    expect(res.headers['retry-after']).to.equal('5');
+    expect(res.text).not.to.include('Something went wrong');
+  });
+});
+
+describe('short paths while storage is away (router/pageHost.ts)', function () {
+  this.timeout(60_000);
+  const bucket = s3Bucket();
+  let own: TestApp;
+  let shared: TestApp;
+  before(async () => {
+    own = await startApp({ storage: bucket.storage() });
+    shared = swapApp(own);
+  });
+  after(async () => {
+    swapApp(shared);
+    await own?.close();
+  });
+
+  it('redirects from the database when the bucket cannot be reached, and answers 404 for an unknown path', async () => {
+    // Stopped first: the page is never in storage, and this process holds no copy of its routes.
+    await bucket.stop();
+    const a = await createAgentAccount({
+      page: { utm: false, blocks: [buildLinkBlock({ url: 'https://example.com/x', path: 'go' })] },
+    });
+    const res = await pageRequest(a.page.username, '/go', { app: own, headers: { 'user-agent': BROWSER_UA } });
+    expect(res.status).to.equal(302);
+    expect(res.headers.location).to.equal('https://example.com/x');
+    expect((await pageRequest(a.page.username, '/nothing-here', { app: own })).status).to.equal(404);
   });
 });
