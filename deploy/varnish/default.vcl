@@ -18,6 +18,8 @@
 #     of three copies;
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
+#   - asks another router once when one fails a GET or HEAD (refuses, times out or answers
+#     5xx), before the health probe has marked it sick, so a visitor does not see the failure;
 #   - serves the last good copy while every router is down or failing, never a purged one;
 #   - answers only page hosts: send the apex (API, dashboard) straight to the API processes.
 #
@@ -46,9 +48,10 @@ backend router1 { .host = "10.0.0.31"; .port = "3001"; .probe = router_health; }
 backend router2 { .host = "10.0.0.32"; .port = "3001"; .probe = router_health; }
 
 sub vcl_init {
-  new routers = directors.round_robin();
+  new routers = directors.shard();
   routers.add_backend(router1);
   routers.add_backend(router2);
+  routers.reconfigure();
 }
 # END backends
 
@@ -77,7 +80,7 @@ sub vcl_recv {
     return (synth(404, "Not a page host"));
   }
   set req.http.host = std.tolower(req.http.host);
-  set req.backend_hint = routers.backend();
+  set req.backend_hint = routers.backend(resolve=LAZY);
   # Stale copies only while the routers are down: a healthy router is asked at once.
   if (std.healthy(req.backend_hint)) {
     set req.grace = 10s;
@@ -214,6 +217,12 @@ sub vcl_pass {
 }
 
 sub vcl_backend_fetch {
+  # Each fetch picks a router by its first transaction id (spread like round robin); a retry
+  # keeps that key and takes the next healthy router after the one that failed (alt).
+  if (bereq.retries == 0) {
+    set bereq.http.x-router-key = bereq.xid;
+  }
+  set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=bereq.retries);
   unset bereq.http.x-cache;
   # The router is asked for the copy this request hashed to (Varnish would ask for gzip).
   if (bereq.http.x-encoding) {
@@ -226,6 +235,10 @@ sub vcl_backend_response {
   # The router's keys, under the name xkey indexes.
   if (beresp.http.surrogate-key) {
     set beresp.http.xkey = beresp.http.surrogate-key;
+  }
+  if (beresp.status >= 500 && bereq.retries < 1 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+    # Another router may answer: the visitor never sees one router's failure.
+    return (retry);
   }
   if (beresp.status >= 500) {
     # Keep serving the last good copy rather than caching the failure.
@@ -249,6 +262,13 @@ sub vcl_backend_response {
     return (deliver);
   }
   # Without Surrogate-Control (robots.txt), Varnish's own rules read Cache-Control.
+}
+
+sub vcl_backend_error {
+  # A router that refused or timed out, before the probe has marked it sick: ask another once.
+  if (bereq.retries < 1 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+    return (retry);
+  }
 }
 
 sub vcl_deliver {

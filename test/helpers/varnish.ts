@@ -42,8 +42,9 @@ export async function vclFor(o: VarnishOptions): Promise<string> {
     ),
     '',
     'sub vcl_init {',
-    '  new routers = directors.round_robin();',
+    '  new routers = directors.shard();',
     ...names.map((n) => `  routers.add_backend(${n});`),
+    '  routers.reconfigure();',
     '}',
   ].join('\n');
   const purgers = ['acl purgers {', ...(o.purgers ?? ['127.0.0.1']).map((a) => `  "${a}";`), '}'].join('\n');

@@ -1,0 +1,116 @@
+/**
+ * Varnish with the shipped VCL in front of two routers, one of which fails: a visitor's GET or
+ * HEAD is asked of the other router, so no visitor sees the failure, also before the health
+ * probe has marked the failing router sick. Two servers on 127.0.0.1 stand in for the routers:
+ * each answers /healthz (the probe) and names itself on every page.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { hostRequest } from '../helpers/client.js';
+import { startVarnish, type Varnish } from '../helpers/varnish.js';
+
+type Mode = 'answers' | 'answers 503' | 'drops the connection';
+
+interface StandIn {
+  name: string;
+  port: number;
+  mode: Mode;
+  /** Page requests it took (not the probe's). */
+  taken: number;
+  /** Stops listening: connections are refused from then on. */
+  kill(): Promise<void>;
+}
+
+async function standIn(name: string): Promise<StandIn> {
+  const server = http.createServer((req, res) => {
+    if (req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      return;
+    }
+    router.taken++;
+    if (router.mode === 'drops the connection') {
+      req.socket.destroy();
+      return;
+    }
+    const status = router.mode === 'answers 503' ? 503 : 200;
+    res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(`${name}\n`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const router: StandIn = {
+    name,
+    port: (server.address() as AddressInfo).port,
+    mode: 'answers',
+    taken: 0,
+    async kill() {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+  return router;
+}
+
+describe('Varnish in front of two routers, one failing (deploy/varnish/default.vcl) @slow', function () {
+  this.timeout(60_000);
+  let varnish: Varnish;
+  let a: StandIn;
+  let b: StandIn;
+
+  beforeEach(async () => {
+    a = await standIn('router-a');
+    b = await standIn('router-b');
+    varnish = await startVarnish({
+      routers: [a, b].map((r) => ({ host: '127.0.0.1', port: r.port })),
+      pageDomain: 'pages.test',
+    });
+  });
+  afterEach(async () => {
+    await varnish?.stop();
+    await a?.kill().catch(() => {});
+    await b?.kill().catch(() => {});
+  });
+
+  /** 40 visitors' requests, one after the other: pages (each a miss) and short paths (each passed), GET and HEAD. */
+  async function visit(): Promise<{ errors: string[]; servedBy: Set<string> }> {
+    const errors: string[] = [];
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const path = i % 2 === 0 ? '/' : `/short${i}`;
+      const method = i % 4 === 3 ? 'HEAD' : 'GET';
+      const res = await hostRequest(varnish.port, `visitor${i}.pages.test`, path, { method });
+      if (res.status !== 200) errors.push(`${method} ${path}: ${res.status}`);
+      if (res.text) servedBy.add(res.text.trim());
+    }
+    return { errors, servedBy };
+  }
+
+  it('spreads requests over both routers while both answer', async () => {
+    const { errors, servedBy } = await visit();
+    expect(errors).to.deep.equal([]);
+    expect([...servedBy].sort()).to.deep.equal(['router-a', 'router-b']);
+  });
+
+  it('answers every request from the other router when one answers 503 (the probe still finds it healthy)', async () => {
+    a.mode = 'answers 503';
+    const { errors, servedBy } = await visit();
+    expect(errors).to.deep.equal([]);
+    expect(a.taken, 'the failing router was asked').to.be.greaterThan(0);
+    expect([...servedBy]).to.deep.equal(['router-b']);
+  });
+
+  it('answers every request from the other router when one drops its connections (the probe still finds it healthy)', async () => {
+    a.mode = 'drops the connection';
+    const { errors } = await visit();
+    expect(errors).to.deep.equal([]);
+    expect(a.taken, 'the failing router was asked').to.be.greaterThan(0);
+  });
+
+  it('answers every request when one router is killed, before and after the probe marks it sick', async () => {
+    expect((await visit()).servedBy.size).to.equal(2);
+    await a.kill();
+    const { errors, servedBy } = await visit();
+    expect(errors).to.deep.equal([]);
+    expect([...servedBy]).to.deep.equal(['router-b']);
+  });
+});
