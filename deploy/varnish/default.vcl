@@ -20,7 +20,8 @@
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
 #   - asks another router once when one fails a GET or HEAD (refuses, times out or answers
 #     5xx), before the health probe has marked it sick, so a visitor does not see the failure;
-#   - serves the last good copy while every router is down or failing, never a purged one;
+#   - serves the last good copy while every router is down or failing (refuses, or answers 5xx
+#     as a router does while storage is away), never a purged one;
 #   - answers only page hosts: send the apex (API, dashboard) straight to the API processes.
 #
 # Edit the three parts between BEGIN and END markers: the routers, the purgers, the page domain.
@@ -81,8 +82,15 @@ sub vcl_recv {
   }
   set req.http.host = std.tolower(req.http.host);
   set req.backend_hint = routers.backend(resolve=LAZY);
-  # Stale copies only while the routers are down: a healthy router is asked at once.
-  if (std.healthy(req.backend_hint)) {
+  # x-stale is ours (set in vcl_synth for the restart below), never a visitor's.
+  if (req.restarts == 0) {
+    unset req.http.x-stale;
+  }
+  # Stale copies only while the routers are down or failing: a healthy router is asked at once,
+  # and when it fails (503, refused) the request comes back here with x-stale for the last copy.
+  if (req.http.x-stale) {
+    set req.grace = 24h;
+  } elsif (std.healthy(req.backend_hint)) {
     set req.grace = 10s;
   }
 
@@ -241,8 +249,9 @@ sub vcl_backend_response {
     return (retry);
   }
   if (beresp.status >= 500) {
-    # Keep serving the last good copy rather than caching the failure.
-    if (bereq.is_bgfetch) {
+    # Keep serving the last good copy rather than caching the failure: a cached request's fetch
+    # is given up, and vcl_synth asks again for a stale copy.
+    if (bereq.is_bgfetch || !bereq.uncacheable) {
       return (abandon);
     }
     set beresp.ttl = 0s;
@@ -269,6 +278,10 @@ sub vcl_backend_error {
   if (bereq.retries < 1 && (bereq.method == "GET" || bereq.method == "HEAD")) {
     return (retry);
   }
+  # Then a cached request's fetch is given up, for vcl_synth to look for a stale copy.
+  if (bereq.is_bgfetch || !bereq.uncacheable) {
+    return (abandon);
+  }
 }
 
 sub vcl_deliver {
@@ -288,6 +301,14 @@ sub vcl_deliver {
 }
 
 sub vcl_synth {
+  # A fetch given up (every router failed): once more with the last copy kept (grace), if any.
+  if (resp.status == 503 && req.restarts == 0 && (req.method == "GET" || req.method == "HEAD")) {
+    set req.http.x-stale = "1";
+    return (restart);
+  }
+  if (resp.status == 503) {
+    set resp.http.retry-after = "5";
+  }
   set resp.http.content-type = "text/plain; charset=utf-8";
   set resp.http.cache-control = "no-store";
   set resp.body = resp.reason + {"

@@ -33,8 +33,17 @@ async function standIn(name: string): Promise<StandIn> {
       req.socket.destroy();
       return;
     }
-    const status = router.mode === 'answers 503' ? 503 : 200;
-    res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(`${name}\n`);
+    if (router.mode === 'answers 503') {
+      res
+        .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5', 'cache-control': 'no-store' })
+        .end('503\n');
+      return;
+    }
+    // The page of "kept" is kept a second, then stays in Varnish's grace (a day).
+    const kept = req.headers.host?.startsWith('kept.')
+      ? { 'surrogate-control': 'max-age=1', 'cache-control': 'public, max-age=1' }
+      : { 'cache-control': 'no-store' };
+    res.writeHead(200, { 'content-type': 'text/plain', ...kept }).end(`${name}\n`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const router: StandIn = {
@@ -104,6 +113,27 @@ describe('Varnish in front of two routers, one failing (deploy/varnish/default.v
     const { errors } = await visit();
     expect(errors).to.deep.equal([]);
     expect(a.taken, 'the failing router was asked').to.be.greaterThan(0);
+  });
+
+  it('serves the last copy of a page when every router answers 503, also past the grace a healthy router gets (10 s), and a 503 with Retry-After when there is none', async () => {
+    const first = await hostRequest(varnish.port, 'kept.pages.test', '/');
+    expect(first.status).to.equal(200);
+    a.mode = 'answers 503';
+    b.mode = 'answers 503';
+    // Until Varnish itself reports the copy past its second and the 10 s after (its Age), every
+    // answer is that copy.
+    let age = 0;
+    while (age <= 12) {
+      const stale = await hostRequest(varnish.port, 'kept.pages.test', '/');
+      expect(stale.status, `at Age ${stale.headers.age}`).to.equal(200);
+      expect(stale.text).to.equal(first.text);
+      age = Number(stale.headers.age);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const none = await hostRequest(varnish.port, 'never-kept.pages.test', '/');
+    expect(none.status).to.equal(503);
+    expect(none.headers['retry-after']).to.equal('5');
+    expect(none.headers['cache-control']).to.equal('no-store');
   });
 
   it('answers every request when one router is killed, before and after the probe marks it sick', async () => {
