@@ -84,6 +84,19 @@ export function publishQueueRepo(db: Queryable) {
       return { queued: queued_generation, row: row.id ? toPage(row as PageRow) : undefined };
     },
 
+    /**
+     * Which of the names wait in the outbox after a failed publish of their latest change (one
+     * merely under way, not failed yet, is not among them).
+     */
+    async waiting(usernames: readonly string[]): Promise<Set<string>> {
+      if (usernames.length === 0) return new Set();
+      const rows = await db.query<{ username: string }>(
+        'SELECT username FROM publish_queue WHERE username = ANY($1::text[]) AND attempts > 0',
+        [usernames],
+      );
+      return new Set(rows.map((r) => r.username));
+    },
+
     async find(username: string): Promise<QueuedPublish | undefined> {
       const [row] = await db.query<QueuedPublish>(`SELECT ${QUEUED} FROM publish_queue WHERE username = $1`, [
         username,

@@ -6,6 +6,7 @@ import { AppError } from '../../core/errors.js';
 import { answerOnce, idempotencyScope } from '../../core/idempotency.js';
 import { presentCreatedPage } from '../../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../../core/queries/agent.js';
+import { createdWithPublishState, NOT_YET_KNOWN } from '../../core/queries/publishState.js';
 import { CreatePageRequest } from '../../core/schemas/agent.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
@@ -70,12 +71,12 @@ export function agentRoutes(s: Services) {
           s,
           { scope: idempotencyScope(s, caller), key: idempotencyKey, body },
           (transaction) => createAgentPage(s, caller, body, { transaction, limits: commandLimits(ctx) }),
-          (created) => ({ status: 201, body: presentCreatedPage(s.config, created) }),
+          (created) => ({ status: 201, body: presentCreatedPage(s.config, created, NOT_YET_KNOWN) }),
         );
         ctx.state.replayed = answer.replayed;
         ctx.status = answer.status;
         ctx.type = 'application/json';
-        ctx.body = answer.json;
+        ctx.body = answer.status === 201 ? await createdWithPublishState(s, answer.json) : answer.json;
       },
     }),
 

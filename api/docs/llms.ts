@@ -61,7 +61,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 **Edit it:**
 
 - GET ${base}/api/profiles/<id> reads every field.
-- PATCH ${base}/api/profiles/<id> changes only the fields sent; "blocks", when sent, replaces the whole list, and each stored block needs id, order, visible and type (read them back first). "isPublished": false takes the page offline.
+- PATCH ${base}/api/profiles/<id> changes only the fields sent; "blocks", when sent, replaces the whole list, and each stored block needs id, order, visible and type (read them back first). "isPublished": false takes the page offline. "publishPending": true in an answer means the change is stored but storage refused it for now: it goes online by itself once storage takes it (nothing to resend; sending the field back is harmless).
 - Several writers on one page (other agents, the person who claimed it): every page has a "version" (also its ETag). Send If-Match: "<version>" with PATCH, PUT or DELETE (MCP: expectedVersion) and the change is refused with 412 precondition_failed when someone changed the page since your read; read it again and redo your change. Without If-Match the last write wins.
 - Undo: GET ${base}/api/profiles/<id>/versions lists each change (version, time, who, summary); GET …/versions/<n> shows one as it was; POST …/versions/<n>/restore makes the page that version again (a new version, published). MCP: list_versions, get_version, restore_version.
 - PUT replaces every field (an omitted theme, or omitted theme fields, take their defaults); DELETE removes the page.

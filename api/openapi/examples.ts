@@ -63,6 +63,7 @@ export const examplePage = {
   url: 'https://ada.example.page/',
   markdownUrl: 'https://ada.example.page/index.md',
   isPublished: true,
+  publishPending: false,
   banned: false,
   version: 4,
   banReason: null,
@@ -101,6 +102,7 @@ export const examplePageSummary = {
   url: examplePage.url,
   markdownUrl: examplePage.markdownUrl,
   isPublished: true,
+  publishPending: false,
   banned: false,
   templateId: 'editorial',
   blockCount: 3,
@@ -150,7 +152,16 @@ export const exampleVersions = {
   versions: [versionEntry, { ...versionEntry, version: 3, createdAt: T0, summary: 'Added 1 block' }],
 };
 
-const { id: _id, username: _u, url: _url, markdownUrl: _md, banned: _b, version: _v, ...pageFields } = examplePage;
+const {
+  id: _id,
+  username: _u,
+  url: _url,
+  markdownUrl: _md,
+  publishPending: _pp,
+  banned: _b,
+  version: _v,
+  ...pageFields
+} = examplePage;
 const { banReason: _br, nextChangeAt: _nc, createdAt: _ca, updatedAt: _ua, createdBy: _cb, ...editable } = pageFields;
 
 export const exampleVersion = { ...versionEntry, page: editable };

@@ -3,10 +3,14 @@ import type { CreatedAgentPage } from '../commands/createAgentPage.js';
 import type { Page } from '../entities.js';
 import type { Block, Profile } from '../model.js';
 import type { LinkStatuses } from '../queries/linkStatus.js';
+import type { PendingPublishes } from '../queries/publishState.js';
 import { pageUrl, type Services } from '../services.js';
 
-/** What every form of a page starts with: who it is, where it lives, whether it is up. */
-function pageHead(config: Services['config'], row: Page) {
+/**
+ * What every form of a page starts with: who it is, where it lives, whether it is up, and
+ * whether its latest change is still on its way there (`pending`: pendingPublishesOf).
+ */
+function pageHead(config: Services['config'], row: Page, pending: PendingPublishes) {
   const url = pageUrl(config, row.username);
   return {
     id: row.id,
@@ -14,14 +18,15 @@ function pageHead(config: Services['config'], row: Page) {
     url,
     markdownUrl: `${url}page.md`,
     isPublished: row.isPublished,
+    publishPending: pending.has(row.username),
     banned: row.bannedAt !== null,
   };
 }
 
 /** The page with every field; `links` (linkStatusesOf) gives link blocks their `linkStatus`, null when unknown. */
-export function presentPage(config: Services['config'], row: Page, links?: LinkStatuses) {
+export function presentPage(config: Services['config'], row: Page, pending: PendingPublishes, links?: LinkStatuses) {
   return {
-    ...pageHead(config, row),
+    ...pageHead(config, row, pending),
     version: row.version,
     banReason: row.banReason,
     nextChangeAt: row.nextChangeAt ? row.nextChangeAt.toISOString() : null,
@@ -58,9 +63,9 @@ export function presentContent(p: Profile, blocks: Block[]) {
 }
 
 /** The short form listed by GET /api/agent/me. */
-export function presentPageSummary(config: Services['config'], row: Page) {
+export function presentPageSummary(config: Services['config'], row: Page, pending: PendingPublishes) {
   return {
-    ...pageHead(config, row),
+    ...pageHead(config, row, pending),
     templateId: row.profile.templateId,
     blockCount: row.blocks.length,
     updatedAt: row.updatedAt.toISOString(),
@@ -68,10 +73,10 @@ export function presentPageSummary(config: Services['config'], row: Page) {
 }
 
 /** The answer of POST /api/agent/pages and the create_page tool. */
-export function presentCreatedPage(config: Services['config'], c: CreatedAgentPage) {
+export function presentCreatedPage(config: Services['config'], c: CreatedAgentPage, pending: PendingPublishes) {
   return {
     account: c.account,
-    page: presentPage(config, c.page),
+    page: presentPage(config, c.page, pending),
     ...(c.apiKey !== undefined && { apiKey: c.apiKey }),
     ...(c.claim !== undefined && { claimUrl: c.claim.claimUrl, claimExpiresAt: c.claim.expiresAt }),
   };

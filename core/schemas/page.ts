@@ -34,8 +34,18 @@ const editable = {
   blocks: StoredBlocks,
 };
 
+/** What reads add about publishing: sent back, it is dropped, so a read page can be sent as it is. */
+const readOnlyPublishPending = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform(() => undefined),
+    v.description('Read-only (see the answers); ignored when sent.'),
+  ),
+);
+
 /** PATCH: any subset; theme merges field by field, blocks replaces the list. */
 export const ProfilePatch = v.strictObject({
+  publishPending: readOnlyPublishPending,
   displayName: v.optional(editable.displayName),
   avatar: v.optional(editable.avatar),
   avatarFocus: v.optional(editable.avatarFocus),
@@ -62,6 +72,7 @@ export const ProfilePatch = v.strictObject({
 
 /** PUT: every editable field; the nullable ones become null when left out, the theme takes its defaults. */
 export const ProfileReplace = v.strictObject({
+  publishPending: readOnlyPublishPending,
   displayName: editable.displayName,
   avatar: v.optional(editable.avatar, null),
   avatarFocus: v.optional(editable.avatarFocus, null),

@@ -29,12 +29,20 @@ export const ThemeOut = v.object({
   overlay: v.number(),
 });
 
+const PublishPending = v.pipe(
+  v.boolean(),
+  v.description(
+    'true while the latest change is stored but not yet on the page host because storage refused it (it is published as soon as storage takes it, with no call of yours); false otherwise. isPublished is the setting: whether the page is meant to be online.',
+  ),
+);
+
 export const PageOut = v.object({
   id: v.string(),
   username: v.string(),
   url: v.string(),
   markdownUrl: v.string(),
   isPublished: v.boolean(),
+  publishPending: PublishPending,
   banned: v.boolean(),
   version: Int,
   banReason: v.nullable(v.string()),
@@ -93,6 +101,7 @@ export const PageSummaryOut = v.object({
   url: v.string(),
   markdownUrl: v.string(),
   isPublished: v.boolean(),
+  publishPending: PublishPending,
   banned: v.boolean(),
   templateId: v.picklist(TEMPLATE_IDS),
   blockCount: Int,

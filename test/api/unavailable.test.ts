@@ -7,7 +7,7 @@ import { s3Storage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, randomAddress, request } from '../helpers/client.js';
 import { freshDatabase } from '../helpers/db.js';
-import { createAgentAccount } from '../helpers/factories.js';
+import { buildCreateRequest, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { signedUp } from '../helpers/person.js';
@@ -61,6 +61,8 @@ describe('503 unavailable: storage that cannot be reached', function () {
 
   it('answers an upload 503 with Retry-After, a page 503, and keeps an edit to publish when storage is back', async () => {
     const a = await createAgentAccount();
+    const read = async () => (await api.get(`/api/profiles/${a.page.id}`, { key: a.key })).body;
+    expect(await read()).to.include({ isPublished: true, publishPending: false });
     await server.close();
 
     const form = new FormData();
@@ -79,6 +81,8 @@ describe('503 unavailable: storage that cannot be reached', function () {
       { key: a.key },
     );
     expect(edit.status, 'the change is kept; its publish waits in the outbox').to.equal(200);
+    expect(edit.body, 'stored, not yet on the page host').to.include({ isPublished: true, publishPending: true });
+    expect(await read()).to.include({ publishPending: true });
 
     await run();
     app().clock.advance(5_000);
@@ -91,6 +95,25 @@ describe('503 unavailable: storage that cannot be reached', function () {
       served = await pageRequest(a.page.username, '/');
     }
     expect(served.text).to.include('Written while storage was down');
+    expect(await read()).to.include({ publishPending: false });
+  });
+
+  it('answers a page created while storage is away publishPending: true, with or without an Idempotency-Key, and publishes it when storage is back', async () => {
+    await server.close();
+    const plain = await createAgentAccount();
+    expect(plain.page).to.include({ isPublished: true, publishPending: true });
+    const body = buildCreateRequest();
+    const headers = { 'idempotency-key': `pending-${randomAddress()}`, 'x-forwarded-for': randomAddress() };
+    const once = await api.post('/api/agent/pages', body, { headers });
+    expect(once.status).to.equal(201);
+    expect(once.body.page).to.include({ publishPending: true });
+
+    await run();
+    app().clock.advance(5_000);
+    expect(await app().services.publisher.drain()).to.equal(2);
+    const replayed = await api.post('/api/agent/pages', body, { headers });
+    expect(replayed.status).to.equal(201);
+    expect(replayed.body.page, 'a replay says how the page is now').to.include({ publishPending: false });
   });
 });
 
