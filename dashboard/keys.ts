@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { createKey, liveKeys, revokeKey } from '../core/commands/apiKeys.js';
 import { AppError } from '../core/errors.js';
 import { presentKey } from '../core/presenters/key.js';
+import { SCOPE_LABELS, type Scope } from '../core/rules/scopes.js';
 import { callerFrom } from '../edge/caller.js';
 import { connectedApps } from '../edge/oauth/grants.js';
 import type { OAuthProvider } from '../edge/oauth/server.js';
@@ -30,7 +31,10 @@ export function keysRoutes(router: Router, d: DashboardContext, provider: OAuthP
 
   async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const keys = (await liveKeys(s, accountId)).map(presentKey);
-    const apps = await connectedApps(s, provider, accountId);
+    const apps = (await connectedApps(s, provider, accountId)).map((a) => ({
+      ...a,
+      may: a.scopes.map((scope) => SCOPE_LABELS[scope as Scope] ?? scope),
+    }));
     await show(ctx, 'keys', { title: 'API keys', keys, apps, notice: ctx.query.notice, input: {}, ...extra }, status);
   }
 

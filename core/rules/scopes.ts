@@ -9,6 +9,13 @@ export const SCOPES = {
   'stats:read': 'See how many people visit your pages and follow their links',
 } as const;
 
+/** The same in a few words, where apps are listed (the dashboard's connected apps). */
+export const SCOPE_LABELS: Readonly<Record<Scope, string>> = {
+  'pages:read': 'See pages',
+  'pages:write': 'Edit pages',
+  'stats:read': 'See statistics',
+};
+
 export type Scope = keyof typeof SCOPES;
 export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 

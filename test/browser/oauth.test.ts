@@ -71,6 +71,10 @@ describe('MCP authorization: the flow an MCP client drives', () => {
 
     // The person disconnects the app beside their keys: both tokens stop at once.
     await page.goto(`${base}/dashboard/keys`);
+    const row = page.getByRole('row', { name: /Test Assistant/ });
+    expect(await row.getByRole('cell').nth(1).textContent(), 'what the person allowed, in words').to.equal(
+      'See pages, Edit pages',
+    );
     await page.getByRole('button', { name: 'Disconnect Test Assistant' }).click();
     await page.waitForURL(/notice=app-disconnected/);
     const after = await mcpCall('/mcp/account', 'tools/list', {}, renewed);
