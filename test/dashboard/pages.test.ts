@@ -428,7 +428,7 @@ describe('dashboard statistics: /dashboard/pages/<id>/stats', () => {
       expect(res.html).to.include('data-stat="views">1<').and.include('data-stat="taps">1<');
       expect(res.html).to.include(`aria-current="page">${days} days`);
       expect((res.html.match(/<rect class="v"/g) ?? []).length).to.equal(Number(days));
-      expect(res.html).to.include('<td>Tapped link</td><td>1</td>');
+      expect(res.html).to.include('<td data-label="Block">Tapped link</td><td data-label="Taps">1</td>');
     }
   });
 });
