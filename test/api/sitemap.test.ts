@@ -8,12 +8,10 @@ import { expect } from 'chai';
 import * as cheerio from 'cheerio';
 import { banPage } from '../../core/commands/moderation.js';
 import { SITEMAP_FILE_SIZE, sitemapIndex } from '../../core/queries/sitemap.js';
-import { startApp } from '../helpers/app.js';
 import { api, pageRequest } from '../helpers/client.js';
-import { freshDatabase } from '../helpers/db.js';
+import { ownAppBehindProxy } from '../helpers/cuttableDatabase.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { ownApp, app as sharedApp } from '../helpers/hooks.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.js';
 
 const run = promisify(execFile);
 const SCHEMAS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/sitemaps');
@@ -188,29 +186,13 @@ describe('the sitemap of every live page (core/queries/sitemap.ts, api/crawl/rou
 if (process.env.DATABASE_URL) {
   describe('the sitemap while PostgreSQL cannot be reached', function () {
     this.timeout(60_000);
-    let proxy: TcpProxy;
-    let drop: () => Promise<void>;
-    const app = ownApp({
-      start: async () => {
-        const real = new URL(process.env.DATABASE_URL!);
-        proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-        const relayed = new URL(real);
-        relayed.host = `127.0.0.1:${proxy.port}`;
-        const made = await freshDatabase('postgres', undefined, relayed.toString());
-        drop = async () => {
-          await made.drop().catch(() => {});
-          await (await freshDatabase('postgres')).drop();
-        };
-        return startApp({ db: made.db });
-      },
-    });
-    after(async () => drop?.());
+    const { app, proxy } = ownAppBehindProxy();
 
     it('answers the index and a file 503 with Retry-After, not an answer cut short', async () => {
       await createAgentAccount();
       const index = await apex(app, '/sitemap.xml');
       const file = new URL(entries(index.text, 'sitemap')[1].loc).pathname;
-      await proxy.cut();
+      await proxy().cut();
       for (const pathname of ['/sitemap.xml', file]) {
         const res = await fetch(app().url + pathname);
         expect(res.status, pathname).to.equal(503);

@@ -6,13 +6,12 @@ import S3rver from 's3rver';
 import { s3Storage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, randomAddress, request } from '../helpers/client.js';
-import { freshDatabase } from '../helpers/db.js';
+import { ownAppBehindProxy } from '../helpers/cuttableDatabase.js';
 import { buildCreateRequest, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { signedUp } from '../helpers/person.js';
 import { recordingCdn } from '../helpers/recordingCdn.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.js';
 
 function expectUnavailable(res: { status: number; headers: Headers; body: any }) {
   expect(res.status).to.equal(503);
@@ -121,28 +120,12 @@ describe('503 unavailable: storage that cannot be reached', function () {
 if (process.env.DATABASE_URL) {
   describe('503 unavailable: a PostgreSQL server that cannot be reached', function () {
     this.timeout(60_000);
-    let proxy: TcpProxy;
-    let drop: () => Promise<void>;
-    ownApp({
-      start: async () => {
-        const real = new URL(process.env.DATABASE_URL!);
-        proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-        const relayed = new URL(real);
-        relayed.host = `127.0.0.1:${proxy.port}`;
-        const made = await freshDatabase('postgres', undefined, relayed.toString());
-        drop = async () => {
-          await made.drop().catch(() => {});
-          await (await freshDatabase('postgres')).drop();
-        };
-        return startApp({ db: made.db });
-      },
-    });
-    after(async () => drop?.());
+    const { proxy } = ownAppBehindProxy();
 
     it('answers the API, MCP and the dashboard 503 with Retry-After, never 500', async () => {
       const a = await createAgentAccount();
       const person = await signedUp();
-      await proxy.cut();
+      await proxy().cut();
 
       expectUnavailable(await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Lost?' }, { key: a.key }));
       expectUnavailable(await api.post('/api/agent/pages', { page: { displayName: 'Nobody' } }));
