@@ -36,7 +36,8 @@ const PublishPending = v.pipe(
   ),
 );
 
-export const PageOut = v.object({
+/** What every form of a page starts with (core/presenters/page.ts pageHead). */
+const pageHead = {
   id: v.string(),
   username: v.string(),
   url: v.string(),
@@ -44,6 +45,10 @@ export const PageOut = v.object({
   isPublished: v.boolean(),
   publishPending: PublishPending,
   banned: v.boolean(),
+};
+
+export const PageOut = v.object({
+  ...pageHead,
   version: Int,
   banReason: v.nullable(v.string()),
   nextChangeAt: v.nullable(DateTimeOut),
@@ -96,13 +101,7 @@ export const VersionOut = v.object({
 });
 
 export const PageSummaryOut = v.object({
-  id: v.string(),
-  username: v.string(),
-  url: v.string(),
-  markdownUrl: v.string(),
-  isPublished: v.boolean(),
-  publishPending: PublishPending,
-  banned: v.boolean(),
+  ...pageHead,
   templateId: v.picklist(TEMPLATE_IDS),
   blockCount: Int,
   updatedAt: DateTimeOut,
