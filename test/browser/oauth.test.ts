@@ -83,4 +83,16 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     const again = await c.refresh(refreshed.body.refresh_token ?? '');
     expect(again.body.error).to.equal('invalid_grant');
   });
+
+  it('fits a 320 px phone with an app name that is long, right-to-left and marked up', async function () {
+    this.timeout(60_000);
+    const name = 'مساعد الصفحات Supercalifragilisticexpialidociousassistantwithaverylongname <b>x</b>';
+    const c = await readyClient(receiver.uri, name);
+    const page = await browser.freshPage({ width: 320, height: 740 });
+    await browser.signUp(page);
+    await page.goto(c.authorize());
+    await page.waitForURL(/\/dashboard\/connect\//);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(`Connect ${name}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(320);
+  });
 });

@@ -7,9 +7,9 @@ import { authorizeUrl, discover, pkce, postForm, register } from './oauthClient.
 export const ALL_SCOPES = SCOPE_NAMES.join(' ');
 
 /** A registered client and what it found, ready to send a person to consent. */
-export async function readyClient(redirectUri: string) {
+export async function readyClient(redirectUri: string, name?: string) {
   const found = await discover('/mcp/account');
-  const client = await register(found.server.registration_endpoint, redirectUri);
+  const client = await register(found.server.registration_endpoint, redirectUri, name);
   expect(client.status, JSON.stringify(client.body)).to.equal(201);
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
