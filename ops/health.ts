@@ -7,7 +7,7 @@
  */
 import type { Config } from '../core/config.js';
 import type { Services } from '../core/services.js';
-import { HEALTH_PROBE_KEY } from '../store/layout.js';
+import { HEALTH_PROBE_KEY, healthProbeKey } from '../store/layout.js';
 import { listMigrations } from '../store/migrate.js';
 import { withTimeout } from './timeout.js';
 
@@ -37,7 +37,11 @@ export function readinessChecks(s: Services, role: Config['role']): () => Promis
     storage:
       role === 'router'
         ? () => s.storage.get(HEALTH_PROBE_KEY)
-        : () => s.storage.put(HEALTH_PROBE_KEY, 'ok\n', { contentType: 'text/plain', cacheControl: 'no-store' }),
+        : async () => {
+            const key = healthProbeKey();
+            await s.storage.put(key, 'ok\n', { contentType: 'text/plain', cacheControl: 'no-store' });
+            await s.storage.delete([key]);
+          },
   };
   const check = async (): Promise<Readiness> => {
     const results = await Promise.all(Object.entries(checks).map(async ([name, c]) => [name, await run(s, name, c)]));

@@ -5,11 +5,11 @@
  * status 2, which the units do not restart); what may come back by itself (a server that does
  * not answer yet) a StartupError (exit 1, restarted). Used by the start and by `npm run doctor`.
  */
-import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Config, ConfigError } from '../core/config.js';
 import { StartupError } from '../core/errors.js';
+import { HEALTH_PROBE_KEY, healthProbeKey } from '../store/layout.js';
 import type { ObjectStorage } from '../store/objects.js';
 
 interface Failure {
@@ -176,10 +176,10 @@ export function storageProblem(err: unknown, config: Config): Error | null {
  */
 export async function probeStorage(storage: ObjectStorage, writes: boolean): Promise<void> {
   if (!writes) {
-    await storage.get('health/probe');
+    await storage.get(HEALTH_PROBE_KEY);
     return;
   }
-  const key = `health/start-${randomBytes(6).toString('hex')}`;
+  const key = healthProbeKey();
   const body = `probe ${new Date().toISOString()}\n`;
   await storage.put(key, body, { contentType: 'text/plain', cacheControl: 'no-store' });
   try {

@@ -9,7 +9,8 @@
  *   pages/<username>/og/<hash>.png                      its link-preview picture (publishing/ogPicture.ts)
  *   media/<kind>/<account id>/<id>.avif                  an image (core/commands/images.ts)
  *   media/<kind>/<account id>/<id>.<n>w.avif             its smaller sizes, n pixels wide (IMAGE_WIDTHS)
- *   health/probe                                         written by readiness checks (ops/health.ts)
+ *   health/probe                                         read by a router's readiness check; never written
+ *   health/probe-<hex>                                   written and removed at once by a start or a readiness check
  *
  * An image is known everywhere else (page fields, API answers, its public address under
  * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<id>.avif`,
@@ -23,8 +24,20 @@
 import { randomBytes } from 'node:crypto';
 import { IMAGE_KINDS, type ImageKind, MEDIA_KEY, MEDIA_KEY_BASE } from '../core/schemas/mediaKey.js';
 
-/** The object a readiness check writes (or reads) to learn that storage answers; no page or image has this key. */
+/**
+ * The object a router's readiness check reads to learn that storage answers; nothing writes it,
+ * so "not found" is the expected answer. No page or image has this key.
+ */
 export const HEALTH_PROBE_KEY = 'health/probe';
+
+/**
+ * A fresh key for a role that writes to prove it can: written, read back and removed by the one
+ * check that made it. Each check has its own, because processes sharing one key race: a router
+ * reading it while a worker rewrites it (s3rver even crashed on that).
+ */
+export function healthProbeKey(): string {
+  return `${HEALTH_PROBE_KEY}-${randomBytes(6).toString('hex')}`;
+}
 
 /** The kinds of image and the shape of a media key are the domain's (core/schemas/mediaKey.ts). */
 export { IMAGE_KINDS, type ImageKind, MEDIA_KEY } from '../core/schemas/mediaKey.js';
