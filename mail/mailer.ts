@@ -60,7 +60,8 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
   const pending = new Set<Promise<void>>();
   let sequence = 0;
 
-  async function deliver(m: Outgoing): Promise<void> {
+  /** The file's name is taken when the message is sent, so the folder lists messages in the order sent. */
+  async function deliver(m: Outgoing, name: string): Promise<void> {
     const body = compose(m.kind, m.locale, {
       service: serviceName(config.mail.from),
       baseUrl: config.baseUrl,
@@ -72,10 +73,7 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       return;
     }
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    sequence += 1;
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const about = m.accountId ? `${m.accountId}-` : '';
-    const file = path.join(folder, `${stamp}-${sequence}-${about}${m.kind}.eml`);
+    const file = path.join(folder, name);
     await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
     const link = m.link && config.mail.logLinks ? ` (link: ${m.link})` : '';
     log.info({ kind: m.kind, file }, `mail: ${m.kind} written to ${file}${link}`);
@@ -83,7 +81,10 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
 
   return {
     send(m) {
-      const sending = deliver(m)
+      sequence += 1;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const about = m.accountId ? `${m.accountId}-` : '';
+      const sending = deliver(m, `${stamp}-${String(sequence).padStart(6, '0')}-${about}${m.kind}.eml`)
         .catch((err) => log.error({ err, kind: m.kind }, `mail: ${m.kind} could not be sent`))
         .finally(() => pending.delete(sending));
       pending.add(sending);
