@@ -52,7 +52,8 @@ export interface DatabaseOptions {
   schema?: string;
   /**
    * A migrated PGlite data folder as a gzipped tar (store/seed.ts), unpacked into a dataDir
-   * that holds no database yet instead of creating one: a fraction of the time.
+   * that holds no database yet (or into memory, without a dataDir) instead of creating one: a
+   * fraction of the time.
    */
   seed?: () => Promise<Blob | null>;
 }
@@ -150,9 +151,13 @@ const startParams = [
   ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
 ];
 
-/** PGlite over dataDir (in memory without one), a new folder unpacked from the seed when there is one. */
+/** PGlite over dataDir (in memory without one), a new database unpacked from the seed when there is one. */
 async function createPglite(dataDir: string | undefined, seed: DatabaseOptions['seed']): Promise<PGlite> {
-  if (!dataDir) return PGlite.create({ startParams });
+  if (!dataDir) {
+    // In memory, a seed is simply loaded (the tests make each new database from one).
+    const loadDataDir = seed ? await seed() : null;
+    return PGlite.create({ startParams, ...(loadDataDir ? { loadDataDir } : {}) });
+  }
   // Only into a folder that is missing or empty: the fallback below removes what it unpacked.
   const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   const loadDataDir = fresh && seed ? await seed() : null;

@@ -1,27 +1,21 @@
-import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import { dashboardBrowser } from '../helpers/browser.js';
+import { dashboardBrowser, screenshot } from '../helpers/browser.js';
 import { api, BROWSER_UA } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 
-const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
-
 describe('the dashboard in Chromium', function () {
   this.timeout(120_000);
-  before(async () => {
-    await mkdir(SHOTS, { recursive: true });
-  });
   // Every console error of a dashboard page a test opens fails the test.
   const { freshPage, signUp } = dashboardBrowser();
 
   it('signs up, creates a page, edits it with several block types and sees it live', async () => {
     const page = await freshPage();
     await page.goto(`${app().url}/signup`);
-    await page.screenshot({ path: `${SHOTS}dashboard-signup.png`, fullPage: true });
+    await screenshot(page, `dashboard-signup`);
     await signUp(page);
-    await page.screenshot({ path: `${SHOTS}dashboard-pages-empty.png`, fullPage: true });
+    await screenshot(page, `dashboard-pages-empty`);
     const username = uniqueName('ada');
     await page.getByLabel(/^Name/).fill(username);
     await page.getByRole('button', { name: 'Create page' }).click();
@@ -63,7 +57,7 @@ describe('the dashboard in Chromium', function () {
     await page.locator('#avatar-y').fill('20');
     await page.locator('form.focus').first().getByRole('button', { name: 'Save focus point' }).click();
     expect(await page.getByRole('status').textContent()).to.include('Saved and published.');
-    await page.screenshot({ path: `${SHOTS}dashboard-editor.png`, fullPage: true });
+    await screenshot(page, `dashboard-editor`);
 
     const live = await page.context().newPage();
     await live.goto(`http://${username}.pages.test:${app().port}/`);
@@ -74,7 +68,7 @@ describe('the dashboard in Chromium', function () {
     await live.getByText('Elsewhere').waitFor({ state: 'visible' });
     expect(await live.locator('a[href="https://mastodon.social/@ada"]').count()).to.equal(1);
     await page.goto(`${app().url}/dashboard`);
-    await page.screenshot({ path: `${SHOTS}dashboard-pages.png`, fullPage: true });
+    await screenshot(page, `dashboard-pages`);
   });
 
   it('claims a provisional account made through the API from its claim link', async () => {
@@ -82,7 +76,7 @@ describe('the dashboard in Chromium', function () {
     const page = await freshPage();
     await page.goto(agent.claimUrl.replace(/^https?:\/\/[^/]+/, app().url));
     await page.getByText('Made For You').waitFor({ state: 'visible' });
-    await page.screenshot({ path: `${SHOTS}dashboard-claim.png`, fullPage: true });
+    await screenshot(page, `dashboard-claim`);
     const email = `${uniqueName('claimer')}@example.com`;
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('correct horse battery');
@@ -100,7 +94,7 @@ describe('the dashboard in Chromium', function () {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!.trim();
     expect(key).to.match(/^svc_sk_/);
-    await page.screenshot({ path: `${SHOTS}dashboard-keys.png`, fullPage: true });
+    await screenshot(page, `dashboard-keys`);
     expect((await api.get('/api/agent/me', { key })).status).to.equal(200);
     await page.getByRole('button', { name: 'Revoke my assistant' }).click();
     expect(await page.getByRole('status').textContent()).to.include('revoked');
@@ -131,8 +125,8 @@ describe('the dashboard in Chromium', function () {
     await page.getByRole('link', { name: '7 days' }).click();
     await page.waitForLoadState();
     expect(await page.locator('svg.chart rect.v').count()).to.equal(7);
-    await page.screenshot({ path: `${SHOTS}dashboard-stats.png`, fullPage: true });
+    await screenshot(page, `dashboard-stats`);
     await page.getByRole('link', { name: 'Account' }).click();
-    await page.screenshot({ path: `${SHOTS}dashboard-account.png`, fullPage: true });
+    await screenshot(page, `dashboard-account`);
   });
 });

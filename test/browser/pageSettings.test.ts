@@ -56,22 +56,28 @@ describe('theme.scheme in Chromium (prefers-color-scheme emulated)', function ()
     await site?.close();
   });
 
-  /** The page's background colour, its text colour and its accent, as the browser computes them. */
-  async function colours(path: string, colorScheme: 'light' | 'dark') {
-    const context = await browser.newContext({ colorScheme, javaScriptEnabled: true });
+  /**
+   * The page's background colour, its text colour and its accent, as the browser computes them,
+   * with the device light and then dark (one page load; the scheme is switched in place).
+   */
+  async function colours(path: string) {
+    const page = await browser.newPage();
     try {
-      const page = await context.newPage();
-      await page.goto(`${site.origin}/${path}/`);
-      return await page.evaluate(() => {
-        const body = getComputedStyle(document.body);
-        return {
-          bg: body.getPropertyValue('--bg').trim(),
-          fg: body.color,
-          accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
-        };
-      });
+      await page.goto(`${site.origin}/${path}/`, { waitUntil: 'domcontentloaded' });
+      const read = async (colorScheme: 'light' | 'dark') => {
+        await page.emulateMedia({ colorScheme });
+        return page.evaluate(() => {
+          const body = getComputedStyle(document.body);
+          return {
+            bg: body.getPropertyValue('--bg').trim(),
+            fg: body.color,
+            accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+          };
+        });
+      };
+      return { light: await read('light'), dark: await read('dark') };
     } finally {
-      await context.close();
+      await page.close();
     }
   }
 
@@ -79,12 +85,8 @@ describe('theme.scheme in Chromium (prefers-color-scheme emulated)', function ()
     for (const id of TEMPLATE_IDS) {
       const other = otherSchemeOf(id);
       const own = other === 'dark' ? 'light' : 'dark';
-      const [autoOwn, autoOther, fixedOwn, fixedOther] = await Promise.all([
-        colours(`${id}-auto`, own),
-        colours(`${id}-auto`, other),
-        colours(`${id}-fixed`, own),
-        colours(`${id}-fixed`, other),
-      ]);
+      const [auto, fixed] = await Promise.all([colours(`${id}-auto`), colours(`${id}-fixed`)]);
+      const [autoOwn, autoOther, fixedOwn, fixedOther] = [auto[own], auto[other], fixed[own], fixed[other]];
       expect(fixedOther, id).to.deep.equal(fixedOwn);
       expect(autoOwn, id).to.deep.equal(fixedOwn);
       expect(autoOther.bg, id).to.not.equal(autoOwn.bg);

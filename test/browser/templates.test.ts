@@ -1,16 +1,13 @@
-import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { renderPage } from '../../renderer/render.js';
 import { sampleBlocks, samplePage } from '../../renderer/sample.js';
-import { CHROMIUM } from '../helpers/browser.js';
+import { CHROMIUM, screenshot } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
-
-const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 
 /** A real picture in storage for the account: a soft gradient with a shape, as AVIF. */
 async function putImage(accountId: string, kind: string, width: number, height: number, hue: number) {
@@ -29,7 +26,6 @@ describe('published pages in Chromium', function () {
   let browser: Browser;
   before(async () => {
     browser = await chromium.launch(CHROMIUM);
-    await mkdir(SHOTS, { recursive: true });
   });
   after(async () => {
     await browser?.close();
@@ -90,7 +86,7 @@ describe('published pages in Chromium', function () {
             links.filter((l) => l.checkVisibility()).map((l) => [l.textContent, l.getBoundingClientRect().height]),
           );
         for (const [text, h] of heights) expect(h, `${text} at ${width}px`).to.be.at.least(24);
-        await page.screenshot({ path: `${SHOTS}${templateId}-${width}.png`, fullPage: true });
+        await screenshot(page, `${templateId}-${width}`);
         await page.close();
         expect(problems).to.deep.equal([]);
       }

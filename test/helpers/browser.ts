@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { uniqueName } from './factories.js';
@@ -20,6 +21,19 @@ export const CHROMIUM = {
     '--host-resolver-rules=MAP *.pages.test 127.0.0.1',
   ],
 };
+
+/** Where the browser tests put the screenshots they take for people to look at. */
+export const SHOTS = new URL('../browser/screenshots/', import.meta.url).pathname;
+
+/**
+ * A full-page screenshot into test/browser/screenshots/ for a person to look at, unless
+ * SCREENSHOTS=0 (CI, where nobody looks: each costs a second or so of encoding on a long page).
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS === '0') return;
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+}
 
 /**
  * Chromium for a describe block that drives the dashboard: launched before its tests, closed

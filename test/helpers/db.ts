@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../store/db.js';
+import { type Database, dumpEmbedded, openDatabase } from '../../store/db.js';
 import { listMigrations, type Migration, migrate } from '../../store/migrate.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -20,7 +20,8 @@ export async function freshDatabase(
   drop: () => Promise<void>;
 }> {
   if (engine === 'pglite') {
-    const db = await openDatabase({});
+    const complete = migrations === listMigrations() || sameVersions(migrations, listMigrations());
+    const db = await openDatabase(complete ? { seed: migratedSeed } : {});
     await migrate(db, migrations);
     return { db, drop: () => db.close() };
   }
@@ -38,6 +39,28 @@ export async function freshDatabase(
       await admin.end();
     },
   };
+}
+
+let seed: Promise<Blob> | undefined;
+
+/**
+ * A migrated PGlite database as a tar, made once per test process: every later fresh database
+ * is unpacked from it (about 1.3 s) rather than created and migrated (about 3–4 s), as
+ * `npm start` does from the build's seed. The migrations still run on it, and find nothing to do.
+ */
+function migratedSeed(): Promise<Blob> {
+  seed ??= (async () => {
+    const db = await openDatabase({});
+    await migrate(db, listMigrations());
+    const tar = await dumpEmbedded(db);
+    await db.close();
+    return tar;
+  })();
+  return seed;
+}
+
+function sameVersions(a: Migration[], b: Migration[]): boolean {
+  return a.length === b.length && a.every((m, i) => m.version === b[i].version);
 }
 
 /** The engines store tests run on: PGlite always, PostgreSQL too when DATABASE_URL is set. */
