@@ -110,6 +110,15 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   // Folders known to exist: most writes go to a page's folder that is already there.
   const folders = new Set<string>();
 
+  /** Removes the keys' files and their metadata, if there. */
+  async function removeKeys(keys: readonly string[]): Promise<void> {
+    const paths = keys.flatMap((key) => [file(key), metaFile(key)]);
+    // A worker thread (blocking) unlinks in turn: a republish removes 8 files a page.
+    if (options.blocking) for (const p of paths) unlinkIfThere(p);
+    else await Promise.all(paths.map((p) => rm(p, { force: true })));
+    for (const key of keys) written.delete(key);
+  }
+
   /** Writes the file through a temporary name; true when its folder had gone (removed by hand) and was made again. */
   async function writeAtomically(target: string, data: Buffer | string): Promise<boolean> {
     const calls = callsFor(data.length);
@@ -193,11 +202,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
 
     async delete(keys) {
       keys.forEach(assertKey);
-      const paths = keys.flatMap((key) => [file(key), metaFile(key)]);
-      // A worker thread (blocking) unlinks in turn: a republish removes 8 files a page.
-      if (options.blocking) for (const p of paths) unlinkIfThere(p);
-      else await Promise.all(paths.map((p) => rm(p, { force: true })));
-      for (const key of keys) written.delete(key);
+      await removeKeys(keys);
     },
 
     async removeLeftovers() {
@@ -228,8 +233,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
           .filter((f) => f.isFile() && !f.name.endsWith('.tmp'))
           .map((f) => path.relative(root, path.join(f.parentPath, f.name)).split(path.sep).join('/'))
           .filter((key) => !keep.includes(key));
-        await Promise.all(keys.flatMap((key) => [rm(file(key), { force: true }), rm(metaFile(key), { force: true })]));
-        for (const key of keys) written.delete(key);
+        await removeKeys(keys);
         return keys.length;
       }
       const count = files.filter((f) => f.isFile() && !f.name.endsWith('.tmp')).length;
