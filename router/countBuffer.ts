@@ -44,6 +44,19 @@ export function visitorHash(secret: string, day: string, address: string, userAg
 }
 
 /** Adds the counts of `from` to `into`, key by key; an entry new to `into` is moved over as it is. */
+/** A page's day with nothing counted yet. */
+export function emptyCounts(): DayCounts {
+  return {
+    views: 0,
+    taps: 0,
+    markdownReads: 0,
+    personReads: 0,
+    visitors: [],
+    blockTaps: new Map(),
+    breakdown: new Map(),
+  };
+}
+
 export function mergeCounts(into: Map<string, DayCounts>, from: Map<string, DayCounts>): void {
   for (const [key, c] of from) {
     const target = into.get(key);
@@ -79,15 +92,7 @@ export function createCountBuffer(d: { secret: string; now: () => Date }) {
     const key = `${pageId}|${today()}`;
     let c = buffer.get(key);
     if (!c) {
-      c = {
-        views: 0,
-        taps: 0,
-        markdownReads: 0,
-        personReads: 0,
-        visitors: [],
-        blockTaps: new Map(),
-        breakdown: new Map(),
-      };
+      c = emptyCounts();
       buffer.set(key, c);
     }
     return c;

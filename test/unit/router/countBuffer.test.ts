@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   createCountBuffer,
+  emptyCounts,
   hitsOf,
   mergeCounts,
   utcDayClock,
@@ -28,16 +29,7 @@ function buffer(start = '2026-03-14T12:00:00Z') {
 }
 
 function counts(o: Partial<DayCounts> = {}): DayCounts {
-  return {
-    views: 0,
-    taps: 0,
-    markdownReads: 0,
-    personReads: 0,
-    visitors: [],
-    blockTaps: new Map(),
-    breakdown: new Map(),
-    ...o,
-  };
+  return { ...emptyCounts(), ...o };
 }
 
 const FACTS: ViewFacts = {
