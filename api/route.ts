@@ -49,16 +49,19 @@ export interface RouteDef<
    */
   operation?: OperationName;
   /** The answers; `headers` are those the answer carries, `example` an example body. */
-  responses: {
-    status: number;
-    description: string;
-    schema?: v.GenericSchema;
-    contentType?: string;
-    headers?: ResponseHeader[];
-    example?: unknown;
-  }[];
+  responses: RouteResponse[];
   errors: ErrorCode[];
   handler: (ctx: ApiContext, input: { body: Infer<B>; query: Infer<Q> }) => Promise<void>;
+}
+
+/** One answer a route gives: its status, what it means, and its body's schema and headers. */
+export interface RouteResponse {
+  status: number;
+  description: string;
+  schema?: v.GenericSchema;
+  contentType?: string;
+  headers?: ResponseHeader[];
+  example?: unknown;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of routes with different schemas

@@ -15,7 +15,7 @@ import { callerFrom } from '../../edge/caller.js';
 import { commandLimits } from '../../edge/limits.js';
 import { changeOptions, etagOf } from '../../edge/preconditions.js';
 import { examplePage, examplePut, exampleStats, exampleStatsCsv } from '../openapi/examples.js';
-import { accountOf, route } from '../route.js';
+import { accountOf, type RouteResponse, route } from '../route.js';
 
 const tag = 'Pages';
 const STATS =
@@ -32,6 +32,16 @@ const changeErrors = [
 ] as const;
 const IF_MATCH =
   'With `If-Match: "<version>"` (the ETag of your last read) the change is made only if the page is still at that version, else 412 precondition_failed; without it, the last write wins. The answer carries the new version and ETag.';
+/** What PATCH and PUT answer: the page after the change, with its new version as the ETag. */
+const changedPage: RouteResponse[] = [
+  {
+    status: 200,
+    description: 'The page after the change',
+    schema: PageOut,
+    headers: ['ETag'],
+    example: { ...examplePage, version: 5 },
+  },
+];
 
 export function profileRoutes(s: Services) {
   /** A page after a change: its body, and its new version as the ETag. */
@@ -121,15 +131,7 @@ export function profileRoutes(s: Services) {
       body: ProfilePatch,
       headers: ['If-Match'],
       example: { body: { bio: 'Prints, postcards and the odd program.', theme: { accent: '#0a7f5a' } } },
-      responses: [
-        {
-          status: 200,
-          description: 'The page after the change',
-          schema: PageOut,
-          headers: ['ETag'],
-          example: { ...examplePage, version: 5 },
-        },
-      ],
+      responses: changedPage,
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
         await answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
@@ -146,15 +148,7 @@ export function profileRoutes(s: Services) {
       body: ProfileReplace,
       headers: ['If-Match'],
       example: { body: examplePut },
-      responses: [
-        {
-          status: 200,
-          description: 'The page after the change',
-          schema: PageOut,
-          headers: ['ETag'],
-          example: { ...examplePage, version: 5 },
-        },
-      ],
+      responses: changedPage,
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
         await answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
