@@ -44,11 +44,26 @@ export function lazyProvider(s: Services): OAuthProvider {
   let madeFor = '';
   return () => {
     if (!made || madeFor !== s.config.baseUrl) {
-      made = import('oidc-provider').then((library) => createProvider(library, s));
+      made = importLibrary(s).then((library) => createProvider(library, s));
       madeFor = s.config.baseUrl;
     }
     return made;
   };
+}
+
+/**
+ * The library, loaded with console.warn sent to the log meanwhile: on loading it warns on stderr,
+ * in a line a JSON log collector cannot read (Node 20, which it calls unsupported; it runs and
+ * is tested there).
+ */
+async function importLibrary(s: Services): Promise<Library> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => s.log.warn({ library: 'oidc-provider' }, args.map(String).join(' '));
+  try {
+    return await import('oidc-provider');
+  } finally {
+    console.warn = warn;
+  }
 }
 
 function createProvider({ default: Provider, errors, interactionPolicy }: Library, s: Services): Provider {

@@ -87,6 +87,23 @@ describe('npm start (the process an operator runs)', function () {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('writes nothing but JSON log lines, the OAuth library loading on the first OAuth request included', async () => {
+    const metadata = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-authorization-server`);
+    expect(metadata.status).to.equal(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(complaint(first), 'stderr').to.deep.equal([]);
+    const lines = first.stdout
+      .join('')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('>'));
+    for (const line of lines) expect(() => JSON.parse(line), line).to.not.throw();
+    // On Node 20 the library calls the runtime unsupported: that goes to the log, at warn.
+    if (process.versions.node.startsWith('20.'))
+      expect(lines.some((l) => l.includes('"library":"oidc-provider"') && l.includes('Unsupported runtime'))).to.equal(
+        true,
+      );
+  });
+
   it('refuses a start on a port in use with one line, without touching its data folder', async () => {
     const otherData = path.join(tmpdir(), `linkpage-never-${process.pid}`);
     const second = npm(['start'], { PORT: String(port), DATA_DIR: otherData });
