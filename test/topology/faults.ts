@@ -5,7 +5,7 @@
  */
 import { buildLinkBlock } from '../helpers/factories.js';
 import type { Cluster } from './cluster.js';
-import { pageCall, sleep } from './http.js';
+import { eventually, pageCall, sleep } from './http.js';
 import { createPage, editStream, lostEdits, type Made, visitorLoad } from './load.js';
 
 export interface FaultResult {
@@ -14,6 +14,8 @@ export interface FaultResult {
   visitorErrors: string[];
   editsSent: number;
   editsAcknowledged: number;
+  /** The answers to edits not acknowledged (`503 unavailable`). */
+  editsRefused: string[];
   /** Pages whose last acknowledged edit is not what Varnish serves afterwards. */
   lostEdits: string[];
 }
@@ -61,6 +63,7 @@ export async function underFault(c: Cluster, pages: Made[], fault: Fault): Promi
     visitorErrors: seen.errors,
     editsSent: edits.sent,
     editsAcknowledged: edits.acknowledged,
+    editsRefused: edits.refused,
     lostEdits: lost,
   };
 }
@@ -74,3 +77,68 @@ export const routerKilled: Fault = {
     await router.restart();
   },
 };
+
+export const postgresRestarted: Fault = {
+  name: 'PostgreSQL stopped for 5 s and started again',
+  async act(c) {
+    await c.postgres.stop();
+    await sleep(5_000);
+    await c.postgres.start();
+    // Until every process has its database back (/readyz asks it).
+    await eventually('every process ready again', 60_000, async () => {
+      const answers = await Promise.all(c.processes.map((p) => fetch(`${p.url}/readyz`).then((r) => r.status)));
+      return answers.every((s) => s === 200);
+    });
+  },
+};
+
+export const bucketAway: Fault = {
+  name: 'the bucket (s3rver) killed for 20 s',
+  async act(c) {
+    await c.s3.stop();
+    try {
+      await sleep(20_000);
+    } finally {
+      await c.s3.start();
+    }
+  },
+};
+
+/**
+ * Every page marked as rendered by an old template plus `extra` copies, the workers restarted
+ * so that one starts the republish, and that one killed (SIGKILL) after a few batches; the
+ * other finishes, and the killed one is started again.
+ */
+export function workerKilledMidRepublish(extra = 2_000): Fault {
+  return {
+    name: `a worker killed (SIGKILL) mid-republish (${extra} pages)`,
+    async act(c) {
+      const workers = c.of('worker');
+      await Promise.all(workers.map((w) => w.stop()));
+      await c.db.query("UPDATE pages SET published_template_version = 'old' WHERE is_published");
+      await c.db.query(
+        `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version)
+         SELECT substr(md5(random()::text || i), 1, 24), account_id, 'bulk-' || substr(md5(random()::text || i), 1, 12),
+           by_program, true, profile, blocks, 'old'
+         FROM (SELECT * FROM pages WHERE is_published LIMIT 1) model, generate_series(1, $1::int) i`,
+        [extra],
+      );
+      const stale = async () =>
+        Number(
+          (await c.db.query("SELECT count(*) AS n FROM pages WHERE published_template_version = 'old'")).rows[0].n,
+        );
+      const total = await stale();
+      for (const w of workers) w.lines.length = 0;
+      await Promise.all(workers.map((w) => w.restart()));
+      const started = /republish: \d+ pages? published with another template/;
+      await eventually('a worker starts the republish', 30_000, async () =>
+        workers.some((w) => w.lines.some((l) => started.test(l))),
+      );
+      const running = workers.find((w) => w.lines.some((l) => started.test(l)))!;
+      await eventually('a few batches recorded', 60_000, async () => (await stale()) <= total - 200);
+      await running.stop('SIGKILL');
+      await eventually('the other worker renders what is left', 180_000, async () => (await stale()) === 0);
+      await running.restart();
+    },
+  };
+}

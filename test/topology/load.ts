@@ -27,11 +27,11 @@ export async function createPage(base: string, overrides: Record<string, unknown
 
 export interface VisitorTally {
   requests: number;
-  /** One line per failed request: the status (not 2xx or 3xx) or the connection's error, and the path. */
+  /** One line per failed request: the status (not 2xx or 3xx) or the connection's error, the page and the path. */
   errors: string[];
 }
 
-/** One GET to a page host at a port; null when it answered 2xx or 3xx, else what went wrong. */
+/** One GET to a page host at a port; null when it answered 2xx or 3xx, else what went wrong and where (`503 name/path`). */
 function visit(port: number, name: string, path: string): Promise<string | null> {
   return new Promise((resolve) => {
     const req = http.request(
@@ -45,13 +45,13 @@ function visit(port: number, name: string, path: string): Promise<string | null>
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        res.on('error', (err) => resolve(`${(err as NodeJS.ErrnoException).code ?? err.message} ${path}`));
-        res.on('end', () => resolve(status >= 200 && status < 400 ? null : `${status} ${path}`));
+        res.on('error', (err) => resolve(`${(err as NodeJS.ErrnoException).code ?? err.message} ${name}${path}`));
+        res.on('end', () => resolve(status >= 200 && status < 400 ? null : `${status} ${name}${path}`));
         res.resume();
       },
     );
     req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', (err) => resolve(`${(err as NodeJS.ErrnoException).code ?? err.message} ${path}`));
+    req.on('error', (err) => resolve(`${(err as NodeJS.ErrnoException).code ?? err.message} ${name}${path}`));
     req.end();
   });
 }
@@ -89,13 +89,15 @@ export function visitorLoad(port: number, pages: Made[], concurrency = 6) {
 export interface EditTally {
   sent: number;
   acknowledged: number;
+  /** The answer to each edit not acknowledged: its status, or `no answer`. */
+  refused: string[];
   /** Per page name, the number of its last edit answered 200. */
   last: Map<string, number>;
 }
 
 /** One editor changing the pages' bios in turn (`Edit <n> of <name>`) through the API processes, until stopped. */
 export function editStream(apis: string[], pages: Made[], pauseMs = 100) {
-  const tally: EditTally = { sent: 0, acknowledged: 0, last: new Map() };
+  const tally: EditTally = { sent: 0, acknowledged: 0, refused: [], last: new Map() };
   let stopped = false;
   const loop = (async () => {
     for (let i = 0; !stopped; i++) {
@@ -109,6 +111,8 @@ export function editStream(apis: string[], pages: Made[], pauseMs = 100) {
       if (res?.status === 200) {
         tally.acknowledged++;
         tally.last.set(p.username, i);
+      } else {
+        tally.refused.push(res ? `${res.status} ${res.body?.code ?? ''}`.trim() : 'no answer');
       }
       await sleep(pauseMs);
     }
