@@ -7,6 +7,7 @@ import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
 import { cdnBench } from './cdn.js';
 import { coldStart } from './coldStart.js';
 import { encodingsBench, WIRE_BUDGET } from './encodings.js';
+import { faultTable, printFaultTable } from './faults.js';
 import { housekeepingBench } from './housekeeping.js';
 import { imageMemory, imageTime } from './images.js';
 import { lighthouseReport, lighthouseTemplates } from './lighthouseTemplates.js';
@@ -280,4 +281,6 @@ if (!short && run('a11y')) {
     `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
   );
 }
+// The faults take ~2 min on their own processes: not in a short run.
+if (!short && run('faults')) printFaultTable(await faultTable());
 if (!short && run('lighthouse')) console.log(lighthouseReport(await lighthouseTemplates()));

@@ -19,7 +19,8 @@
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
 #   - asks another router once when one fails a GET or HEAD (refuses, times out or answers
-#     5xx), before the health probe has marked it sick, so a visitor does not see the failure;
+#     5xx, or has not begun to answer within 5 s, as a router starting again does), before the
+#     health probe has marked it sick, so a visitor does not see the failure;
 #   - serves the last good copy while every router is down or failing (refuses, or answers 5xx
 #     as a router does while storage is away), never a purged one;
 #   - answers only page hosts: send the apex (API, dashboard) straight to the API processes.
@@ -231,6 +232,9 @@ sub vcl_backend_fetch {
     set bereq.http.x-router-key = bereq.xid;
   }
   set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=bereq.retries);
+  # A router starting again passes the probe (its /healthz answers at once) while it holds page
+  # requests until it is ready, seconds on a loaded machine: after 5 s, ask the other one.
+  set bereq.first_byte_timeout = 5s;
   unset bereq.http.x-cache;
   # The router is asked for the copy this request hashed to (Varnish would ask for gzip).
   if (bereq.http.x-encoding) {

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { hostRequest } from '../helpers/client.js';
 import { startVarnish, type Varnish } from '../helpers/varnish.js';
 
-type Mode = 'answers' | 'answers 503' | 'drops the connection';
+type Mode = 'answers' | 'answers 503' | 'drops the connection' | 'holds the request';
 
 interface StandIn {
   name: string;
@@ -29,6 +29,8 @@ async function standIn(name: string): Promise<StandIn> {
       return;
     }
     router.taken++;
+    // As a router starting again does: its /healthz answers, pages wait until it is ready.
+    if (router.mode === 'holds the request') return;
     if (router.mode === 'drops the connection') {
       req.socket.destroy();
       return;
@@ -113,6 +115,18 @@ describe('Varnish in front of two routers, one failing (deploy/varnish/default.v
     const { errors } = await visit();
     expect(errors).to.deep.equal([]);
     expect(a.taken, 'the failing router was asked').to.be.greaterThan(0);
+  });
+
+  it('answers from the other router when one holds a request 5 s without answering, as a router starting again does', async () => {
+    a.mode = 'holds the request';
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const res = await hostRequest(varnish.port, `held${i}.pages.test`, i % 2 === 0 ? '/' : `/short${i}`);
+      expect(res.status, `request ${i}`).to.equal(200);
+      servedBy.add(res.text.trim());
+    }
+    expect(a.taken, 'the holding router was asked').to.be.greaterThan(0);
+    expect([...servedBy]).to.deep.equal(['router-b']);
   });
 
   it('serves the last copy of a page when every router answers 503, also past the grace a healthy router gets (10 s), and a 503 with Retry-After when there is none', async () => {
