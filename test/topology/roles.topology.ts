@@ -103,10 +103,12 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       await c.s3.stop();
       s3Down = true;
       await sleep(10_000);
+      // However slow the machine, the outage lasts until edits were answered in it.
+      await eventually('ten edits answered while the bucket is away', 60_000, async () => answeredWhileDown >= 10);
       s3Down = false;
       await c.s3.start();
       await stream;
-      expect(answeredWhileDown, 'edits sent and answered while the bucket was away').to.be.above(30);
+      expect(answeredWhileDown, 'edits sent and answered while the bucket was away').to.be.at.least(10);
       expect(
         statuses.filter((s) => s !== 200),
         'every edit answered 200',
@@ -233,7 +235,7 @@ describe('the roles as separate processes (npm run test:topology)', function () 
     it('finishes in the other worker when the one rendering is killed, missing no page and writing none twice', async () => {
       const model = await createPage(0);
       await Promise.all(c.of('worker').map((w) => w.stop()));
-      const names = await stalePages(model, 3_000);
+      const names = await stalePages(model, 1_000);
       c.puts.clear();
       for (const w of c.of('worker')) w.lines.length = 0;
       await Promise.all(c.of('worker').map((w) => w.restart()));
