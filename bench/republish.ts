@@ -7,6 +7,7 @@
  * with plain blocking file writes, as fast as one thread can.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -65,9 +66,21 @@ export async function republishBench() {
     const [, key, pageId] = keyLine.split(' ');
     await loadApi(server.port, key, pageId, { seconds: 2 }); // warm-up, not counted
     const rest = await loadApi(server.port, key, pageId, { seconds: 5 });
-    const job = fetch(`http://127.0.0.1:${server.port}/__bench/republish`).then(
-      async (r) => JSON.parse(await r.text()) as { republished: number; ms: number; visibleMs: number },
-    );
+    // node:http rather than fetch, whose answer headers time out after 300 s: a run on a
+    // loaded machine takes longer.
+    const job = new Promise<{ republished: number; ms: number; visibleMs: number }>((resolve, reject) => {
+      http
+        .get(`http://127.0.0.1:${server.port}/__bench/republish`, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve(JSON.parse(text)));
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
     const during = await loadApi(server.port, key, pageId, { until: job });
     const result = await job;
     const raw = rawWrites(result.republished);
