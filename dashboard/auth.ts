@@ -1,5 +1,6 @@
 /** Sign-up, log-in and log-out. */
 import type Router from '@koa/router';
+import type Koa from 'koa';
 import { logIn, signUp } from '../core/commands/people.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
@@ -9,7 +10,10 @@ import { csrfValid, endSession, readSession, startSession } from '../edge/sessio
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
 
-export function authRoutes(router: Router, d: DashboardContext): void {
+/** How the log-in form is shown again with an error from another form of the log-in screen. */
+export type ShowLogin = (ctx: Koa.Context, extra: Record<string, unknown>, status: number) => Promise<void>;
+
+export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
   const { s, limiter, form, show, attempt, back, safeNext } = d;
 
   router.get('/signup', async (ctx) => {
@@ -82,4 +86,6 @@ export function authRoutes(router: Router, d: DashboardContext): void {
     await endSession(s, ctx);
     back(ctx, '/login', 'You are logged out.');
   });
+  return (ctx, extra, status) =>
+    show(ctx, 'login', { title: 'Log in', input: {}, next: '/dashboard', ...extra }, status);
 }

@@ -25,6 +25,7 @@ import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { pagesRoutes } from './pages.js';
+import { passkeysRoutes } from './passkeys.js';
 import { passwordRoutes } from './password.js';
 import { previewRoutes } from './preview.js';
 import { statsRoutes } from './stats.js';
@@ -34,7 +35,7 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
   const d = dashboardContext(s, limiter);
   const router = new Router();
 
-  authRoutes(router, d);
+  const showLogin = authRoutes(router, d);
   claimRoutes(router, d);
   pagesRoutes(router, d);
   editorRoutes(router, d);
@@ -45,7 +46,8 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
   keysRoutes(router, d, provider);
   connectRoutes(router, d, provider);
   webhooksRoutes(router, d);
-  accountRoutes(router, d);
+  const showAccount = accountRoutes(router, d);
+  passkeysRoutes(router, d, showAccount, showLogin);
   passwordRoutes(router, d);
 
   // The home page: what the service is, for people (sign-up, log-in) and for agents.
