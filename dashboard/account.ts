@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { changeAccount, loadAccount } from '../core/commands/account.js';
 import { deleteAccount } from '../core/commands/deleteAccount.js';
 import { listPasskeys } from '../core/commands/passkeys.js';
+import { totpOn, unusedRecoveryCodes } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { exportAccount } from '../core/queries/accountExport.js';
 import { Password, TimeZone } from '../core/schemas/fields.js';
@@ -44,6 +45,7 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
         locales: LOCALES,
         timeZones: TIME_ZONES,
         passkeys: await listPasskeys(s, accountId),
+        twoFactor: { totp: await totpOn(s, accountId), recoveryLeft: await unusedRecoveryCodes(s, accountId) },
         input: {},
         notice: ctx.query.notice,
         ...extra,

@@ -2,10 +2,12 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { logIn, signUp } from '../core/commands/people.js';
+import { secondFactors } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
 import { deviceMarks, rememberDevice } from '../edge/devices.js';
+import { startPendingLogin } from '../edge/pendingLogins.js';
 import { csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
@@ -69,6 +71,12 @@ export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
           { limiter },
         );
         await hit?.refund();
+        const factors = await secondFactors(s, accountId);
+        if (factors.totp || factors.passkey) {
+          // A right password opens only the second step, never a session by itself.
+          await startPendingLogin(s, ctx, accountId);
+          return back(ctx, `/login/second?next=${encodeURIComponent(safeNext(input.next))}`);
+        }
         await startSession(s, ctx, accountId);
         await rememberDevice(s, ctx, accountId);
         back(ctx, safeNext(input.next));

@@ -25,6 +25,7 @@ const NOTICES = {
   'account-deleted': 'Your account is deleted, with everything it held.',
   'passkey-added': 'Passkey added. You can sign in with it now.',
   'passkey-removed': 'Passkey removed. It no longer signs in here.',
+  'totp-off': 'Authenticator app turned off. Your recovery codes no longer work.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Router from '@koa/router';
-import type Koa from 'koa';
 import {
   addPasskey,
   registrationOptions,
@@ -16,13 +15,12 @@ import {
   signInOptions,
   verifyPasskey,
 } from '../core/commands/passkeys.js';
-import { AppError } from '../core/errors.js';
 import { rememberDevice } from '../edge/devices.js';
 import { startSession } from '../edge/sessions.js';
 import type { ShowAccount } from './account.js';
 import type { ShowLogin } from './auth.js';
 import type { DashboardContext } from './context.js';
-import type { Form } from './forms.js';
+import { browserAnswer, challengeAnswer } from './passkeyForms.js';
 
 const require = createRequire(import.meta.url);
 /** SimpleWebAuthn's browser bundle (it exposes `SimpleWebAuthnBrowser`), read once. */
@@ -32,26 +30,13 @@ const WEBAUTHN_JS = readFileSync(
 );
 const PASSKEYS_JS = readFileSync(new URL('./assets/passkeys.js', import.meta.url), 'utf8');
 
-/** The browser's WebAuthn answer from a form's hidden field, or the error that says what is missing. */
-function browserAnswer(input: Form): unknown {
-  try {
-    return JSON.parse(input.response ?? '');
-  } catch {
-    throw new AppError('invalid_fields', {
-      field: 'response',
-      detail: 'response',
-      hint: 'Passkeys need a browser that supports them, with JavaScript on.',
-    });
-  }
-}
-
 export function passkeysRoutes(
   router: Router,
   d: DashboardContext,
   showAccount: ShowAccount,
   showLogin: ShowLogin,
 ): void {
-  const { s, limiter, form, fields, personRoute, attempt, back, safeNext } = d;
+  const { s, limiter, form, personRoute, attempt, back, safeNext } = d;
 
   for (const [file, body] of [
     ['/dashboard/webauthn.js', WEBAUTHN_JS],
@@ -64,23 +49,10 @@ export function passkeysRoutes(
     });
   }
 
-  /** A challenge as JSON for the script (after the form's CSRF check); an error as the API's error object. */
-  async function challengeAnswer(ctx: Koa.Context, make: () => Promise<unknown>) {
-    ctx.set('Cache-Control', 'no-store');
-    try {
-      await fields(ctx);
-      ctx.body = await make();
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      ctx.status = err.status;
-      ctx.body = { error: err.toBody() };
-    }
-  }
-
   router.post(
     '/dashboard/passkeys/options',
     form,
-    personRoute((ctx, accountId) => challengeAnswer(ctx, () => registrationOptions(s, accountId))),
+    personRoute((ctx, accountId) => challengeAnswer(d, ctx, () => registrationOptions(s, accountId))),
   );
   router.post(
     '/dashboard/passkeys',
@@ -112,7 +84,7 @@ export function passkeysRoutes(
     }),
   );
 
-  router.post('/login/passkey/options', form, (ctx) => challengeAnswer(ctx, () => signInOptions(s)));
+  router.post('/login/passkey/options', form, (ctx) => challengeAnswer(d, ctx, () => signInOptions(s)));
   router.post('/login/passkey', form, async (ctx) => {
     await attempt(
       ctx,

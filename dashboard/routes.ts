@@ -28,7 +28,9 @@ import { pagesRoutes } from './pages.js';
 import { passkeysRoutes } from './passkeys.js';
 import { passwordRoutes } from './password.js';
 import { previewRoutes } from './preview.js';
+import { secondStepRoutes } from './secondStep.js';
 import { statsRoutes } from './stats.js';
+import { totpRoutes } from './totp.js';
 import { webhooksRoutes } from './webhooks.js';
 
 export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthProvider): Router {
@@ -48,6 +50,8 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
   webhooksRoutes(router, d);
   const showAccount = accountRoutes(router, d);
   passkeysRoutes(router, d, showAccount, showLogin);
+  secondStepRoutes(router, d);
+  totpRoutes(router, d, showAccount);
   passwordRoutes(router, d);
 
   // The home page: what the service is, for people (sign-up, log-in) and for agents.

@@ -33,6 +33,7 @@ import { mediaRepo } from '../store/media.js';
 import { oauthRecordsRepo } from '../store/oauthRecords.js';
 import { passkeysRepo } from '../store/passkeys.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { twoFactorRepo } from '../store/twoFactor.js';
 
 const UNPUBLISH_AFTER_DAYS = 30;
 const DELETE_AFTER_DAYS = 60;
@@ -143,6 +144,7 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   await oauthRecordsRepo(s.db).forgetExpired(now);
   // WebAuthn challenges never answered.
   await passkeysRepo(s.db).forgetExpired(now);
+  await twoFactorRepo(s.db).forgetExpired(now);
   // Registered clients no one let in within a day (registration is open: anyone may make one).
   await oauthRecordsRepo(s.db).forgetUnusedClients(new Date(now.getTime() - DAY_MS));
   return removed;

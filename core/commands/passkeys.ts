@@ -126,20 +126,42 @@ export async function addPasskey(
   return { ...passkey, lastUsedAt: null };
 }
 
-/** What the browser needs to sign in with any passkey of this service (no account named). */
+/**
+ * What the browser needs to sign in with a passkey: any of this service's (no account named),
+ * or, for the second step after a password, one of that account's.
+ */
 export async function signInOptions(
   s: Services,
+  accountId: string | null = null,
 ): Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
-  const options = await generateAuthenticationOptions({ rpID: relyingParty(s).rpID, userVerification: 'required' });
-  return { challengeId: await keepChallenge(s, 'login', null, options.challenge), options };
+  const allowCredentials =
+    accountId === null
+      ? undefined
+      : (await passkeysRepo(s.db).listByAccount(accountId)).map((p) => ({
+          id: p.credentialId,
+          transports: p.transports as AuthenticatorTransport[],
+        }));
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty(s).rpID,
+    userVerification: 'required',
+    allowCredentials,
+  });
+  return { challengeId: await keepChallenge(s, 'login', accountId, options.challenge), options };
 }
 
 /** Verifies a passkey's signature over a kept challenge; answers the account it belongs to. */
-export async function verifyPasskey(s: Services, input: { challengeId: unknown; response: unknown }): Promise<string> {
+export async function verifyPasskey(
+  s: Services,
+  input: { challengeId: unknown; response: unknown; accountId?: string },
+): Promise<string> {
   const kept = await takeChallenge(s, input.challengeId, 'login');
+  // A challenge made for one step is not good for the other (sign-in alone, or a second step).
+  if (kept.accountId !== (input.accountId ?? null)) throw failed('That passkey request has expired. Try again.');
   const response = input.response as AuthenticationResponseJSON | null;
   const passkey = typeof response?.id === 'string' ? await passkeysRepo(s.db).findByCredentialId(response.id) : null;
   if (!passkey) throw failed('This passkey is not known here: it may have been removed from the account.');
+  // A challenge for the second step is answered by a passkey of that account only.
+  if (kept.accountId !== null && kept.accountId !== passkey.accountId) throw failed('Use a passkey of this account.');
   const { rpID, origin } = relyingParty(s);
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {

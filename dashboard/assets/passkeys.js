@@ -61,7 +61,7 @@ if (login) {
     event.preventDefault();
     chosen = true;
     try {
-      const { challengeId, options } = await challenge('/login/passkey/options');
+      const { challengeId, options } = await challenge(login.dataset.passkeyLogin);
       send(login, challengeId, await startAuthentication({ optionsJSON: options }));
     } catch (err) {
       say(login, reason(err));
@@ -71,7 +71,7 @@ if (login) {
   // a form showing an error, so that a refused passkey is not offered again and again.
   (async () => {
     if (login.dataset.passkeyAutofill === undefined || !(await browserSupportsWebAuthnAutofill())) return;
-    const { challengeId, options } = await challenge('/login/passkey/options');
+    const { challengeId, options } = await challenge(login.dataset.passkeyLogin);
     if (chosen) return;
     send(login, challengeId, await startAuthentication({ optionsJSON: options, useBrowserAutofill: true }));
   })().catch(() => {

@@ -23,3 +23,33 @@ CREATE TABLE webauthn_challenges (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX webauthn_challenges_expires_idx ON webauthn_challenges (expires_at);
+
+-- Authenticator-app codes (TOTP, RFC 6238). The secret is sealed with the server's secret
+-- (AES-256-GCM), so a dump of the database alone does not give it; `pending_sealed` is a secret
+-- shown for setup and not yet confirmed with a code. `last_step` is the 30-second step of the
+-- last code accepted: a code is never accepted twice.
+CREATE TABLE totp_secrets (
+  account_id text PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+  secret_sealed text,
+  pending_sealed text,
+  last_step bigint,
+  enabled_at timestamptz
+);
+
+-- One-time recovery codes: SHA-256 only, each used once (used_at).
+CREATE TABLE recovery_codes (
+  id text PRIMARY KEY,
+  account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  code_hash text NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX recovery_codes_account_idx ON recovery_codes (account_id);
+
+-- The half-session between a right password and the second step: the SHA-256 of its cookie's
+-- token, for ten minutes, used once. It is no session: it opens nothing but the second step.
+CREATE TABLE pending_logins (
+  token_hash text PRIMARY KEY,
+  account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX pending_logins_expires_idx ON pending_logins (expires_at);

@@ -41,7 +41,7 @@ describe('passkeys in Chromium: add, sign in with one alone, remove @slow', func
     // A browser without conditional UI: the button does the same.
     await withoutAutofill(page);
     await logOut(page);
-    await page.getByRole('button', { name: 'Log in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.waitForURL(/\/dashboard$/);
   });
 
@@ -57,7 +57,7 @@ describe('passkeys in Chromium: add, sign in with one alone, remove @slow', func
     expect(await page.locator('#passkeys').textContent()).to.include('No passkeys yet');
 
     await logOut(page);
-    await page.getByRole('button', { name: 'Log in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.waitForURL(/\/login\/passkey$/);
     expect(await page.getByRole('alert').textContent()).to.include('not known here');
     expectConsoleErrors(/\/login\/passkey: .* 403/);
