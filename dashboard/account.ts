@@ -4,6 +4,8 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import { changeAccount, loadAccount } from '../core/commands/account.js';
 import { deleteAccount } from '../core/commands/deleteAccount.js';
+import { listPasskeys } from '../core/commands/passkeys.js';
+import { totpOn, unusedRecoveryCodes } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { exportAccount } from '../core/queries/accountExport.js';
 import { Password, TimeZone } from '../core/schemas/fields.js';
@@ -15,7 +17,15 @@ import { LOCALES } from './render.js';
 /** UTC first, then every zone the runtime knows. */
 const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 
-export function accountRoutes(router: Router, d: DashboardContext): void {
+/** How the account screen is shown again with an error (or anything else) from another screen's form. */
+export type ShowAccount = (
+  ctx: Koa.Context,
+  accountId: string,
+  extra: Record<string, unknown>,
+  status: number,
+) => Promise<void>;
+
+export function accountRoutes(router: Router, d: DashboardContext): ShowAccount {
   const { s, limiter, form, show, personRoute, attempt, back } = d;
 
   async function showAccount(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -34,6 +44,9 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
         },
         locales: LOCALES,
         timeZones: TIME_ZONES,
+        passkeys: await listPasskeys(s, accountId),
+        twoFactor: { totp: await totpOn(s, accountId), recoveryLeft: await unusedRecoveryCodes(s, accountId) },
+        input: {},
         notice: ctx.query.notice,
         ...extra,
       },
@@ -130,4 +143,5 @@ export function accountRoutes(router: Router, d: DashboardContext): void {
       );
     }),
   );
+  return showAccount;
 }

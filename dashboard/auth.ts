@@ -1,15 +1,21 @@
 /** Sign-up, log-in and log-out. */
 import type Router from '@koa/router';
+import type Koa from 'koa';
 import { logIn, signUp } from '../core/commands/people.js';
+import { secondFactors } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
 import { deviceMarks, rememberDevice } from '../edge/devices.js';
+import { startPendingLogin } from '../edge/pendingLogins.js';
 import { csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
 
-export function authRoutes(router: Router, d: DashboardContext): void {
+/** How the log-in form is shown again with an error from another form of the log-in screen. */
+export type ShowLogin = (ctx: Koa.Context, extra: Record<string, unknown>, status: number) => Promise<void>;
+
+export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
   const { s, limiter, form, show, attempt, back, safeNext } = d;
 
   router.get('/signup', async (ctx) => {
@@ -65,6 +71,12 @@ export function authRoutes(router: Router, d: DashboardContext): void {
           { limiter },
         );
         await hit?.refund();
+        const factors = await secondFactors(s, accountId);
+        if (factors.totp || factors.passkey) {
+          // A right password opens only the second step, never a session by itself.
+          await startPendingLogin(s, ctx, accountId);
+          return back(ctx, `/login/second?next=${encodeURIComponent(safeNext(input.next))}`);
+        }
         await startSession(s, ctx, accountId);
         await rememberDevice(s, ctx, accountId);
         back(ctx, safeNext(input.next));
@@ -82,4 +94,6 @@ export function authRoutes(router: Router, d: DashboardContext): void {
     await endSession(s, ctx);
     back(ctx, '/login', 'You are logged out.');
   });
+  return (ctx, extra, status) =>
+    show(ctx, 'login', { title: 'Log in', input: {}, next: '/dashboard', ...extra }, status);
 }

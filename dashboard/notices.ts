@@ -23,6 +23,9 @@ const NOTICES = {
   'password-reset': 'Your password is changed. Log in with it now.',
   'verify-sent': 'A confirmation link is on its way to your e-mail.',
   'account-deleted': 'Your account is deleted, with everything it held.',
+  'passkey-added': 'Passkey added. You can sign in with it now.',
+  'passkey-removed': 'Passkey removed. It no longer signs in here.',
+  'totp-off': 'Authenticator app turned off. Your recovery codes no longer work.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

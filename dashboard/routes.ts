@@ -25,16 +25,19 @@ import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { pagesRoutes } from './pages.js';
+import { passkeysRoutes } from './passkeys.js';
 import { passwordRoutes } from './password.js';
 import { previewRoutes } from './preview.js';
+import { secondStepRoutes } from './secondStep.js';
 import { statsRoutes } from './stats.js';
+import { totpRoutes } from './totp.js';
 import { webhooksRoutes } from './webhooks.js';
 
 export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthProvider): Router {
   const d = dashboardContext(s, limiter);
   const router = new Router();
 
-  authRoutes(router, d);
+  const showLogin = authRoutes(router, d);
   claimRoutes(router, d);
   pagesRoutes(router, d);
   editorRoutes(router, d);
@@ -45,7 +48,10 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
   keysRoutes(router, d, provider);
   connectRoutes(router, d, provider);
   webhooksRoutes(router, d);
-  accountRoutes(router, d);
+  const showAccount = accountRoutes(router, d);
+  passkeysRoutes(router, d, showAccount, showLogin);
+  secondStepRoutes(router, d);
+  totpRoutes(router, d, showAccount);
   passwordRoutes(router, d);
 
   // The home page: what the service is, for people (sign-up, log-in) and for agents.

@@ -31,7 +31,9 @@ import { mediaObjectKeys } from '../store/layout.js';
 import { mailTokensRepo } from '../store/mailTokens.js';
 import { mediaRepo } from '../store/media.js';
 import { oauthRecordsRepo } from '../store/oauthRecords.js';
+import { passkeysRepo } from '../store/passkeys.js';
 import { publishQueueRepo } from '../store/publishQueue.js';
+import { twoFactorRepo } from '../store/twoFactor.js';
 
 const UNPUBLISH_AFTER_DAYS = 30;
 const DELETE_AFTER_DAYS = 60;
@@ -140,6 +142,9 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   await mailTokensRepo(s.db).forgetExpired(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   // Expired OAuth codes, tokens, interactions and grants (edge/oauth/): of no use to anyone.
   await oauthRecordsRepo(s.db).forgetExpired(now);
+  // WebAuthn challenges never answered.
+  await passkeysRepo(s.db).forgetExpired(now);
+  await twoFactorRepo(s.db).forgetExpired(now);
   // Registered clients no one let in within a day (registration is open: anyone may make one).
   await oauthRecordsRepo(s.db).forgetUnusedClients(new Date(now.getTime() - DAY_MS));
   return removed;

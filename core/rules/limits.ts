@@ -85,6 +85,12 @@ export const LIMITS = {
     counts: 'requests',
     code: 'rate_limited',
   },
+  /**
+   * Wrong codes at the second step (an authenticator-app or recovery code after a right
+   * password), per account and per client address: a right code gives its hits back.
+   */
+  secondStep: { windows: PASSWORD_GUESSES, per: 'account', counts: 'requests', code: 'rate_limited' },
+  secondStepByAddress: { windows: PASSWORD_GUESSES, per: 'address', counts: 'requests', code: 'rate_limited' },
   mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
   /** OAuth client registrations (edge/oauth/): an assistant registers once per person or install. */
   oauthRegister: {

@@ -11,7 +11,7 @@ import { app } from '../helpers/hooks.js';
 import { Person } from '../helpers/person.js';
 
 /** Paths that anyone may fetch. */
-const PUBLIC = ['/dashboard/copy.js'];
+const PUBLIC = ['/dashboard/copy.js', '/dashboard/webauthn.js', '/dashboard/passkeys.js'];
 
 /** Every method and path the dashboard serves under /dashboard, with its parameters filled in. */
 function screens(): { method: string; path: string }[] {

@@ -1,0 +1,104 @@
+/**
+ * Passkeys in the dashboard: added, named and removed on the account screen, and a sign-in with
+ * one alone from the log-in form. The browser's part is a script (passkeys.js, over the
+ * SimpleWebAuthn browser bundle served as webauthn.js): the dashboard's policy runs no inline
+ * script. It fetches a challenge as JSON and posts the browser's answer in an ordinary form.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type Router from '@koa/router';
+import {
+  addPasskey,
+  registrationOptions,
+  removePasskey,
+  signInOptions,
+  verifyPasskey,
+} from '../core/commands/passkeys.js';
+import { rememberDevice } from '../edge/devices.js';
+import { startSession } from '../edge/sessions.js';
+import type { ShowAccount } from './account.js';
+import type { ShowLogin } from './auth.js';
+import type { DashboardContext } from './context.js';
+import { browserAnswer, challengeAnswer } from './passkeyForms.js';
+
+const require = createRequire(import.meta.url);
+/** SimpleWebAuthn's browser bundle (it exposes `SimpleWebAuthnBrowser`), read once. */
+const WEBAUTHN_JS = readFileSync(
+  path.join(path.dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist/bundle/index.umd.min.js'),
+  'utf8',
+);
+const PASSKEYS_JS = readFileSync(new URL('./assets/passkeys.js', import.meta.url), 'utf8');
+
+export function passkeysRoutes(
+  router: Router,
+  d: DashboardContext,
+  showAccount: ShowAccount,
+  showLogin: ShowLogin,
+): void {
+  const { s, limiter, form, personRoute, attempt, back, safeNext } = d;
+
+  for (const [file, body] of [
+    ['/dashboard/webauthn.js', WEBAUTHN_JS],
+    ['/dashboard/passkeys.js', PASSKEYS_JS],
+  ]) {
+    router.get(file, (ctx) => {
+      ctx.type = 'text/javascript; charset=utf-8';
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = body;
+    });
+  }
+
+  router.post(
+    '/dashboard/passkeys/options',
+    form,
+    personRoute((ctx, accountId) => challengeAnswer(d, ctx, () => registrationOptions(s, accountId))),
+  );
+  router.post(
+    '/dashboard/passkeys',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error, input) => showAccount(ctx, accountId, { error, input: { passkeyName: input.name } }, error.status),
+        async (input) => {
+          const response = browserAnswer(input);
+          await addPasskey(s, accountId, { challengeId: input.challengeId, response, name: input.name ?? '' });
+          back(ctx, '/dashboard/account#passkeys', 'Passkey added. You can sign in with it now.');
+        },
+      );
+    }),
+  );
+  router.post(
+    '/dashboard/passkeys/:id/remove',
+    form,
+    personRoute(async (ctx, accountId) => {
+      await attempt(
+        ctx,
+        (error) => showAccount(ctx, accountId, { error }, error.status),
+        async () => {
+          await removePasskey(s, accountId, ctx.params.id);
+          back(ctx, '/dashboard/account#passkeys', 'Passkey removed. It no longer signs in here.');
+        },
+      );
+    }),
+  );
+
+  router.post('/login/passkey/options', form, (ctx) => challengeAnswer(d, ctx, () => signInOptions(s)));
+  router.post('/login/passkey', form, async (ctx) => {
+    await attempt(
+      ctx,
+      (error, input) => showLogin(ctx, { error, next: safeNext(input.next) }, error.status),
+      async (input) => {
+        const response = browserAnswer(input);
+        // A passkey that does not verify counts as a wrong password from this address.
+        const hit = await limiter.enforce('login', { accountId: null, address: ctx.ip });
+        const accountId = await verifyPasskey(s, { challengeId: input.challengeId, response });
+        await hit?.refund();
+        await startSession(s, ctx, accountId);
+        await rememberDevice(s, ctx, accountId);
+        back(ctx, safeNext(input.next));
+      },
+    );
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * The second step of a log-in: after a right password, an account with an authenticator app or
+ * a passkey is asked for a code (or a recovery code) or a passkey, on a half-session
+ * (edge/pendingLogins.ts) that opens nothing else. Wrong codes count per account and per address.
+ */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { signInOptions, verifyPasskey } from '../core/commands/passkeys.js';
+import { checkCode, secondFactors } from '../core/commands/twoFactor.js';
+import { AppError } from '../core/errors.js';
+import { rememberDevice } from '../edge/devices.js';
+import { endPendingLogin, pendingLogin } from '../edge/pendingLogins.js';
+import { startSession } from '../edge/sessions.js';
+import type { DashboardContext } from './context.js';
+import { browserAnswer, challengeAnswer } from './passkeyForms.js';
+
+const TITLE = 'One more step';
+const expired = () => new AppError('unauthorized', { hint: 'This log-in has expired. Log in again.' });
+
+export function secondStepRoutes(router: Router, d: DashboardContext): void {
+  const { s, limiter, form, show, attempt, back, safeNext } = d;
+
+  async function showStep(ctx: Koa.Context, accountId: string, extra: Record<string, unknown>, status = 200) {
+    const factors = await secondFactors(s, accountId);
+    await show(ctx, 'secondStep', { title: TITLE, factors, next: '/dashboard', ...extra }, status);
+  }
+
+  /** The second step is done: the half-session ends (once) and a real session starts. */
+  async function finish(ctx: Koa.Context, accountId: string, next: string | undefined) {
+    if (!(await endPendingLogin(s, ctx))) throw expired();
+    await startSession(s, ctx, accountId);
+    await rememberDevice(s, ctx, accountId);
+    back(ctx, safeNext(next));
+  }
+
+  router.get('/login/second', async (ctx) => {
+    const accountId = await pendingLogin(s, ctx);
+    if (!accountId) return back(ctx, '/login');
+    await showStep(ctx, accountId, { next: safeNext(ctx.query.next as string | undefined) });
+  });
+
+  router.post('/login/second', form, async (ctx) => {
+    const accountId = await pendingLogin(s, ctx);
+    if (!accountId) return back(ctx, '/login');
+    await attempt(
+      ctx,
+      (error, input) => showStep(ctx, accountId, { error, next: safeNext(input.next) }, error.status),
+      async (input) => {
+        const byAccount = await limiter.enforce('secondStep', { accountId, address: '' });
+        const byAddress = await limiter.enforce('secondStepByAddress', { accountId: null, address: ctx.ip });
+        await checkCode(s, accountId, input.code ?? '', { recovery: true });
+        await byAccount?.refund();
+        await byAddress?.refund();
+        await finish(ctx, accountId, input.next);
+      },
+    );
+  });
+
+  router.post('/login/second/passkey/options', form, async (ctx) => {
+    const accountId = await pendingLogin(s, ctx);
+    await challengeAnswer(d, ctx, async () => {
+      if (!accountId) throw expired();
+      return signInOptions(s, accountId);
+    });
+  });
+
+  router.post('/login/second/passkey', form, async (ctx) => {
+    const accountId = await pendingLogin(s, ctx);
+    if (!accountId) return back(ctx, '/login');
+    await attempt(
+      ctx,
+      (error, input) => showStep(ctx, accountId, { error, next: safeNext(input.next) }, error.status),
+      async (input) => {
+        const hit = await limiter.enforce('secondStepByAddress', { accountId: null, address: ctx.ip });
+        await verifyPasskey(s, { challengeId: input.challengeId, response: browserAnswer(input), accountId });
+        await hit?.refund();
+        await finish(ctx, accountId, input.next);
+      },
+    );
+  });
+}
