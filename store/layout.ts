@@ -10,7 +10,7 @@
  *   media/<kind>/<account id>/<id>.avif                  an image (core/commands/images.ts)
  *   media/<kind>/<account id>/<id>.<n>w.avif             its smaller sizes, n pixels wide (IMAGE_WIDTHS)
  *   health/probe                                         read by a router's readiness check; never written
- *   health/probe-<hex>                                   written and removed at once by a start or a readiness check
+ *   health/<process>/probe                               written and removed at once by a start or a readiness check
  *
  * An image is known everywhere else (page fields, API answers, its public address under
  * MEDIA_URL) by its media key, the stored key without `media/`: `<kind>/<account id>/<id>.avif`,
@@ -30,13 +30,19 @@ import { IMAGE_KINDS, type ImageKind, MEDIA_KEY, MEDIA_KEY_BASE } from '../core/
  */
 export const HEALTH_PROBE_KEY = 'health/probe';
 
+/** Names this process's folder under `health/`, once. */
+const PROCESS_MARK = randomBytes(6).toString('hex');
+
 /**
- * A fresh key for a role that writes to prove it can: written, read back and removed by the one
- * check that made it. Each check has its own, because processes sharing one key race: a router
- * reading it while a worker rewrites it (s3rver even crashed on that).
+ * The key a role that writes proves it can with: written, read back and removed by each check
+ * (at start, then readiness), in a folder of this process's own, so that one process's checks
+ * run one after another there and no other touches it. Keys of several processes side by side
+ * in one folder raced on a server that removes a folder left empty (s3rver does): one process's
+ * delete emptied and removed the folder while another's write was opening its file in it, and
+ * s3rver crashed. Folder storage keeps the emptied folder: one a process start.
  */
 export function healthProbeKey(): string {
-  return `${HEALTH_PROBE_KEY}-${randomBytes(6).toString('hex')}`;
+  return `health/${PROCESS_MARK}/probe`;
 }
 
 /** The kinds of image and the shape of a media key are the domain's (core/schemas/mediaKey.ts). */

@@ -18,7 +18,7 @@
 #     of three copies;
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
-#   - asks another router once when one fails a GET or HEAD (refuses, times out or answers
+#   - asks again, up to twice, when a router fails a GET or HEAD (refuses, times out or answers
 #     5xx, or has not begun to answer within 5 s, as a router starting again does), before the
 #     health probe has marked it sick, so a visitor does not see the failure;
 #   - serves the last good copy while every router is down or failing (refuses, or answers 5xx
@@ -248,7 +248,7 @@ sub vcl_backend_response {
   if (beresp.http.surrogate-key) {
     set beresp.http.xkey = beresp.http.surrogate-key;
   }
-  if (beresp.status >= 500 && bereq.retries < 1 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+  if (beresp.status >= 500 && bereq.retries < 2 && (bereq.method == "GET" || bereq.method == "HEAD")) {
     # Another router may answer: the visitor never sees one router's failure.
     return (retry);
   }
@@ -278,8 +278,9 @@ sub vcl_backend_response {
 }
 
 sub vcl_backend_error {
-  # A router that refused or timed out, before the probe has marked it sick: ask another once.
-  if (bereq.retries < 1 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+  # A router that refused or timed out, before the probe has marked it sick: ask again, up to
+  # twice (a router killed and one starting again can fail the same request in turn).
+  if (bereq.retries < 2 && (bereq.method == "GET" || bereq.method == "HEAD")) {
     return (retry);
   }
   # Then a cached request's fetch is given up, for vcl_synth to look for a stale copy.

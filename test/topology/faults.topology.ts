@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { buildLinkBlock } from '../helpers/factories.js';
 import { type Cluster, startCluster } from './cluster.js';
-import { loadPages, routerKilled, underFault } from './faults.js';
+import { loadPages, routerKilledAndGone, underFault } from './faults.js';
 import { apiCall, eventually, pageCall } from './http.js';
 import { createPage } from './load.js';
 
@@ -92,7 +92,8 @@ describe('faults on the topology (npm run test:topology)', function () {
   describe('a router killed under load', () => {
     it('costs visitors no error through Varnish, and loses no acknowledged edit', async () => {
       const pages = await loadPages(c, 6);
-      const r = await underFault(c, pages, routerKilled);
+      const r = await underFault(c, pages, routerKilledAndGone);
+      await c.of('router')[0].restart();
       console.log(
         `      ${r.visitorRequests} visitor requests, ${r.visitorErrors.length} errors; ${r.editsAcknowledged} of ${r.editsSent} edits acknowledged, ${r.lostEdits.length} lost`,
       );
