@@ -12,6 +12,7 @@ import { rememberDevice } from '../edge/devices.js';
 import { endPendingLogin, pendingLogin } from '../edge/pendingLogins.js';
 import { startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
+import type { Form } from './forms.js';
 import { browserAnswer, challengeAnswer } from './passkeyForms.js';
 
 const TITLE = 'One more step';
@@ -39,21 +40,31 @@ export function secondStepRoutes(router: Router, d: DashboardContext): void {
     await showStep(ctx, accountId, { next: safeNext(ctx.query.next as string | undefined) });
   });
 
-  router.post('/login/second', form, async (ctx) => {
-    const accountId = await pendingLogin(s, ctx);
-    if (!accountId) return back(ctx, '/login');
-    await attempt(
-      ctx,
-      (error, input) => showStep(ctx, accountId, { error, next: safeNext(input.next) }, error.status),
-      async (input) => {
-        const byAccount = await limiter.enforce('secondStep', { accountId, address: '' });
-        const byAddress = await limiter.enforce('secondStepByAddress', { accountId: null, address: ctx.ip });
-        await checkCode(s, accountId, input.code ?? '', { recovery: true });
-        await byAccount?.refund();
-        await byAddress?.refund();
-        await finish(ctx, accountId, input.next);
-      },
-    );
+  /**
+   * A form of the second step: only with a live half-session (else back to the log-in), its
+   * error shown on the step's page; `check` proves the second factor, then the log-in finishes.
+   */
+  function stepForm(path: string, check: (ctx: Koa.Context, accountId: string, input: Form) => Promise<void>) {
+    router.post(path, form, async (ctx) => {
+      const accountId = await pendingLogin(s, ctx);
+      if (!accountId) return back(ctx, '/login');
+      await attempt(
+        ctx,
+        (error, input) => showStep(ctx, accountId, { error, next: safeNext(input.next) }, error.status),
+        async (input) => {
+          await check(ctx, accountId, input);
+          await finish(ctx, accountId, input.next);
+        },
+      );
+    });
+  }
+
+  stepForm('/login/second', async (ctx, accountId, input) => {
+    const byAccount = await limiter.enforce('secondStep', { accountId, address: '' });
+    const byAddress = await limiter.enforce('secondStepByAddress', { accountId: null, address: ctx.ip });
+    await checkCode(s, accountId, input.code ?? '', { recovery: true });
+    await byAccount?.refund();
+    await byAddress?.refund();
   });
 
   router.post('/login/second/passkey/options', form, async (ctx) => {
@@ -64,18 +75,9 @@ export function secondStepRoutes(router: Router, d: DashboardContext): void {
     });
   });
 
-  router.post('/login/second/passkey', form, async (ctx) => {
-    const accountId = await pendingLogin(s, ctx);
-    if (!accountId) return back(ctx, '/login');
-    await attempt(
-      ctx,
-      (error, input) => showStep(ctx, accountId, { error, next: safeNext(input.next) }, error.status),
-      async (input) => {
-        const hit = await limiter.enforce('secondStepByAddress', { accountId: null, address: ctx.ip });
-        await verifyPasskey(s, { challengeId: input.challengeId, response: browserAnswer(input), accountId });
-        await hit?.refund();
-        await finish(ctx, accountId, input.next);
-      },
-    );
+  stepForm('/login/second/passkey', async (ctx, accountId, input) => {
+    const hit = await limiter.enforce('secondStepByAddress', { accountId: null, address: ctx.ip });
+    await verifyPasskey(s, { challengeId: input.challengeId, response: browserAnswer(input), accountId });
+    await hit?.refund();
   });
 }

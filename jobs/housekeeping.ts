@@ -142,7 +142,7 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   await mailTokensRepo(s.db).forgetExpired(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   // Expired OAuth codes, tokens, interactions and grants (edge/oauth/): of no use to anyone.
   await oauthRecordsRepo(s.db).forgetExpired(now);
-  // WebAuthn challenges never answered.
+  // WebAuthn challenges never answered, and half-sessions of a log-in whose second step never came.
   await passkeysRepo(s.db).forgetExpired(now);
   await twoFactorRepo(s.db).forgetExpired(now);
   // Registered clients no one let in within a day (registration is open: anyone may make one).
