@@ -9,6 +9,7 @@ import { callerFrom } from '../edge/caller.js';
 import { connectedApps } from '../edge/oauth/grants.js';
 import type { OAuthProvider } from '../edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
+import { serveScript } from './scripts.js';
 
 /** The copy button beside a new key: a file, as the dashboard's policy runs no inline script. */
 const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
@@ -23,11 +24,7 @@ const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
 export function keysRoutes(router: Router, d: DashboardContext, provider: OAuthProvider): void {
   const { s, form, show, personRoute, attempt, back } = d;
 
-  router.get('/dashboard/copy.js', (ctx) => {
-    ctx.type = 'text/javascript; charset=utf-8';
-    ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = COPY_JS;
-  });
+  serveScript(router, '/dashboard/copy.js', COPY_JS);
 
   async function showKeys(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const keys = (await liveKeys(s, accountId)).map(presentKey);

@@ -21,6 +21,7 @@ import type { ShowAccount } from './account.js';
 import type { ShowLogin } from './auth.js';
 import type { DashboardContext } from './context.js';
 import { browserAnswer, challengeAnswer } from './passkeyForms.js';
+import { serveScript } from './scripts.js';
 
 const require = createRequire(import.meta.url);
 /** SimpleWebAuthn's browser bundle (it exposes `SimpleWebAuthnBrowser`), read once. */
@@ -38,16 +39,8 @@ export function passkeysRoutes(
 ): void {
   const { s, limiter, form, personRoute, attempt, back, safeNext } = d;
 
-  for (const [file, body] of [
-    ['/dashboard/webauthn.js', WEBAUTHN_JS],
-    ['/dashboard/passkeys.js', PASSKEYS_JS],
-  ]) {
-    router.get(file, (ctx) => {
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.set('Cache-Control', 'public, max-age=86400');
-      ctx.body = body;
-    });
-  }
+  serveScript(router, '/dashboard/webauthn.js', WEBAUTHN_JS);
+  serveScript(router, '/dashboard/passkeys.js', PASSKEYS_JS);
 
   router.post(
     '/dashboard/passkeys/options',
