@@ -20,7 +20,7 @@ export async function freshDatabase(
   drop: () => Promise<void>;
 }> {
   if (engine === 'pglite') {
-    const complete = migrations === listMigrations() || sameVersions(migrations, listMigrations());
+    const complete = sameVersions(migrations, listMigrations());
     const db = await openDatabase(complete ? { seed: migratedSeed } : {});
     await migrate(db, migrations);
     return { db, drop: () => db.close() };
