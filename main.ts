@@ -15,6 +15,11 @@ import { bindPort } from './start/port.js';
 import type { RunningProcess } from './start/process.js';
 
 const STOP_WITHIN_MS = 10_000;
+/**
+ * A signal that comes while the process starts waits for the start (opening, and on a first
+ * run creating, the database), at most this long: a start takes seconds, more on a busy machine.
+ */
+const START_WITHIN_MS = 30_000;
 
 function fail(err: unknown): never {
   exitForStartFailure(err, 'start');
@@ -41,7 +46,7 @@ async function main() {
     if (requested) process.exit(1); // the second one: at once
     requested = signal;
     if (running) void stop(running, signal);
-    else deadline(); // a start that hangs (a database that does not answer) ends anyway
+    else deadline(START_WITHIN_MS); // a start that hangs (a database that does not answer) ends anyway
   };
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
@@ -50,23 +55,23 @@ async function main() {
   if (requested) await stop(running, requested);
 }
 
-/** Exits STOP_WITHIN_MS after the first signal, whatever is still under way. */
+/** Exits `ms` after the first signal, whatever is still under way. */
 let deadlineSet = false;
-function deadline(log?: RunningProcess['services']['log']) {
+function deadline(ms: number, log?: RunningProcess['services']['log']) {
   if (deadlineSet) return;
   deadlineSet = true;
   setTimeout(() => {
-    const line = `still stopping after ${STOP_WITHIN_MS / 1000} s; exiting now`;
+    const line = `still stopping after ${ms / 1000} s; exiting now`;
     if (log) log.error(line);
     else process.stderr.write(`${line}\n`);
     process.exit(1);
-  }, STOP_WITHIN_MS).unref();
+  }, ms).unref();
 }
 
 async function stop(running: RunningProcess, signal: NodeJS.Signals) {
   const { log } = running.services;
   log.info({ signal }, 'stopping (send it again to exit at once)');
-  deadline(log);
+  deadline(STOP_WITHIN_MS, log);
   try {
     await running.stop(STOP_WITHIN_MS / 2);
   } catch (err) {

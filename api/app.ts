@@ -14,6 +14,7 @@ import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { buildOpenApi } from './openapi/document.js';
+import { domainRoutes } from './profiles/domain.js';
 import { historyRoutes } from './profiles/history.js';
 import { profileRoutes } from './profiles/routes.js';
 import { type AnyRoute, routeHandler } from './route.js';
@@ -29,6 +30,7 @@ export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): Any
     ...claimRoutes(s),
     ...profileRoutes(s),
     ...historyRoutes(s),
+    ...domainRoutes(s),
     ...uploadRoutes(s),
     ...importRoutes(s),
     ...accountRoutes(s, limiter),

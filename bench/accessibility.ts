@@ -1,7 +1,9 @@
 /**
- * Lighthouse's accessibility score for the dashboard's main screens (issue 7: at least 95),
+ * Lighthouse's accessibility score for the dashboard's main screens (issue 7: at least 95) and
+ * the security screens of passkeys and two-factor sign-in (accessibilityScreens.ts),
  * in Debian's Chromium, against the app on the embedded default with a signed-up person and a
- * page with blocks. `npm run bench -- a11y`, or on its own: `node --import tsx bench/accessibility.ts`.
+ * page with blocks. `npm run bench -- a11y`, or on its own: `node --import tsx bench/accessibility.ts`
+ * (followed by screens' names, such as `account`, to measure only those).
  */
 
 import http from 'node:http';
@@ -9,41 +11,13 @@ import type { AddressInfo } from 'node:net';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 import { issueLink } from '../core/commands/mailLinks.js';
 import { accountsRepo } from '../store/accounts.js';
+import { formClient, REFUSING, type Screen, securityScreens } from './accessibilityScreens.js';
 import { embeddedApp } from './embedded.js';
 
 export const A11Y_TARGET = 95;
-
-/** A person's browser for setting up: cookies and the last CSRF token. */
-function formClient(base: string) {
-  const cookies = new Map<string, string>();
-  let csrf = '';
-  async function send(method: string, url: string, fields?: Record<string, string>) {
-    const res = await fetch(base + url, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(fields ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: fields ? new URLSearchParams({ _csrf: csrf, ...fields }) : undefined,
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    const html = await res.text();
-    csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? csrf;
-    return { status: res.status, location: res.headers.get('location') ?? '', html };
-  }
-  return {
-    get: (url: string) => send('GET', url),
-    post: (url: string, fields: Record<string, string>) => send('POST', url, fields),
-    cookies: () => [...cookies],
-  };
-}
 
 /**
  * Puts cookies for 127.0.0.1 into the cookie store of the Chromium listening on `port` for the
@@ -53,6 +27,8 @@ function formClient(base: string) {
 async function setCookies(port: number, cookies: [string, string][]) {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
+    // Only this screen's person: another's session would open the wrong account (or none).
+    await browser.contexts()[0].clearCookies();
     await browser
       .contexts()[0]
       .addCookies(cookies.map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })));
@@ -61,10 +37,20 @@ async function setCookies(port: number, cookies: [string, string][]) {
   }
 }
 
-export async function accessibilityScores(): Promise<{ screen: string; score: number; failing: string[] }[]> {
+/** Measures every screen, or only those named in `only` (`node --import tsx bench/accessibility.ts account`). */
+export async function accessibilityScores(
+  only: string[] = [],
+): Promise<{ screen: string; score: number; failing: string[] }[]> {
   const app = await embeddedApp();
   const { services, handler, counters } = app;
-  const server = http.createServer(handler);
+  // The screens kept from POSTs' answers (accessibilityScreens.ts), then the app.
+  let captured = new Map<string, string>();
+  const server = http.createServer((req, res) => {
+    const html = captured.get(req.url ?? '');
+    if (html === undefined) return handler(req, res);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,10 +80,26 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
     await person.get('/signup');
     await person.post('/signup', { email: 'ada@example.com', password: 'correct horse battery' });
     await person.get('/dashboard');
+    // A person just signed up, with no page yet: the first page's form (onboarding).
+    const newcomer = formClient(base);
+    await newcomer.get('/signup');
+    await newcomer.post('/signup', { email: 'hedy@example.com', password: 'correct horse battery' });
+    // A second browser logged in, so that the account screen lists another session to sign out.
+    const laptop = formClient(base);
+    await laptop.get('/login');
+    await laptop.post('/login', { email: 'ada@example.com', password: 'correct horse battery' });
     const created = await person.post('/dashboard/pages', { username: 'ada' });
     const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(created.location)?.[1];
     if (!pageId) throw new Error(`could not create the page: ${created.status}`);
     const editor = `/dashboard/pages/${pageId}`;
+    const opened = await person.get(editor);
+    // An avatar: the editor then shows its focus point picker.
+    const version = /name="version" value="(\d+)"/.exec(opened.html)?.[1] ?? '';
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b45309' } })
+      .jpeg()
+      .toBuffer();
+    const uploaded = await person.upload(`${editor}/image`, { version, kind: 'avatar' }, photo);
+    if (uploaded !== 303) throw new Error(`could not upload the avatar: ${uploaded}`);
     await person.get(editor);
     await person.post(`${editor}/blocks`, { type: 'link', label: 'Read my notes', url: 'https://notes.example.com/' });
     await person.post(`${editor}/blocks`, { type: 'text', content: 'Elsewhere', variant: 'heading' });
@@ -140,39 +142,49 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
       ttlMs: 3_600_000,
     });
 
-    const screens: [string, string, boolean][] = [
-      ['home', '/', false],
-      ['log-in', '/login', false],
-      ['forgot', '/password/forgot', false],
-      ['reset', `/password/reset/${resetToken}`, false],
-      ['sign-up', '/signup', false],
-      ['claim', claimPath, false],
-      ['pages', '/dashboard', true],
-      ['editor', editor, true],
-      ['statistics', `${editor}/stats`, true],
-      ['keys', '/dashboard/keys', true],
-      ['webhooks', '/dashboard/webhooks', true],
-      ['history', `${editor}/history`, true],
-      ['account', '/dashboard/account', true],
-      ['delete', '/dashboard/account/delete', true],
+    // A custom domain waiting for its DNS records: the domain screen at its fullest.
+    await person.post(`${editor}/domain`, { domain: 'links.example.com' });
+    const security = await securityScreens(base, services, person);
+    captured = security.captured;
+    const screens: Screen[] = [
+      ['home', '/', null],
+      ['example', '/examples/noir', null],
+      ['log-in', '/login', null],
+      ['forgot', '/password/forgot', null],
+      ['reset', `/password/reset/${resetToken}`, null],
+      ['sign-up', '/signup', null],
+      ['claim', claimPath, null],
+      ['pages', '/dashboard', person],
+      ['first-page', '/dashboard', newcomer],
+      ['editor', editor, person],
+      ['statistics', `${editor}/stats`, person],
+      ['keys', '/dashboard/keys', person],
+      ['webhooks', '/dashboard/webhooks', person],
+      ['history', `${editor}/history`, person],
+      ['domain', `${editor}/domain`, person],
+      ['account', '/dashboard/account', person],
+      ['delete', '/dashboard/account/delete', person],
+      ...security.screens,
     ];
     // The session cookie goes into the browser's own cookie store (a Cookie request header
     // would not survive Chromium's cookie handling); storage is then left alone between runs.
     // Lighthouse connects to the browser by its port and measures each screen in a new tab.
     const results = [];
-    for (const [screen, url, withSession] of screens) {
-      if (withSession) await setCookies(chrome.port, person.cookies());
+    for (const [screen, url, client] of screens.filter(([name]) => only.length === 0 || only.includes(name))) {
+      await setCookies(chrome.port, client?.cookies() ?? []);
       const run = await lighthouse(base + url, {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['accessibility'],
         disableStorageReset: true,
+        ignoreStatusCode: REFUSING.has(screen),
       });
       if (!run) throw new Error(`lighthouse gave no result for ${url}`);
       const lhr = run.lhr;
       // A screen that needs the session and bounced to the log-in form would measure the wrong page.
       const landed = new URL(lhr.finalDisplayedUrl).pathname;
+      if (lhr.runtimeError) throw new Error(`${screen}: ${lhr.runtimeError.message}`);
       if (landed !== url) throw new Error(`${screen}: Lighthouse landed on ${landed}, not ${url}`);
       const failing = Object.values(lhr.audits)
         .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
@@ -188,9 +200,9 @@ export async function accessibilityScores(): Promise<{ screen: string; score: nu
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const results = await accessibilityScores();
+  const results = await accessibilityScores(process.argv.slice(2));
   for (const r of results) {
-    console.log(`${r.screen.padEnd(11)} ${r.score}${r.failing.length ? `  failing: ${r.failing.join(', ')}` : ''}`);
+    console.log(`${r.screen.padEnd(15)} ${r.score}${r.failing.length ? `  failing: ${r.failing.join(', ')}` : ''}`);
   }
   const worst = Math.min(...results.map((r) => r.score));
   console.log(`lowest ${worst} (target >= ${A11Y_TARGET})`);

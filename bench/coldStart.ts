@@ -107,7 +107,7 @@ export interface ColdStart {
 }
 
 export async function coldStart(rounds = 5): Promise<ColdStart> {
-  const built = spawnSync(process.execPath, ['build/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(built.stderr);
   const work = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-cold-'));
   const bareFile = path.join(work, 'bare.mjs');

@@ -154,8 +154,9 @@ async function service(settleMs: number, loadSeconds: number) {
 /** `short`: the PGlite-with-defaults process left out (the service's settings still measured). */
 export async function memoryBench(o: { settleMs?: number; loadSeconds?: number; short?: boolean } = {}) {
   const settleMs = o.settleMs ?? 5_000;
-  // The seed and the service as `npm start` runs them: dist/ built from these sources.
-  const built = spawnSync(process.execPath, ['build/build.mjs'], { encoding: 'utf8' });
+  // The seed and the service as `npm start` runs them: dist/ built from these sources (only when
+  // older than them: other processes may be running from it, as in CI's lanes).
+  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
   const defaults = o.short ? null : await pgliteAlone('defaults', settleMs);
   const tuned = await pgliteAlone('service', settleMs);

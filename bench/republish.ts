@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { start, stop } from './processes.js';
 
 /** Seconds one thread takes to write `pages` pages' HTML, Markdown and llms.txt (19 KB, 1 KB, 0.3 KB) with writeFileSync. */
-function rawWrites(pages: number): number {
+export function rawWrites(pages: number): number {
   const dir = mkdtempSync(path.join(tmpdir(), 'linkpage-bench-raw-'));
   const bodies = [19_000, 1_100, 300].map((n) => Buffer.alloc(n, 'x'));
   try {

@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
 import { cdnBench } from './cdn.js';
 import { coldStart } from './coldStart.js';
+import { customDomainsBench, DOMAIN_PAGES } from './customDomains.js';
 import { encodingsBench, WIRE_BUDGET } from './encodings.js';
 import { faultTable, printFaultTable } from './faults.js';
 import { housekeepingBench } from './housekeeping.js';
@@ -17,6 +18,7 @@ import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
 import { API_RATE, republishBench } from './republish.js';
+import { printScale } from './scaleReport.js';
 import { statsQueryBench } from './statsQuery.js';
 
 async function load(port: number, host: string, path: string, seconds: number): Promise<number> {
@@ -53,6 +55,14 @@ async function redirects(rounds = 3, seconds = 5) {
   const counted = (await stop(router)).find((l) => l.startsWith('counted'));
   console.log(
     `short-path redirects: router ${routerRps.toFixed(0)} req/s, bare node:http 302 ${bareRps.toFixed(0)} req/s, ratio ${(routerRps / bareRps).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.70; ${counted})`,
+  );
+}
+
+async function customDomains(rounds: number, seconds: number, pages: number) {
+  const r = await customDomainsBench(rounds, seconds, pages);
+  const n = pages.toLocaleString('en');
+  console.log(
+    `custom domains, short path over ${n} pages: by custom domain (${n} attached) ${r.byDomain.toFixed(0)} req/s, by page host (none attached) ${r.byPageHost.toFixed(0)} req/s, ratio ${(r.byDomain / r.byPageHost).toFixed(2)} (rounds: ${r.rounds.map((x) => x.toFixed(2)).join(', ')}); a page without a domain: ${r.otherWith.toFixed(0)} req/s with ${n} attached, ${r.otherWithout.toFixed(0)} with none, ratio ${(r.otherWith / r.otherWithout).toFixed(2)}`,
   );
 }
 
@@ -269,6 +279,7 @@ if (run('render')) render(short ? 1 : 9, short ? 20 : 150);
 if (run('encodings')) await encodings(short ? 5 : 60);
 if (run('redirects')) await redirects(short ? 1 : 3, short ? 2 : 5);
 if (run('pixel')) await pixel(short ? 1 : 3, short ? 1 : 5);
+if (run('domains')) await customDomains(short ? 1 : 3, short ? 1 : 5, short ? 1_000 : DOMAIN_PAGES);
 if (run('publish')) await latency(short ? 20 : 300);
 if (run('images')) await images(short);
 if (!short && run('republish')) await republish();
@@ -281,6 +292,8 @@ if (!short && run('a11y')) {
     `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
   );
 }
+// A million pages take half an hour: in a full run only when named (`npm run bench -- scale`).
+if ((short || only === 'scale') && run('scale')) await printScale(short);
 // The faults take ~2 min on their own processes: not in a short run.
 if (!short && run('faults')) printFaultTable(await faultTable());
 if (!short && run('lighthouse')) console.log(lighthouseReport(await lighthouseTemplates()));

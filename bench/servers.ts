@@ -10,20 +10,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import * as v from 'valibot';
 import { issueApiKey } from '../core/commands/apiKeys.js';
 import { republishStalePages } from '../core/commands/republish.js';
-import { loadConfig } from '../core/config.js';
 import { defaultProfile } from '../core/model.js';
 import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import type { Visits } from '../router/visits.js';
-import { startProcess } from '../start/process.js';
-import { openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
-import { fsStorage } from '../store/objects.js';
+import { startBenchRouter } from './benchRouter.js';
+import { domainsRouter } from './customDomains.js';
 import { embeddedApp } from './embedded.js';
 
 const kind = process.argv[2];
@@ -54,17 +50,7 @@ async function bareRedirect(): Promise<http.Server> {
 async function router(visits?: Visits): Promise<http.Server> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
   temporary.push(dataDir);
-  const db = await openDatabase({});
-  await migrate(db);
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', TRUST_PROXY: '1' });
-  const storage = fsStorage(path.join(dataDir, 'public'));
-  const running = await startProcess({
-    config,
-    role: 'router',
-    listen: false,
-    visits,
-    overrides: { db, storage, secret: 'bench-secret-0123456789-0123456789', log: pino({ level: 'silent' }) },
-  });
+  const { running, db, storage } = await startBenchRouter(dataDir, visits);
   const { counters } = running;
   await db.query(`INSERT INTO accounts (id, created_by) VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', 'bench')`);
   await db.query(
@@ -186,6 +172,12 @@ const servers: Record<string, () => Promise<http.Server>> = {
   app,
   republish: republishApp,
   'link-sites': linkSites,
+  // 10,000 pages, with their custom domains active when BENCH_DOMAINS=1 (bench/customDomains.ts).
+  'router-domains': async () => {
+    const { server, dataDir } = await domainsRouter(process.env.BENCH_DOMAINS === '1', Number(process.env.BENCH_PAGES));
+    temporary.push(dataDir);
+    return server;
+  },
 };
 const server = await servers[kind]();
 if (process.listenerCount('SIGTERM') === 0) process.on('SIGTERM', () => process.exit(0));

@@ -31,13 +31,13 @@ const OTHER_PAGES = 20;
 const RUNS = 300;
 const DAY_MS = 86_400_000;
 
-function datesUntil(last: string): string[] {
+export function datesUntil(last: string): string[] {
   const end = Date.parse(`${last}T00:00:00Z`);
   return Array.from({ length: DAYS }, (_, i) => new Date(end - (DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 }
 
 /** A year of rollups for one page: counts falling off with rank (a few values take most views). */
-async function fill(db: Database, pageId: string, dates: string[]) {
+export async function fill(db: Database, pageId: string, dates: string[]) {
   await db.query(
     `INSERT INTO page_stats_daily (page_id, day, views, uniques, taps, markdown_reads)
      SELECT $1, d::date, $2, $3, $4, $5 FROM unnest($6::text[]) AS d`,
@@ -67,15 +67,15 @@ async function fill(db: Database, pageId: string, dates: string[]) {
   );
 }
 
-async function measure(db: Database, run: () => Promise<unknown>) {
+/** p50/p99 of `run` over `runs` runs, after 20 not counted. */
+export async function measure(run: () => Promise<unknown>, runs = RUNS) {
   for (let i = 0; i < 20; i++) await run();
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t = performance.now();
     await run();
     times.push(performance.now() - t);
   }
-  void db;
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
@@ -98,8 +98,8 @@ async function onEngine(db: Database) {
     [pageId],
   );
   const s = { db, now: () => new Date('2026-11-24T12:00:00Z') } as unknown as Services;
-  const full = await measure(db, () => pageStats(s, pageId, dates));
-  const daily = await measure(db, () => statsRepo(db).daily(pageId, dates[0], dates[dates.length - 1]));
+  const full = await measure(() => pageStats(s, pageId, dates));
+  const daily = await measure(() => statsRepo(db).daily(pageId, dates[0], dates[dates.length - 1]));
   const answer = await pageStats(s, pageId, dates);
   const [{ referred }] = await db.query<{ referred: number }>(
     `SELECT sum(count)::int AS referred FROM page_breakdowns_daily WHERE page_id = $1 AND dimension = 'referrer'`,

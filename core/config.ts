@@ -9,6 +9,9 @@ import * as v from 'valibot';
 import type { CdnConfig } from '../cdn/index.js';
 import { parseAllowEntry } from '../outbound/addresses.js';
 import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../outbound/networks.js';
+import { DOMAIN_ENV, type DomainSettings, domainSettings } from './configDomains.js';
+import { commaList } from './configLists.js';
+import { DEFAULT_PASSWORD_COST } from './secrets.js';
 
 const flag = v.pipe(
   v.picklist(['', '0', '1', 'true', 'false', 'yes', 'no'], 'must be 1/0, true/false or yes/no'),
@@ -103,18 +106,7 @@ const EnvSchema = v.object({
     v.picklist(['none', 'varnish', 'fastly', 'cloudflare'], 'must be none, varnish, fastly or cloudflare'),
     'none',
   ),
-  VARNISH_URLS: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) =>
-        s
-          .split(',')
-          .map((u) => u.trim())
-          .filter(Boolean),
-      ),
-      v.array(httpBase, 'must be comma-separated http(s) URLs'),
-    ),
-  ),
+  VARNISH_URLS: v.optional(v.pipe(commaList, v.array(httpBase, 'must be comma-separated http(s) URLs'))),
   FASTLY_SERVICE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id'))),
   FASTLY_API_TOKEN: v.optional(v.string()),
   FASTLY_API_URL: v.optional(httpBase, 'https://api.fastly.com'),
@@ -123,13 +115,7 @@ const EnvSchema = v.object({
   CLOUDFLARE_API_URL: v.optional(httpBase, 'https://api.cloudflare.com/client/v4'),
   OUTBOUND_ALLOW: v.optional(
     v.pipe(
-      v.string(),
-      v.transform((s) =>
-        s
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean),
-      ),
+      commaList,
       v.check(
         (entries) => entries.every((entry) => parseAllowEntry(entry) !== null),
         'must be comma-separated host:port entries',
@@ -155,12 +141,21 @@ const EnvSchema = v.object({
       v.regex(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, or "Name <address>"'),
     ),
   ),
+  PASSWORD_COST: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^1[0-7]$/, 'must be a whole number from 10 to 17 (scrypt N is 2 to this power)'),
+      v.transform(Number),
+    ),
+    String(DEFAULT_PASSWORD_COST),
+  ),
   /** `development` (npm run dev) may show mail links in the terminal; anything else is production. */
   NODE_ENV: v.optional(v.string(), 'production'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino log level'),
     'info',
   ),
+  ...DOMAIN_ENV,
 });
 
 /** Every variable the configuration reads (deploy/linkpage.env.example lists the same). */
@@ -206,6 +201,13 @@ export interface Config {
    * could otherwise take over the account the link is for.
    */
   mail: { smtpUrl: string | undefined; from: string; logLinks: boolean };
+  /**
+   * scrypt's cost for passwords set from now on: N = 2^passwordCost (PASSWORD_COST, 10–17,
+   * default 15). Stored hashes keep their own N and still verify after a change.
+   */
+  passwordCost: number;
+  /** Custom domains: DNS_SERVERS, DOMAIN_VERIFY_DAYS, DOMAIN_GRACE_DAYS (core/configDomains.ts). */
+  domains: DomainSettings;
 }
 
 /** The CDN settings, each CDN's required ones checked. */
@@ -271,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
       from: e.MAIL_FROM ?? `linkpage <no-reply@${new URL(baseUrl).hostname}>`,
       logLinks: e.NODE_ENV === 'development' && terminal,
     },
+    passwordCost: e.PASSWORD_COST,
+    domains: domainSettings(e),
   };
 }
 

@@ -69,10 +69,14 @@ export interface Session {
   accountId: string;
   csrf: string;
   userAgent: string;
+  /** The ISO code of the country the log-in came from (`unknown` when not known; null before it was kept). */
+  country: string | null;
   createdAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
   lastSeenAt: Date | null;
+  /** When its person last proved who they are (core/rules/freshProof.ts). */
+  provedAt: Date;
 }
 
 /** A claim link's token (its SHA-256), its expiry and when it was used. */
@@ -175,4 +179,31 @@ export interface IdempotencyRecord {
   requestHash: string;
   status: number | null;
   body: string | null;
+}
+
+/** What a DNS check of a custom domain found: its _linkpage TXT values, and where the name points. */
+export interface DomainFound {
+  txt: string[];
+  cname: string[];
+  addresses: string[];
+}
+
+/** A page's custom domain (store/pageDomains.ts), in one of its states. */
+export interface PageDomain {
+  pageId: string;
+  accountId: string;
+  domain: string;
+  state: 'pending' | 'active' | 'failing';
+  attachedAt: Date;
+  /** When the current run of checks started (the attach, or the last repeated PUT). */
+  checksSince: Date;
+  /** Failed checks of a pending domain since checksSince. */
+  attempts: number;
+  nextCheckAt: Date | null;
+  checkedAt: Date | null;
+  found: DomainFound | null;
+  /** Why the last check did not pass, or null. */
+  problem: string | null;
+  verifiedAt: Date | null;
+  failingSince: Date | null;
 }

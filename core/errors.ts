@@ -21,6 +21,16 @@ export const ERROR_CODES = {
   js_only: [400, 'That page builds its links with scripts and cannot be read.'],
   no_file: [400, 'Send a multipart field "file" or a JSON "url".'],
   bad_kind: [400, 'kind must be avatar, background or card.'],
+  bad_domain: [
+    400,
+    'Send a domain name such as links.example.com: letters, digits and hyphens in dot-separated labels.',
+  ],
+  domain_is_ip: [400, 'Send a domain name, not an IP address.'],
+  domain_reserved: [400, "This name is one of the service's own hosts or under them; use a domain of your own."],
+  domain_not_public: [
+    400,
+    'The domain must be registrable under a public suffix (not .local, .internal, .test or a suffix itself).',
+  ],
   unauthorized: [401, 'Send a valid key as "Authorization: Bearer svc_sk_…".'],
   invalid_key: [401, 'Keys look like svc_sk_ followed by 43 URL-safe characters.'],
   key_revoked: [401, 'This key was revoked by the owner; use another key.'],
@@ -28,6 +38,10 @@ export const ERROR_CODES = {
   bad_credentials: [403, 'E-mail or password is wrong.'],
   forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
   insufficient_scope: [403, 'The person did not allow this app to do that; ask them to connect it again with more.'],
+  proof_required: [
+    403,
+    'This needs a sign-in within the last 10 minutes: prove it is you again at /dashboard/prove (password, code or passkey), then send the request again.',
+  ],
   csrf_failed: [403, "The session's CSRF token is missing or wrong; reload the page and send it again."],
   banned: [403, 'This page was banned by moderation and cannot be changed.'],
   limit_reached: [403, 'This account has reached its 10 program-created pages.'],
@@ -36,6 +50,10 @@ export const ERROR_CODES = {
   link_invalid: [404, 'This link is not valid any more: it was used, has expired or never existed. Ask for a new one.'],
   username_taken: [409, 'This username is in use; see suggestions.'],
   email_taken: [409, 'An account with this e-mail exists.'],
+  domain_taken: [
+    409,
+    "Another page holds this domain; detach it there first, or, if it is another account's, publish this page's _linkpage TXT record in place of theirs.",
+  ],
   claim_used: [409, 'This account has already been claimed.'],
   claim_expired: [409, 'This claim link has expired; ask for a new one.'],
   already_claimed: [409, 'This account already has an e-mail and password.'],

@@ -11,7 +11,7 @@ import { webhookDeliveriesRepo } from '../store/webhookDeliveries.js';
 import type { Page } from './entities.js';
 import { isLive } from './rules/pages.js';
 import { newId } from './secrets.js';
-import { pageUrl, type Services } from './services.js';
+import { pageUrl, type Services, servingDomainOf } from './services.js';
 
 export const EVENT_TYPES = [
   'account.claimed',
@@ -54,12 +54,15 @@ export async function emitEvent(
   });
 }
 
-/** What an event says of a page: enough to find it and fetch the rest (GET /api/profiles/{id}). */
-export function pageObject(config: Services['config'], row: Page) {
+/**
+ * What an event says of a page: enough to find it and fetch the rest (GET /api/profiles/{id}),
+ * with its address as visitors reach it (on its custom domain when it serves on one).
+ */
+export async function pageObject(tx: Queryable, s: Pick<Services, 'now' | 'config'>, row: Page) {
   return {
     id: row.id,
     username: row.username,
-    url: pageUrl(config, row.username),
+    url: pageUrl(s.config, row.username, await servingDomainOf(s, tx, row.id)),
     version: row.version,
     isPublished: row.isPublished,
     banned: row.bannedAt !== null,
@@ -77,9 +80,9 @@ export async function emitPageChange(
   before: Pick<Page, 'isPublished' | 'bannedAt'> | null,
   after: Page,
 ): Promise<number> {
-  if (isLive(after)) return emitEvent(tx, s, after.accountId, 'page.published', pageObject(s.config, after));
+  if (isLive(after)) return emitEvent(tx, s, after.accountId, 'page.published', await pageObject(tx, s, after));
   if (before && isLive(before)) {
-    return emitEvent(tx, s, after.accountId, 'page.unpublished', pageObject(s.config, after));
+    return emitEvent(tx, s, after.accountId, 'page.unpublished', await pageObject(tx, s, after));
   }
   return 0;
 }

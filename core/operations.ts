@@ -58,6 +58,9 @@ export const OPERATIONS = {
   listVersions: { limits: [] },
   getVersion: { limits: [] },
   restoreVersion: { limits: [] },
+  getDomain: { limits: [] },
+  attachDomain: { limits: [{ name: 'domainChecks' }] },
+  detachDomain: { limits: [] },
   /** An image by URL or as a file: each stored image counts. */
   uploadImage: { limits: [{ name: 'uploadByUrl' }] },
   importLinks: { limits: [{ name: 'importPage' }] },

@@ -50,24 +50,31 @@ export function deviceMark(secret: string, accountId: string, passwordHash: stri
   return createHmac('sha256', secret).update(`device:${accountId}:${passwordHash}`).digest('base64url').slice(0, 22);
 }
 
-const SCRYPT: ScryptOptions & { N: number; r: number; p: number } = {
-  N: 2 ** 15,
+/**
+ * The default PASSWORD_COST: scrypt's N is 2 to this power (2^15 with r = 8: 32 MiB and about
+ * 100 ms of one core per hash). Each hash keeps its own N, so a changed cost applies to passwords
+ * set from then on, and every stored one still verifies.
+ */
+export const DEFAULT_PASSWORD_COST = 15;
+
+const SCRYPT: ScryptOptions & { r: number; p: number } = {
   r: 8,
   p: 1,
-  maxmem: 64 * 1024 * 1024,
+  maxmem: 256 * 1024 * 1024,
 };
 
-function scryptAsync(password: string, salt: Buffer, options: typeof SCRYPT): Promise<Buffer> {
+function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, 32, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
-/** `scrypt$N$r$p$salt$hash`, all parameters kept so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash` with N = 2^cost, all parameters kept so they can be raised later. */
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+  const N = 2 ** cost;
+  const hash = await scryptAsync(password, salt, { ...SCRYPT, N });
+  return ['scrypt', N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -4,8 +4,9 @@ import type { Cdn } from '../cdn/cdn.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Fetcher } from '../outbound/fetcher.js';
 import type { Publisher } from '../publishing/publish.js';
-import type { Database } from '../store/db.js';
+import type { Database, Queryable } from '../store/db.js';
 import type { ObjectStorage } from '../store/objects.js';
+import { pageDomainsRepo } from '../store/pageDomains.js';
 import type { Config } from './config.js';
 
 /**
@@ -40,9 +41,21 @@ export interface Services {
   mailer: Mailer;
 }
 
-/** Public address of a page: `<scheme>//<username>.<PAGE_DOMAIN>/`. */
-export function pageUrl(config: Config, username: string): string {
-  return `${config.pageScheme}//${username}.${config.pageDomain}/`;
+/**
+ * Public address of a page: `<scheme>//<domain>/` on the custom domain it serves on, when it has
+ * one (its canonical address: its own name redirects there), else `<scheme>//<username>.<PAGE_DOMAIN>/`.
+ */
+export function pageUrl(config: Config, username: string, domain?: string | null): string {
+  return domain ? `${config.pageScheme}//${domain}/` : `${config.pageScheme}//${username}.${config.pageDomain}/`;
+}
+
+/** The domain the page serves on now (active, or failing within the grace), or null. */
+export function servingDomainOf(
+  s: Pick<Services, 'now' | 'config'>,
+  db: Queryable,
+  pageId: string,
+): Promise<string | null> {
+  return pageDomainsRepo(db).servingDomain(pageId, s.now(), s.config.domains.graceMs);
 }
 
 export function claimUrl(config: Config, token: string): string {

@@ -5,13 +5,17 @@ import * as v from 'valibot';
 import { changeAccount, loadAccount } from '../core/commands/account.js';
 import { deleteAccount } from '../core/commands/deleteAccount.js';
 import { listPasskeys } from '../core/commands/passkeys.js';
+import { listSessions } from '../core/commands/sessions.js';
 import { totpOn, unusedRecoveryCodes } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { exportAccount } from '../core/queries/accountExport.js';
 import { Password, TimeZone } from '../core/schemas/fields.js';
 import { parseOrThrow } from '../core/validation.js';
+import { rememberDevice } from '../edge/devices.js';
 import { endSession, readSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
+import type { Form } from './forms.js';
+import type { WithFreshProof } from './freshProof.js';
 import { LOCALES } from './render.js';
 
 /** UTC first, then every zone the runtime knows. */
@@ -25,7 +29,31 @@ export type ShowAccount = (
   status: number,
 ) => Promise<void>;
 
-export function accountRoutes(router: Router, d: DashboardContext): ShowAccount {
+/**
+ * A form posted from the account screen: `act` runs with the person's account and the form's
+ * fields; an AppError shows the account screen again with the message (and the error's status).
+ */
+export function accountForm(
+  router: Router,
+  d: DashboardContext,
+  showAccount: ShowAccount,
+  path: string,
+  act: (ctx: Koa.Context, accountId: string, input: Form) => Promise<void>,
+): void {
+  router.post(
+    path,
+    d.form,
+    d.personRoute((ctx, accountId) =>
+      d.attempt(
+        ctx,
+        (error) => showAccount(ctx, accountId, { error }, error.status),
+        (input) => act(ctx, accountId, input),
+      ),
+    ),
+  );
+}
+
+export function accountRoutes(router: Router, d: DashboardContext, withFreshProof: WithFreshProof): ShowAccount {
   const { s, limiter, form, show, personRoute, attempt, back } = d;
 
   async function showAccount(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -37,6 +65,7 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
         title: 'Account',
         me: {
           email: row.email,
+          hasPassword: row.passwordHash !== null,
           locale: row.locale,
           timeZone: row.timeZone,
           createdAt: row.createdAt,
@@ -46,6 +75,7 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
         timeZones: TIME_ZONES,
         passkeys: await listPasskeys(s, accountId),
         twoFactor: { totp: await totpOn(s, accountId), recoveryLeft: await unusedRecoveryCodes(s, accountId) },
+        sessions: await listSessions(s, accountId, (await readSession(s, ctx))?.id ?? null),
         input: {},
         notice: ctx.query.notice,
         ...extra,
@@ -58,43 +88,39 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
     '/dashboard/account',
     personRoute((ctx, accountId) => showAccount(ctx, accountId)),
   );
-  router.post(
-    '/dashboard/account',
-    form,
-    personRoute(async (ctx, accountId) => {
-      await attempt(
-        ctx,
-        (error) => showAccount(ctx, accountId, { error }, error.status),
-        async (input) => {
-          if (input.newPassword !== undefined) {
-            const change = parseOrThrow(v.strictObject({ currentPassword: v.string(), newPassword: Password }), {
-              currentPassword: input.currentPassword ?? '',
-              newPassword: input.newPassword,
-            });
-            await changeAccount(s, accountId, change, {
-              limiter,
-              keepSession: (await readSession(s, ctx))?.id ?? null,
-            });
-            return back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
-          }
-          if (input.timeZone !== undefined) {
-            const change = parseOrThrow(v.strictObject({ timeZone: TimeZone }), { timeZone: input.timeZone });
-            await changeAccount(s, accountId, change, { limiter });
-            return back(ctx, '/dashboard/account', 'Time zone saved.');
-          }
-          if (!LOCALES.some((l) => l.code === input.locale)) {
-            throw new AppError('invalid_fields', {
-              field: 'locale',
-              detail: 'locale',
-              hint: 'Choose one of the languages listed.',
-            });
-          }
-          await changeAccount(s, accountId, { locale: input.locale }, { limiter });
-          back(ctx, '/dashboard/account', 'Language saved.');
-        },
-      );
-    }),
-  );
+  accountForm(router, d, showAccount, '/dashboard/account', async (ctx, accountId, input) => {
+    if (input.newPassword !== undefined) {
+      const change = parseOrThrow(v.strictObject({ currentPassword: v.string(), newPassword: Password }), {
+        currentPassword: input.currentPassword ?? '',
+        newPassword: input.newPassword,
+      });
+      return withFreshProof(ctx, accountId, input, async () => {
+        // An account made with a passkey sets its first password here, proved with the passkey.
+        await changeAccount(s, accountId, change, {
+          limiter,
+          keepSession: (await readSession(s, ctx))?.id ?? null,
+          firstPassword: true,
+        });
+        // The new password voids every device mark: this browser gets a new one.
+        await rememberDevice(s, ctx, accountId);
+        back(ctx, '/dashboard/account', 'Password changed. Other browsers were logged out.');
+      });
+    }
+    if (input.timeZone !== undefined) {
+      const change = parseOrThrow(v.strictObject({ timeZone: TimeZone }), { timeZone: input.timeZone });
+      await changeAccount(s, accountId, change, { limiter });
+      return back(ctx, '/dashboard/account', 'Time zone saved.');
+    }
+    if (!LOCALES.some((l) => l.code === input.locale)) {
+      throw new AppError('invalid_fields', {
+        field: 'locale',
+        detail: 'locale',
+        hint: 'Choose one of the languages listed.',
+      });
+    }
+    await changeAccount(s, accountId, { locale: input.locale }, { limiter });
+    back(ctx, '/dashboard/account', 'Language saved.');
+  });
   router.get(
     '/dashboard/account/export',
     personRoute(async (ctx, accountId) => {
@@ -110,7 +136,8 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
     '/dashboard/account/delete',
     personRoute(async (ctx, accountId) => {
       const row = await loadAccount(s, accountId);
-      await show(ctx, 'deleteAccount', { title: DELETE_TITLE, me: { email: row.email }, input: {} });
+      const me = { email: row.email, hasPassword: row.passwordHash !== null };
+      await show(ctx, 'deleteAccount', { title: DELETE_TITLE, me, input: {} });
     }),
   );
   router.post(
@@ -124,7 +151,12 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
           await show(
             ctx,
             'deleteAccount',
-            { title: DELETE_TITLE, me: { email: row.email }, error, input: { confirm: input.confirm } },
+            {
+              title: DELETE_TITLE,
+              me: { email: row.email, hasPassword: row.passwordHash !== null },
+              error,
+              input: { confirm: input.confirm },
+            },
             error.status,
           );
         },
@@ -136,9 +168,11 @@ export function accountRoutes(router: Router, d: DashboardContext): ShowAccount 
               hint: 'Type the word delete to confirm.',
             });
           }
-          await deleteAccount(s, accountId, { password: input.password ?? '' }, { limiter });
-          await endSession(s, ctx);
-          back(ctx, '/', 'Your account is deleted, with everything it held.');
+          await withFreshProof(ctx, accountId, input, async () => {
+            await deleteAccount(s, accountId, { password: input.password }, { limiter });
+            await endSession(s, ctx);
+            back(ctx, '/', 'Your account is deleted, with everything it held.');
+          });
         },
       );
     }),

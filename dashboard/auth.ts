@@ -6,7 +6,7 @@ import { secondFactors } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
-import { deviceMarks, rememberDevice } from '../edge/devices.js';
+import { deviceMarks, logInHere, rememberDevice } from '../edge/devices.js';
 import { startPendingLogin } from '../edge/pendingLogins.js';
 import { csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
@@ -77,8 +77,7 @@ export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
           await startPendingLogin(s, ctx, accountId);
           return back(ctx, `/login/second?next=${encodeURIComponent(safeNext(input.next))}`);
         }
-        await startSession(s, ctx, accountId);
-        await rememberDevice(s, ctx, accountId);
+        await logInHere(s, ctx, accountId);
         back(ctx, safeNext(input.next));
       },
     );

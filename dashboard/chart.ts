@@ -1,4 +1,8 @@
-/** The statistics chart: daily views and taps as a server-rendered SVG (no script, no library). */
+/**
+ * The statistics charts: one series a day as a server-rendered SVG of bars (no script, no
+ * library), each chart on its own scale (views and taps differ by an order of magnitude), with a
+ * text alternative for screen readers.
+ */
 import { escapeHtml } from './escape.js';
 
 export interface Day {
@@ -8,32 +12,38 @@ export interface Day {
   taps: number;
 }
 
-const W = 720;
-const H = 220;
-const PAD = { top: 16, right: 12, bottom: 28, left: 40 };
+/** Which count a chart shows: `views` (with the unique visitors in each bar's title) or `taps`. */
+export type Series = 'views' | 'taps';
 
-/** Bars for views, a line for taps, a readable scale, and a text alternative for screen readers. */
-export function dailyChart(days: Day[]): string {
-  const max = niceMax(Math.max(1, ...days.map((d) => Math.max(d.views, d.taps))));
+const W = 480;
+const H = 200;
+const PAD = { top: 14, right: 8, bottom: 30, left: 44 };
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** Bars of one series a day, a readable scale of its own, and a text alternative. */
+export function dailyChart(days: Day[], series: Series = 'views'): string {
+  const max = niceMax(Math.max(1, ...days.map((d) => d[series])));
   const iw = W - PAD.left - PAD.right;
   const ih = H - PAD.top - PAD.bottom;
-  const step = iw / days.length;
+  const step = iw / Math.max(1, days.length);
   const y = (n: number) => PAD.top + ih - (n / max) * ih;
+  const kind = series === 'views' ? 'v' : 'k';
   const bars = days
     .map((d, i) => {
-      const h = (d.views / max) * ih;
-      return `<rect class="v" x="${(PAD.left + i * step + step * 0.15).toFixed(1)}" y="${(PAD.top + ih - h).toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${h.toFixed(1)}"><title>${d.date}: ${d.views} views, ${d.uniques} unique, ${d.taps} taps</title></rect>`;
+      const h = (d[series] / max) * ih;
+      const title =
+        series === 'views' ? `${d.date}: ${d.views} views, ${d.uniques} unique` : `${d.date}: ${d.taps} taps`;
+      return `<rect class="${kind}" x="${(PAD.left + i * step + step * 0.15).toFixed(1)}" y="${(PAD.top + ih - h).toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${h.toFixed(1)}"><title>${title}</title></rect>`;
     })
     .join('');
-  const line = days
-    .map((d, i) => `${i === 0 ? 'M' : 'L'}${(PAD.left + i * step + step / 2).toFixed(1)} ${y(d.taps).toFixed(1)}`)
-    .join(' ');
   const grid = [...new Set([0, max / 2, max].filter(Number.isInteger))]
-    .map((value) => {
-      return `<line class="g" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(value)}" y2="${y(value)}"/><text class="t" x="${PAD.left - 6}" y="${y(value) + 4}" text-anchor="end">${value}</text>`;
-    })
+    .map(
+      (value) =>
+        `<line class="g" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(value)}" y2="${y(value)}"/><text class="t" x="${PAD.left - 6}" y="${y(value) + 4}" text-anchor="end">${number(value)}</text>`,
+    )
     .join('');
-  const every = Math.ceil(days.length / 7);
+  const every = Math.ceil(days.length / 5);
   const ticks = days
     .map((d, i) =>
       i % every === 0
@@ -41,10 +51,13 @@ export function dailyChart(days: Day[]): string {
         : '',
     )
     .join('');
-  const total = days.reduce((n, d) => n + d.views, 0);
-  const taps = days.reduce((n, d) => n + d.taps, 0);
-  const label = `Daily views and taps from ${days[0]?.date} to ${days[days.length - 1]?.date}: ${total} views and ${taps} taps in all.`;
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">${grid}${bars}<path class="l" d="${line}"/>${ticks}</svg>`;
+  const total = days.reduce((n, d) => n + d[series], 0);
+  const busiest = days.reduce<Day | null>((best, d) => (d[series] > (best?.[series] ?? 0) ? d : best), null);
+  const label =
+    `${series === 'views' ? 'Views' : 'Taps'} a day from ${days[0]?.date} to ${days[days.length - 1]?.date}: ` +
+    `${number(total)} in all` +
+    (busiest ? `, the most on ${busiest.date} (${number(busiest[series])}).` : '.');
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">${grid}${bars}${ticks}</svg>`;
 }
 
 /** 1, 2 or 5 times a power of ten, at least n. */

@@ -11,11 +11,17 @@ import { knownScopes, SCOPES } from '../core/rules/scopes.js';
 import { disconnectApp } from '../edge/oauth/grants.js';
 import { type OAuthProvider, oauthUrls } from '../edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
+import type { WithFreshProof } from './freshProof.js';
 
 const expired = () =>
   new AppError('link_invalid', { hint: 'This request to connect an app has expired. Start again from the app.' });
 
-export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthProvider): void {
+export function connectRoutes(
+  router: Router,
+  d: DashboardContext,
+  oauth: OAuthProvider,
+  withFreshProof: WithFreshProof,
+): void {
   const { s, form, show, personRoute, fields, back } = d;
 
   /** The interaction of this browser and address, its app and the scopes it asks for. */
@@ -56,10 +62,22 @@ export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthP
       const input = await fields(ctx);
       const { provider, interaction, client, clientId, scopes, resource } = await request(ctx);
       const requested = (interaction.params.scope ?? '').split(' ');
-      let result: Record<string, unknown>;
+      const answer = async (result: Record<string, unknown>) => {
+        const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
+        // Back to the app by a link and a refresh, not a redirect of this form: the dashboard's
+        // policy lets forms send only to this site, and the app's address is elsewhere.
+        await show(ctx, 'message', {
+          title: input.decision === 'allow' ? `${client.clientName ?? 'The app'} is connected` : 'Not connected',
+          message: 'Taking you back to the app.',
+          link: { href: returnTo, text: 'Continue' },
+          refresh: returnTo,
+        });
+      };
       if (input.decision !== 'allow') {
-        result = { error: 'access_denied', error_description: 'The person did not allow the app in.' };
-      } else {
+        return answer({ error: 'access_denied', error_description: 'The person did not allow the app in.' });
+      }
+      // Letting an app in gives it the account: a fresh proof first (saying no needs none).
+      await withFreshProof(ctx, accountId, input, async () => {
         const allowed = scopes.filter((name) => input[name] === 'on');
         const grant = new provider.Grant({ accountId, clientId });
         if (allowed.length > 0) grant.addResourceScope(resource, allowed.join(' '));
@@ -67,16 +85,7 @@ export function connectRoutes(router: Router, d: DashboardContext, oauth: OAuthP
         const own = [...allowed, ...(requested.includes('openid') ? ['openid'] : [])];
         if (own.length > 0) grant.addOIDCScope(own.join(' '));
         // The person is the dashboard's, whoever the authorization server last saw.
-        result = { login: { accountId }, consent: { grantId: await grant.save() } };
-      }
-      const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
-      // Back to the app by a link and a refresh, not a redirect of this form: the dashboard's
-      // policy lets forms send only to this site, and the app's address is elsewhere.
-      await show(ctx, 'message', {
-        title: input.decision === 'allow' ? `${client.clientName ?? 'The app'} is connected` : 'Not connected',
-        message: 'Taking you back to the app.',
-        link: { href: returnTo, text: 'Continue' },
-        refresh: returnTo,
+        await answer({ login: { accountId }, consent: { grantId: await grant.save() } });
       });
     }),
   );

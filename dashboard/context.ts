@@ -11,11 +11,19 @@ import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import { ownedPage } from '../core/queries/pages.js';
 import { isStorableText, UNSTORABLE_HINT } from '../core/schemas/fields.js';
-import { pageUrl, type Services } from '../core/services.js';
+import { pageUrl, type Services, servingDomainOf } from '../core/services.js';
 import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
 import type { Form } from './forms.js';
 import { type NoticeText, noticeId, noticeText } from './notices.js';
 import { render } from './render.js';
+
+export interface PageSummary {
+  id: string;
+  username: string;
+  displayName: string;
+  name: string;
+  url: string;
+}
 
 export interface DashboardContext {
   s: Services;
@@ -46,8 +54,14 @@ export interface DashboardContext {
   safeNext(next: string | undefined): string;
   /** A screen of one page (`:id`) of the person's account, as personRoute; another's page is the dashboard's 404. */
   pageRoute(run: (ctx: Koa.Context, accountId: string, row: Page) => Promise<void>): Koa.Middleware;
-  /** A page as the lists show it; `name` is what every screen calls it (its display name, else its username). */
-  summary(p: Page): { id: string; username: string; displayName: string; name: string; url: string };
+  /**
+   * A page as the screens show it: `name` is what every screen calls it (its display name, else
+   * its username); its address is at `domain` when given (a custom domain it serves on), else at
+   * its own name.
+   */
+  summary(p: Page, domain?: string | null): PageSummary;
+  /** summary() at the address visitors use: the custom domain the page serves on now, if any. */
+  pageSummary(p: Page): Promise<PageSummary>;
 }
 
 export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
@@ -135,13 +149,28 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     });
   }
 
-  const summary = (p: Page) => ({
+  const summary = (p: Page, domain?: string | null) => ({
     id: p.id,
     username: p.username,
     displayName: p.profile.displayName,
     name: p.profile.displayName.trim() || p.username,
-    url: pageUrl(s.config, p.username),
+    url: pageUrl(s.config, p.username, domain),
   });
+  const pageSummary = async (p: Page) => summary(p, await servingDomainOf(s, s.db, p.id));
 
-  return { s, limiter, form, requireCsrf, fields, show, personRoute, attempt, back, safeNext, pageRoute, summary };
+  return {
+    s,
+    limiter,
+    form,
+    requireCsrf,
+    fields,
+    show,
+    personRoute,
+    attempt,
+    back,
+    safeNext,
+    pageRoute,
+    summary,
+    pageSummary,
+  };
 }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type Koa from 'koa';
+import { loadAccount } from '../core/commands/account.js';
 import { mediaUrl } from '../core/commands/images.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import type { Page } from '../core/entities.js';
@@ -13,16 +14,22 @@ import { AppError } from '../core/errors.js';
 import type { Block } from '../core/model.js';
 import { linkStatusesOf } from '../core/queries/linkStatus.js';
 import { ownedPage } from '../core/queries/pages.js';
-import { EMBED_PROVIDERS, MESSENGERS, SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
+import { EMBED_PROVIDERS, MAX_BLOCKS, MESSENGERS, SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../edge/caller.js';
+import { iconSymbols, platformName, socialIcon } from '../renderer/icons.js';
 import type { DashboardContext } from './context.js';
-import { blockFromForm, blockTitle, type Form, focusFromForm } from './forms.js';
+import { editorExtras, reordered, restored } from './editorBlocks.js';
+import { blockFromForm, blockTitle, type Form, focusFromForm, KIND_WORDS, newBlocksFromForm } from './forms.js';
+import { withTitles } from './linkTitle.js';
+import { liveRoutes, profileFromForm } from './live.js';
 import type { NoticeText } from './notices.js';
 import { LOCALES } from './render.js';
+import { NETWORK_CHOICES } from './social.js';
 import { formVersion, fromForm } from './versions.js';
+import { localInput, zoneWords } from './zone.js';
 
 /** The editor of a page of the account, with `extra` (an error, the input sent) on it. */
 export async function showEditor(
@@ -36,15 +43,17 @@ export async function showEditor(
   const { s } = d;
   const row = await ownedPage(s, accountId, id);
   const links = await linkStatusesOf(s, [row]);
+  const { timeZone } = await loadAccount(s, accountId);
+  const summary = await d.pageSummary(row);
   await d.show(
     ctx,
     'editor',
     {
-      title: `Edit ${d.summary(row).name}`,
-      pageName: d.summary(row).name,
+      title: `Edit ${summary.name}`,
+      pageName: summary.name,
       locales: LOCALES,
       page: {
-        ...d.summary(row),
+        ...summary,
         profile: row.profile,
         blocks: row.blocks,
         isPublished: row.isPublished,
@@ -61,6 +70,24 @@ export async function showEditor(
         ),
       },
       blockTitle,
+      kindWords: KIND_WORDS,
+      // The networks' icons of the social blocks, defined once for the block list.
+      iconKey: socialIcon,
+      icons: iconSymbols(
+        new Set(
+          row.blocks.flatMap((b) =>
+            b.type === 'socialRow'
+              ? b.items.map((i) => socialIcon(i.platform, i.url))
+              : b.type === 'social'
+                ? [socialIcon(b.platform, b.url)]
+                : [],
+          ),
+        ),
+      ),
+      timeZone,
+      zone: zoneWords(timeZone),
+      localInput: (iso: string | null) => localInput(iso, timeZone),
+      ...(await editorExtras(s, accountId, row, ctx)),
       /** What the nightly link check found for each link block, by block id (broken and failing only). */
       linkTrouble: Object.fromEntries(
         row.blocks.flatMap((b) => {
@@ -72,6 +99,8 @@ export async function showEditor(
       providers: EMBED_PROVIDERS,
       messengers: MESSENGERS,
       socialRowMax: SOCIAL_ROW_MAX,
+      // The network picker of a social icon: each network by its name, in the order of NETWORK_CHOICES.
+      networks: NETWORK_CHOICES.map((value) => ({ value, name: platformName(value) })),
       ...extra,
     },
     status,
@@ -83,10 +112,15 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
 
   /** Applies a change to the page through PATCH's command; its error is shown on the editor. */
   function editAction(
-    change: (row: Page, input: Form, ctx: Koa.Context) => Record<string, unknown> | Promise<Record<string, unknown>>,
+    change: (
+      row: Page,
+      input: Form,
+      ctx: Koa.Context,
+      timeZone: string,
+    ) => Record<string, unknown> | Promise<Record<string, unknown>>,
     notice: NoticeText,
-    /** The element of the editor to land on after the change (the block just added or saved). */
-    landOn?: (patch: Record<string, unknown>, ctx: Koa.Context) => string,
+    /** Where in the editor to land after the change: `?…` (what happened) and/or `#…` (the block just added or saved). */
+    landOn?: (patch: Record<string, unknown>, ctx: Koa.Context, row: Page) => string,
   ) {
     return pageRoute(async (ctx, accountId, row) => {
       await attempt(
@@ -96,12 +130,13 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
         async (input) => {
           if (row.bannedAt !== null) throw new AppError('banned');
           // patchPage judges the change (images and blocks of this account) in its transaction.
-          const changed = await change(row, input, ctx);
+          const { timeZone } = await loadAccount(s, accountId);
+          const changed = await change(row, input, ctx, timeZone);
           const patch = parseOrThrow(ProfilePatch, changed);
           await fromForm(() =>
             patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
           );
-          const anchor = landOn ? `#${landOn(changed, ctx)}` : '';
+          const anchor = landOn ? landOn(changed, ctx, row) : '';
           back(ctx, `/dashboard/pages/${row.id}${anchor}`, notice);
         },
       );
@@ -112,24 +147,12 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     '/dashboard/pages/:id',
     pageRoute((ctx, accountId, row) => showEditor(d, ctx, accountId, row.id, { input: {} })),
   );
+  liveRoutes(router, d);
 
   router.post(
     '/dashboard/pages/:id/profile',
     form,
-    editAction(
-      (_row, f) => ({
-        displayName: f.displayName ?? '',
-        bio: f.bio ?? '',
-        templateId: f.templateId,
-        layout: f.layout,
-        headerAlign: f.headerAlign || null,
-        pageLocale: f.pageLocale,
-        utm: f.utm === 'on',
-        adult: f.adult === 'on',
-        theme: { accent: f.accent, scheme: f.scheme },
-      }),
-      'Saved and published.',
-    ),
+    editAction((_row, f) => profileFromForm(f), 'Saved and published.'),
   );
 
   // Where an image's subject is (percent from the left and from the top), which the templates
@@ -163,14 +186,41 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     '/dashboard/pages/:id/blocks',
     form,
     editAction(
-      (row, f) => ({
+      async (row, f, ctx, timeZone) => ({
         blocks: [
           ...row.blocks,
-          { ...blockFromForm(f), id: randomBytes(6).toString('hex'), order: row.blocks.length, visible: true },
+          ...(
+            await withTitles(s, f, newBlocksFromForm(f, timeZone), {
+              room: MAX_BLOCKS - row.blocks.length,
+              limiter: d.limiter,
+              who: { accountId: row.accountId, address: ctx.ip },
+            })
+          ).map((b, i) => ({
+            ...b,
+            id: randomBytes(6).toString('hex'),
+            order: row.blocks.length + i,
+            visible: true,
+          })),
         ],
       }),
       'Block added.',
-      (patch) => `block-${(patch.blocks as Block[]).at(-1)?.id}`,
+      (patch) => `#block-${(patch.blocks as Block[]).at(-1)?.id}`,
+    ),
+  );
+
+  // All the blocks in a new order at once (the list dragged into it), and a deleted block put back.
+  router.post(
+    '/dashboard/pages/:id/blocks/order',
+    form,
+    editAction((row, f) => reordered(row, f.order), 'Saved and published.'),
+  );
+  router.post(
+    '/dashboard/pages/:id/blocks/restore',
+    form,
+    editAction(
+      (row, f) => restored(s, row.accountId, row, f),
+      'Saved and published.',
+      (_patch, ctx) => `#block-${(ctx.request.body as Form | undefined)?.block}`,
     ),
   );
 
@@ -178,7 +228,7 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     '/dashboard/pages/:id/blocks/:blockId',
     form,
     editAction(
-      (row, f, ctx) => {
+      (row, f, ctx, timeZone) => {
         const index = row.blocks.findIndex((b) => b.id === ctx.params.blockId);
         if (index < 0) throw new AppError('not_found', { hint: 'That block is gone; the page changed meanwhile.' });
         const blocks: unknown[] = [...row.blocks];
@@ -199,12 +249,19 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
           default:
             // The form shows some of a block's fields; the others (a link's card image, badge,
             // app links, featured…) stay as they are.
-            blocks[index] = { ...block, ...blockFromForm({ ...f, type: block.type }) };
+            blocks[index] = { ...block, ...blockFromForm({ ...f, type: block.type }, timeZone) };
             return { blocks };
         }
       },
       'Saved and published.',
-      (_patch, ctx) => `block-${ctx.params.blockId}`,
+      (_patch, ctx, row) => {
+        const id = ctx.params.blockId;
+        const action = (ctx.request.body as Form | undefined)?.action;
+        // What happened, said on the editor in words (and to screen readers): moved, or deleted with undo.
+        if (action === 'up' || action === 'down') return `?moved=${id}#block-${id}`;
+        if (action === 'delete') return `?deleted=${id}&from=${row.version}#blocks-title`;
+        return `#block-${id}`;
+      },
     ),
   );
 

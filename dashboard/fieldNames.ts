@@ -27,6 +27,7 @@ const WORDS: Record<string, string> = {
   username: 'Name',
   label: 'Label',
   url: 'URL',
+  domain: 'Domain',
   note: 'Note',
   path: 'Short path',
   content: 'Text',

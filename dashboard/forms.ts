@@ -9,7 +9,10 @@ import { AppError } from '../core/errors.js';
 import type { Block } from '../core/model.js';
 import { SOCIAL_ROW_MAX } from '../core/schemas/blocks.js';
 import { Email, Password } from '../core/schemas/fields.js';
+import { platformName } from '../renderer/icons.js';
 import { LOCALES } from './render.js';
+import { labelOf, linkLines, networkOf, pastedUrl, socialItems } from './social.js';
+import { instantOf } from './zone.js';
 
 /** A form's fields by name (the first value of a repeated one). */
 export type Form = Record<string, string | undefined>;
@@ -25,32 +28,50 @@ export function imagePatch(row: Page, kind: 'avatar' | 'background' | 'card', bl
   return { blocks: row.blocks.map((b, i) => (i === blockIndex ? { ...b, image: key } : b)) };
 }
 
-/** A block from the editor's fields; the schema then judges it like any API request. */
-export function blockFromForm(f: Form): Record<string, unknown> {
+/** A block from the editor's fields (times read in `timeZone`); the schema then judges it like any API request. */
+export function blockFromForm(f: Form, timeZone = 'UTC'): Record<string, unknown> {
   const opt = (x: string | undefined) => (x && x.trim() !== '' ? x.trim() : undefined);
   const schedule = {
-    showFrom: opt(f.showFrom) ? toUtc(f.showFrom!) : null,
-    showUntil: opt(f.showUntil) ? toUtc(f.showUntil!) : null,
+    showFrom: opt(f.showFrom) ? instantOf(f.showFrom!, timeZone) : null,
+    showUntil: opt(f.showUntil) ? instantOf(f.showUntil!, timeZone) : null,
   };
   switch (f.type) {
-    case 'link':
+    case 'link': {
+      const url = pastedUrl(f.url ?? '');
+      const ios = opt(f.appIos) ?? null;
+      const android = opt(f.appAndroid) ?? null;
       return {
         type: 'link',
-        label: f.label ?? '',
-        url: f.url ?? '',
+        // A link left without a label is named after its address (the person can rename it).
+        label: opt(f.label) ?? (url ? labelOf(url) : ''),
+        url,
         note: opt(f.note),
         path: opt(f.path) ?? null,
+        ...(f.options === 'on'
+          ? {
+              featured: f.featured === 'on',
+              badge: opt(f.badge) ?? null,
+              adult: f.adult === 'on',
+              pulse: f.pulse === 'on',
+              apps: ios || android ? { ios, android } : null,
+            }
+          : {}),
         ...schedule,
       };
-    case 'social':
-      return { type: 'social', platform: f.platform ?? '', url: f.url ?? '', ...schedule };
+    }
+    case 'social': {
+      const url = pastedUrl(f.url ?? '');
+      return { type: 'social', platform: opt(f.platform) ?? (url ? networkOf(url) : ''), url, ...schedule };
+    }
     case 'socialRow': {
+      if (f.items !== undefined) return { type: 'socialRow', items: socialItems(f.items), ...schedule };
       // Rows of the form left empty are dropped; a half-filled one is judged by the schema.
       const items = [];
       for (let i = 0; i < SOCIAL_ROW_MAX; i++) {
         const platform = opt(f[`item${i}Platform`]);
         const url = opt(f[`item${i}Url`]);
-        if (platform || url) items.push({ platform: platform ?? '', url: url ?? '' });
+        if (platform || url)
+          items.push({ platform: platform ?? (url ? networkOf(pastedUrl(url)) : ''), url: url ?? '' });
       }
       return { type: 'socialRow', items, ...schedule };
     }
@@ -70,6 +91,16 @@ export function blockFromForm(f: Form): Record<string, unknown> {
   }
 }
 
+/** The new blocks an add form makes: one, or for "several links" one per line of `links`. */
+export function newBlocksFromForm(f: Form, timeZone = 'UTC'): Record<string, unknown>[] {
+  if (f.type !== 'links') return [blockFromForm(f, timeZone)];
+  const lines = linkLines(f.links ?? '');
+  if (lines.length === 0) {
+    throw new AppError('invalid_fields', { field: 'links', detail: 'links', hint: 'Paste at least one link.' });
+  }
+  return lines.map((l) => blockFromForm({ type: 'link', label: l.label, url: l.url }, timeZone));
+}
+
 /** A focus point from its two fields: both empty is none (the image's centre); one empty is an error the schema names. */
 export function focusFromForm(f: Form): { x: number; y: number } | null {
   const x = f.x?.trim() ?? '';
@@ -78,21 +109,15 @@ export function focusFromForm(f: Form): { x: number; y: number } | null {
   return { x: x === '' ? Number.NaN : Number(x), y: y === '' ? Number.NaN : Number(y) };
 }
 
-/** `<input type="datetime-local">` gives local wall time without a zone; the form says it is UTC. */
-function toUtc(local: string): string {
-  const value = local.trim();
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : value;
-}
-
 /** A block as the editor and the statistics name it. */
 export function blockTitle(b: Block): string {
   switch (b.type) {
     case 'link':
       return b.label;
     case 'social':
-      return `${b.platform} profile`;
+      return `${platformName(b.platform)} profile`;
     case 'socialRow':
-      return `Social icons (${b.items.length})`;
+      return b.items.map((i) => platformName(i.platform)).join(', ') || 'No icons yet';
     case 'embed':
       return b.title || `${b.provider} embed`;
     case 'messenger':
@@ -107,3 +132,13 @@ export function pickLocale(ctx: Koa.Context): string {
   const wanted = ctx.acceptsLanguages(LOCALES.map((l) => l.code));
   return typeof wanted === 'string' ? wanted : 'en';
 }
+
+/** A block's kind in words, as the editor's pills show it. */
+export const KIND_WORDS: Record<Block['type'], string> = {
+  link: 'Link',
+  text: 'Heading or text',
+  social: 'Social profile',
+  socialRow: 'Row of social icons',
+  embed: 'Video or music',
+  messenger: 'Messenger contact',
+};

@@ -8,17 +8,12 @@ import type { DashboardContext } from './context.js';
 import { formVersion, fromForm } from './versions.js';
 
 export function historyRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, attempt, back, pageRoute, summary } = d;
+  const { s, form, show, attempt, back, pageRoute, pageSummary } = d;
 
   async function showHistory(ctx: Koa.Context, accountId: string, id: string, extra = {}, status = 200) {
     const history = await listVersions(s, accountId, id);
-    const row = await ownedPage(s, accountId, id);
-    await show(
-      ctx,
-      'history',
-      { title: `History: ${summary(row).name}`, page: summary(row), ...history, ...extra },
-      status,
-    );
+    const page = await pageSummary(await ownedPage(s, accountId, id));
+    await show(ctx, 'history', { title: `History: ${page.name}`, page, ...history, ...extra }, status);
   }
 
   router.get(

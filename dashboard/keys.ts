@@ -9,6 +9,7 @@ import { callerFrom } from '../edge/caller.js';
 import { connectedApps } from '../edge/oauth/grants.js';
 import type { OAuthProvider } from '../edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
+import type { WithFreshProof } from './freshProof.js';
 import { serveScript } from './scripts.js';
 
 /** The copy button beside a new key: a file, as the dashboard's policy runs no inline script. */
@@ -21,7 +22,12 @@ const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
 }
 `;
 
-export function keysRoutes(router: Router, d: DashboardContext, provider: OAuthProvider): void {
+export function keysRoutes(
+  router: Router,
+  d: DashboardContext,
+  provider: OAuthProvider,
+  withFreshProof: WithFreshProof,
+): void {
   const { s, form, show, personRoute, attempt, back } = d;
 
   serveScript(router, '/dashboard/copy.js', COPY_JS);
@@ -50,10 +56,12 @@ export function keysRoutes(router: Router, d: DashboardContext, provider: OAuthP
           const label = (input.label ?? '').trim();
           if (label.length > 80)
             throw new AppError('invalid_fields', { field: 'label', detail: 'label', hint: 'At most 80 characters.' });
-          const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, label);
-          const created = { ...presentKey(row), key: apiKey };
-          // Shown once, on this answer only; never stored or shown again.
-          await showKeys(ctx, accountId, { created }, 201);
+          await withFreshProof(ctx, accountId, input, async () => {
+            const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, label);
+            const created = { ...presentKey(row), key: apiKey };
+            // Shown once, on this answer only; never stored or shown again.
+            await showKeys(ctx, accountId, { created }, 201);
+          });
         },
       );
     }),

@@ -12,6 +12,10 @@ const NOTICES = {
   'key-revoked': 'The key is revoked. Requests with it are refused from now on.',
   'app-disconnected': 'The app is disconnected. Its tokens are refused from now on.',
   'page-created': 'Your new page is live. Make it yours.',
+  'page-started-links': 'Your new page is live, with the links of your link page. Make it yours.',
+  'page-started-profile': 'Your new page is live, with the name, bio and photo of your profile. Make it yours.',
+  'page-started-both':
+    'Your new page is live, with the links of your link page and the name, bio and photo of your profile. Make it yours.',
   'page-deleted': 'The page is deleted.',
   saved: 'Saved and published.',
   done: 'Done.',
@@ -26,6 +30,12 @@ const NOTICES = {
   'passkey-added': 'Passkey added. You can sign in with it now.',
   'passkey-removed': 'Passkey removed. It no longer signs in here.',
   'totp-off': 'Authenticator app turned off. Your recovery codes no longer work.',
+  'session-ended': 'That session is signed out.',
+  'sessions-ended': 'Every other session is signed out.',
+  'signed-out-everywhere': 'You are signed out everywhere, this browser too.',
+  'domain-active': 'The records are in place: the page is served on your domain now.',
+  'domain-waiting': 'The records are not there yet. Add them at your DNS host; we keep looking for them.',
+  'domain-detached': 'The domain is detached. The page is on its own address only.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

@@ -1,35 +1,61 @@
-/** The account's pages, each with its QR code, and the form that makes a new one. */
+/**
+ * The account's pages, each with its QR code, and the form that makes a new one; the first
+ * page's form asks for a display name and offers to start from elsewhere (onboarding.ts).
+ */
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import QRCode from 'qrcode';
-import * as v from 'valibot';
 import { loadAccount } from '../core/commands/account.js';
-import { createProfile } from '../core/commands/createProfile.js';
-import { Username } from '../core/schemas/fields.js';
-import { pageUrl } from '../core/services.js';
-import { parseOrThrow } from '../core/validation.js';
+import { pageStatesOf } from '../core/queries/publishState.js';
+import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { callerFrom } from '../edge/caller.js';
 import { pagesRepo } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
+import { START_NETWORKS, startPage } from './onboarding.js';
+
+const NOTICE = {
+  links: 'Your new page is live, with the links of your link page. Make it yours.',
+  profile: 'Your new page is live, with the name, bio and photo of your profile. Make it yours.',
+  both: 'Your new page is live, with the links of your link page and the name, bio and photo of your profile. Make it yours.',
+} as const;
 
 export function pagesRoutes(router: Router, d: DashboardContext): void {
-  const { s, form, show, personRoute, attempt, back, summary } = d;
+  const { s, limiter, form, show, personRoute, attempt, back, summary } = d;
 
   async function showPages(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const rows = await pagesRepo(s.db).listByAccount(accountId);
+    // A page on its custom domain is shown, and its QR code drawn, at that address.
+    const { domains } = await pageStatesOf(s, rows);
     const pages = await Promise.all(
-      rows.map(async (p) => ({
-        ...summary(p),
-        isPublished: p.isPublished,
-        banned: p.bannedAt !== null,
-        blocks: p.blocks.length,
-        qr: await QRCode.toString(pageUrl(s.config, p.username), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
-      })),
+      rows.map(async (p) => {
+        const page = summary(p, domains.get(p.id));
+        const { url } = page;
+        return {
+          ...page,
+          isPublished: p.isPublished,
+          banned: p.bannedAt !== null,
+          blocks: p.blocks.length,
+          qr: await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+        };
+      }),
     );
     const account = await loadAccount(s, accountId);
     // A quiet reminder until the e-mail is confirmed (password resets need it after 7 days).
     const unconfirmed = account.email !== null && account.emailVerifiedAt === null ? account.email : null;
-    await show(ctx, 'pages', { title: 'Your pages', pages, unconfirmed, input: {}, ...extra }, status);
+    await show(
+      ctx,
+      'pages',
+      {
+        title: 'Your pages',
+        pages,
+        unconfirmed,
+        networks: START_NETWORKS,
+        templates: TEMPLATE_IDS,
+        input: {},
+        ...extra,
+      },
+      status,
+    );
   }
 
   router.get(
@@ -42,14 +68,13 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
     personRoute(async (ctx, accountId) => {
       await attempt(
         ctx,
-        (error, input) => showPages(ctx, accountId, { error, input: { username: input.username } }, error.status),
+        (error, input) => showPages(ctx, accountId, { error, input }, error.status),
         async (input) => {
-          const { username } = parseOrThrow(v.strictObject({ username: Username }), {
-            username: (input.username ?? '').trim(),
-          });
-          // Made by a person: not counted against the 10 program-made pages.
-          const row = await createProfile(s, { ...callerFrom(ctx), accountId }, { username }, { byProgram: false });
-          back(ctx, `/dashboard/pages/${row.id}`, 'Your new page is live. Make it yours.');
+          const made = await startPage(s, limiter, { ...callerFrom(ctx), accountId }, input);
+          const to = `/dashboard/pages/${made.page.id}`;
+          if (made.links && made.fromProfile) return back(ctx, to, NOTICE.both);
+          if (made.links) return back(ctx, to, NOTICE.links);
+          back(ctx, to, made.fromProfile ? NOTICE.profile : 'Your new page is live. Make it yours.');
         },
       );
     }),

@@ -18,11 +18,10 @@ export function browserAnswer(input: Form): unknown {
 }
 
 /** A challenge as JSON for the script (after the form's CSRF check); an error as the API's error object. */
-export async function challengeAnswer(d: DashboardContext, ctx: Koa.Context, make: () => Promise<unknown>) {
+export async function challengeAnswer(d: DashboardContext, ctx: Koa.Context, make: (input: Form) => Promise<unknown>) {
   ctx.set('Cache-Control', 'no-store');
   try {
-    await d.fields(ctx);
-    ctx.body = await make();
+    ctx.body = await make(await d.fields(ctx));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     ctx.status = err.status;

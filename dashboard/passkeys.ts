@@ -15,11 +15,13 @@ import {
   signInOptions,
   verifyPasskey,
 } from '../core/commands/passkeys.js';
-import { rememberDevice } from '../edge/devices.js';
-import { startSession } from '../edge/sessions.js';
-import type { ShowAccount } from './account.js';
+import { securityNotice } from '../core/commands/sessions.js';
+import { callerFrom } from '../edge/caller.js';
+import { logInHere } from '../edge/devices.js';
+import { accountForm, type ShowAccount } from './account.js';
 import type { ShowLogin } from './auth.js';
 import type { DashboardContext } from './context.js';
+import type { WithFreshProof } from './freshProof.js';
 import { browserAnswer, challengeAnswer } from './passkeyForms.js';
 import { serveScript } from './scripts.js';
 
@@ -36,6 +38,7 @@ export function passkeysRoutes(
   d: DashboardContext,
   showAccount: ShowAccount,
   showLogin: ShowLogin,
+  withFreshProof: WithFreshProof,
 ): void {
   const { s, limiter, form, personRoute, attempt, back, safeNext } = d;
 
@@ -54,28 +57,22 @@ export function passkeysRoutes(
       await attempt(
         ctx,
         (error, input) => showAccount(ctx, accountId, { error, input: { passkeyName: input.name } }, error.status),
-        async (input) => {
-          const response = browserAnswer(input);
-          await addPasskey(s, accountId, { challengeId: input.challengeId, response, name: input.name ?? '' });
-          back(ctx, '/dashboard/account#passkeys', 'Passkey added. You can sign in with it now.');
-        },
+        // A passkey signs in alone: a stolen or stale session adding its own would keep the account.
+        (input) =>
+          withFreshProof(ctx, accountId, input, async () => {
+            const response = browserAnswer(input);
+            await addPasskey(s, accountId, { challengeId: input.challengeId, response, name: input.name ?? '' });
+            await securityNotice(s, accountId, 'passkeyAdded', callerFrom(ctx));
+            back(ctx, '/dashboard/account#passkeys', 'Passkey added. You can sign in with it now.');
+          }),
       );
     }),
   );
-  router.post(
-    '/dashboard/passkeys/:id/remove',
-    form,
-    personRoute(async (ctx, accountId) => {
-      await attempt(
-        ctx,
-        (error) => showAccount(ctx, accountId, { error }, error.status),
-        async () => {
-          await removePasskey(s, accountId, ctx.params.id);
-          back(ctx, '/dashboard/account#passkeys', 'Passkey removed. It no longer signs in here.');
-        },
-      );
-    }),
-  );
+  accountForm(router, d, showAccount, '/dashboard/passkeys/:id/remove', async (ctx, accountId) => {
+    await removePasskey(s, accountId, ctx.params.id);
+    await securityNotice(s, accountId, 'passkeyRemoved', callerFrom(ctx));
+    back(ctx, '/dashboard/account#passkeys', 'Passkey removed. It no longer signs in here.');
+  });
 
   router.post('/login/passkey/options', form, (ctx) => challengeAnswer(d, ctx, () => signInOptions(s)));
   router.post('/login/passkey', form, async (ctx) => {
@@ -88,8 +85,7 @@ export function passkeysRoutes(
         const hit = await limiter.enforce('login', { accountId: null, address: ctx.ip });
         const accountId = await verifyPasskey(s, { challengeId: input.challengeId, response });
         await hit?.refund();
-        await startSession(s, ctx, accountId);
-        await rememberDevice(s, ctx, accountId);
+        await logInHere(s, ctx, accountId);
         back(ctx, safeNext(input.next));
       },
     );

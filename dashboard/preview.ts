@@ -10,7 +10,7 @@ import { renderPage } from '../renderer/render.js';
 import type { DashboardContext } from './context.js';
 
 /** The HTML without the view pixel and without any ping attribute (read with cheerio, not by hand). */
-async function withoutCounting(html: string): Promise<string> {
+export async function withoutCounting(html: string): Promise<string> {
   const { load } = await import('cheerio');
   const $ = load(html);
   $('img.px').remove();

@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { escapeHtml } from './escape.js';
 import { fieldInWords } from './fieldNames.js';
+import { sectionOf } from './nav.js';
+import { networkOf } from './social.js';
+import { agentHtml, dayHtml, whenHtml } from './words.js';
 
 const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 const eta = new Eta({ views: VIEWS, cache: true, autoEscape: true });
@@ -36,6 +39,20 @@ const fmt = {
       .split(/(?<=[./])/)
       .map(escapeHtml)
       .join('<wbr>'),
+  /** A User-Agent in words, its raw string on demand (HTML, a block: `<%~ it.fmt.agent(ua) %>`). */
+  agent: agentHtml,
+  /** A moment as HTML `<time>`, read in the person's own time zone once /dashboard/time.js runs. */
+  when: whenHtml,
+  /** A moment's day as HTML `<time>`, likewise. */
+  day: dayHtml,
+  /** `aria-current="page"` on the navigation's entry of the screen at `path`, else ''. */
+  current: (path: string, section: string) => (sectionOf(path) === section ? ' aria-current="page"' : ''),
   /** An error's field in the form's words, or ''. */
   field: fieldInWords,
+  /**
+   * A social row's item as a line of its edit box: the address alone when the network is the one
+   * found from it, else led by the network's name (which the box reads back as it is).
+   */
+  socialLine: (item: { platform: string; url: string }) =>
+    networkOf(item.url) === item.platform ? item.url : `${item.platform} ${item.url}`,
 };

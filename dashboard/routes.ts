@@ -6,6 +6,7 @@
  *
  * This file mounts the screens (one file each) on one router; what they share is in context.ts.
  */
+
 import Router from '@koa/router';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
@@ -13,45 +14,59 @@ import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { pageUrl, type Services } from '../core/services.js';
 import { outageError } from '../edge/errors.js';
 import type { OAuthProvider } from '../edge/oauth/server.js';
-import { homeOgImage } from '../renderer/ogHome.js';
+import { homeOgImage, serviceIcon } from '../renderer/ogHome.js';
 import { SERVICE_NAME } from '../renderer/ogImage.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
 import { claimRoutes } from './claim.js';
 import { connectRoutes } from './connect.js';
 import { dashboardContext } from './context.js';
+import { domainRoutes } from './domain.js';
 import { editorRoutes } from './editor.js';
+import { EXAMPLES, examplesRoutes } from './examples.js';
+import { freshProofRoutes } from './freshProof.js';
 import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
+import { linkTitleRoutes } from './linkTitle.js';
 import { pagesRoutes } from './pages.js';
+import { passkeySignUpRoutes } from './passkeySignUp.js';
 import { passkeysRoutes } from './passkeys.js';
 import { passwordRoutes } from './password.js';
 import { previewRoutes } from './preview.js';
 import { secondStepRoutes } from './secondStep.js';
+import { sessionsRoutes } from './sessions.js';
 import { statsRoutes } from './stats.js';
 import { totpRoutes } from './totp.js';
 import { webhooksRoutes } from './webhooks.js';
+import { wordsRoutes } from './words.js';
 
 export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthProvider): Router {
   const d = dashboardContext(s, limiter);
   const router = new Router();
 
   const showLogin = authRoutes(router, d);
+  const withFreshProof = freshProofRoutes(router, d);
   claimRoutes(router, d);
   pagesRoutes(router, d);
   editorRoutes(router, d);
   previewRoutes(router, d);
+  linkTitleRoutes(router, d);
   imagesRoutes(router, d);
   statsRoutes(router, d);
+  wordsRoutes(router);
+  examplesRoutes(router, s);
   historyRoutes(router, d);
-  keysRoutes(router, d, provider);
-  connectRoutes(router, d, provider);
-  webhooksRoutes(router, d);
-  const showAccount = accountRoutes(router, d);
-  passkeysRoutes(router, d, showAccount, showLogin);
+  domainRoutes(router, d);
+  keysRoutes(router, d, provider, withFreshProof);
+  connectRoutes(router, d, provider, withFreshProof);
+  webhooksRoutes(router, d, withFreshProof);
+  const showAccount = accountRoutes(router, d, withFreshProof);
+  passkeysRoutes(router, d, showAccount, showLogin, withFreshProof);
+  passkeySignUpRoutes(router, d);
   secondStepRoutes(router, d);
-  totpRoutes(router, d, showAccount);
+  totpRoutes(router, d, showAccount, withFreshProof);
+  sessionsRoutes(router, d, showAccount);
   passwordRoutes(router, d);
 
   // The home page: what the service is, for people (sign-up, log-in) and for agents.
@@ -60,6 +75,8 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
       title: 'Link-in-bio pages for people and agents',
       example: pageUrl(s.config, 'yourname'),
       templates: TEMPLATE_IDS.length,
+      base: s.config.baseUrl,
+      examples: EXAMPLES.map((e) => ({ templateId: e.templateId, name: e.profile.displayName, who: e.who })),
       // What a link to the home page shows where it is shared.
       share: {
         description: `One page for all your links, at its own address, in one of ${TEMPLATE_IDS.length} templates; made by people in the browser or by agents over an API and MCP.`,
@@ -75,6 +92,12 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = await homeOgImage();
+  });
+  // The service's icon, which a template's page asks for when the editor previews it here.
+  router.get('/favicon.png', async (ctx) => {
+    ctx.type = 'image/png';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = await serviceIcon();
   });
 
   // A form whose CSRF token or session has expired, or any error from a command the routes do

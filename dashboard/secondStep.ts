@@ -8,9 +8,8 @@ import type Koa from 'koa';
 import { signInOptions, verifyPasskey } from '../core/commands/passkeys.js';
 import { checkCode, secondFactors } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
-import { rememberDevice } from '../edge/devices.js';
+import { logInHere } from '../edge/devices.js';
 import { endPendingLogin, pendingLogin } from '../edge/pendingLogins.js';
-import { startSession } from '../edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
 import { browserAnswer, challengeAnswer } from './passkeyForms.js';
@@ -29,8 +28,7 @@ export function secondStepRoutes(router: Router, d: DashboardContext): void {
   /** The second step is done: the half-session ends (once) and a real session starts. */
   async function finish(ctx: Koa.Context, accountId: string, next: string | undefined) {
     if (!(await endPendingLogin(s, ctx))) throw expired();
-    await startSession(s, ctx, accountId);
-    await rememberDevice(s, ctx, accountId);
+    await logInHere(s, ctx, accountId);
     back(ctx, safeNext(next));
   }
 

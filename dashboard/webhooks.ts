@@ -17,6 +17,7 @@ import { presentDelivery, presentWebhook } from '../core/presenters/webhook.js';
 import { callerFrom } from '../edge/caller.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
+import type { WithFreshProof } from './freshProof.js';
 
 /** What each event means, in the words the form shows. */
 const EVENTS: Record<(typeof EVENT_TYPES)[number], string> = {
@@ -42,7 +43,7 @@ function eventsFrom(input: Form): (typeof EVENT_TYPES)[number][] {
   return events;
 }
 
-export function webhooksRoutes(router: Router, d: DashboardContext): void {
+export function webhooksRoutes(router: Router, d: DashboardContext, withFreshProof: WithFreshProof): void {
   const { s, form, show, personRoute, attempt, back } = d;
 
   async function showWebhooks(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -75,17 +76,16 @@ export function webhooksRoutes(router: Router, d: DashboardContext): void {
               hint: 'At most 200 characters.',
             });
           }
-          const { row, secret } = await createWebhook(
-            s,
-            { ...callerFrom(ctx), accountId },
-            {
-              url: (input.url ?? '').trim(),
-              events: eventsFrom(input),
-              description,
-            },
-          );
-          // Shown once, on this answer only.
-          await showWebhooks(ctx, accountId, { secret: { id: row.id, url: row.url, value: secret } }, 201);
+          const events = eventsFrom(input);
+          await withFreshProof(ctx, accountId, input, async () => {
+            const { row, secret } = await createWebhook(
+              s,
+              { ...callerFrom(ctx), accountId },
+              { url: (input.url ?? '').trim(), events, description },
+            );
+            // Shown once, on this answer only.
+            await showWebhooks(ctx, accountId, { secret: { id: row.id, url: row.url, value: secret } }, 201);
+          });
         },
       );
     }),

@@ -9,7 +9,8 @@
  *   pixel) and the media origin, frames only from the embed players, connections only to the
  *   page (tap pings), no forms, no base, no plugins, and no framing: a page is opened, not
  *   embedded, and framing would let another site make clicks look like taps.
- * - Dashboard: its own origin only, no inline script, inline styles by hash.
+ * - Dashboard: its own origin only, no inline script, inline styles by hash, framed by nobody
+ *   (the home page's example pages, /examples/…, by the home page only).
  * - /docs (Swagger UI): the same, plus the `data:` images of its stylesheet.
  * - Everything else (JSON, Markdown, redirects, the pixel): `default-src 'none'`; uploaded
  *   media also `sandbox`.
@@ -85,8 +86,11 @@ export function notFoundCsp(hashes: string[]): string {
   return `default-src 'none'; style-src ${styles(hashes)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 }
 
-/** The dashboard's policy (every HTML answer of the apex but /docs). */
-export function dashboardCsp(site: Site, hashes: string[]): string {
+/**
+ * The dashboard's policy (every HTML answer of the apex but /docs). `framedBy` is who may frame
+ * the answer: nobody, but the home page's example pages (/examples/…) by the home page itself.
+ */
+export function dashboardCsp(site: Site, hashes: string[], framedBy: "'none'" | "'self'" = "'none'"): string {
   const media = new URL(site.mediaUrl).origin;
   return [
     "default-src 'self'",
@@ -96,7 +100,7 @@ export function dashboardCsp(site: Site, hashes: string[]): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${framedBy}`,
   ].join('; ');
 }
 
@@ -168,7 +172,10 @@ export function securityHeaders(site: Site) {
     /** An HTML answer of the apex: /docs, or the dashboard. */
     apexHtml: (path: string, html: string): HeaderSet => ({
       ...current().common,
-      'content-security-policy': path === '/docs' ? docsCsp(styleHashes(html)) : dashboardCsp(site, styleHashes(html)),
+      'content-security-policy':
+        path === '/docs'
+          ? docsCsp(styleHashes(html))
+          : dashboardCsp(site, styleHashes(html), path.startsWith('/examples/') ? "'self'" : "'none'"),
     }),
   };
 }

@@ -8,8 +8,11 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
+import { AppError } from '../core/errors.js';
+import { proofIsFresh } from '../core/rules/freshProof.js';
 import { newId, sha256 } from '../core/secrets.js';
 import type { Services } from '../core/services.js';
+import { countryOf } from '../core/visitors.js';
 import { sessionsRepo } from '../store/sessions.js';
 import { callerFrom } from './caller.js';
 
@@ -22,6 +25,8 @@ export interface Session {
   id: string;
   accountId: string;
   csrf: string;
+  /** When its person last proved who they are: the log-in, or a proof asked again since. */
+  provedAt: Date;
 }
 
 /** The options of every cookie the service sets: HttpOnly, SameSite=Lax, Secure with an https BASE_URL. */
@@ -36,11 +41,16 @@ export function cookieOptions(s: Services, ctx: Koa.Context, maxAge: number | un
 export async function startSession(s: Services, ctx: Koa.Context, accountId: string): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const now = s.now();
-  const session = { id: newId(), accountId, csrf: randomBytes(24).toString('base64url') };
+  const session = { id: newId(), accountId, csrf: randomBytes(24).toString('base64url'), provedAt: now };
+  const caller = callerFrom(ctx);
   await sessionsRepo(s.db).insert({
-    ...session,
+    id: session.id,
+    accountId,
+    csrf: session.csrf,
     tokenHash: sha256(token),
-    userAgent: callerFrom(ctx).userAgent,
+    userAgent: caller.userAgent,
+    // The country is kept for the account's list of sessions; the address itself is not.
+    country: countryOf(caller.address),
     now,
     expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000),
   });
@@ -58,14 +68,39 @@ export async function readSession(s: Services, ctx: Koa.Context): Promise<Sessio
     const now = s.now();
     const row = await sessionsRepo(s.db).findLive(sha256(token), now);
     if (row) {
-      session = { id: row.id, accountId: row.accountId, csrf: row.csrf };
-      if (row.lastSeenAt === null || now.getTime() - row.lastSeenAt.getTime() > 3_600_000) {
+      session = { id: row.id, accountId: row.accountId, csrf: row.csrf, provedAt: row.provedAt };
+      // Last seen is written at most once a minute a session: most requests only read.
+      if (row.lastSeenAt === null || now.getTime() - row.lastSeenAt.getTime() > 60_000) {
         await sessionsRepo(s.db).touch(row.id, now);
       }
     }
   }
   ctx.state.session = session;
   return session;
+}
+
+/** Whether the request's session proved who its person is recently enough for an irreversible action. */
+export async function sessionFresh(s: Services, ctx: Koa.Context): Promise<boolean> {
+  const session = await readSession(s, ctx);
+  return session !== null && proofIsFresh(session.provedAt, s.now());
+}
+
+/**
+ * An irreversible action over the JSON API with the browser session (not a key): refused with
+ * proof_required when the session's proof is stale. A key is a program's, not a session, and
+ * is not asked (a person proved who they are to make it).
+ */
+export async function requireFreshProof(s: Services, ctx: Koa.Context): Promise<void> {
+  if (ctx.get('authorization')) return;
+  if (!(await sessionFresh(s, ctx))) throw new AppError('proof_required');
+}
+
+/** Records that the request's session proved who its person is, now. */
+export async function sessionProved(s: Services, ctx: Koa.Context): Promise<void> {
+  const session = await readSession(s, ctx);
+  if (!session) return;
+  session.provedAt = s.now();
+  await sessionsRepo(s.db).proved(session.id, session.provedAt);
 }
 
 /** Logs out: the session revoked in the database and its cookie cleared. */

@@ -13,6 +13,7 @@ import type { Pool } from 'pg';
 import { republishStalePages } from '../core/commands/republish.js';
 import type { Services } from '../core/services.js';
 import { LOCKS, whileLocked } from '../store/locks.js';
+import { checkDomains } from './domainChecks.js';
 import { housekeeping } from './housekeeping.js';
 import { checkLinks } from './linkCheck.js';
 import { sendWebhooks } from './webhooks.js';
@@ -30,6 +31,8 @@ export const JOBS = {
   webhooks: 'webhook deliveries',
   /** Every published link, checked after housekeeping; a link failing two nights in a row is marked broken. */
   linkCheck: 'nightly link check',
+  /** Custom domains whose DNS check is due: pending ones with backoff, active and failing ones each night. */
+  domainChecks: 'custom domain checks',
 } as const;
 
 /** 04:00 every day, in Kyiv time (summer and winter alike). */
@@ -37,6 +40,7 @@ export const HOUSEKEEPING_CRON = '0 4 * * *';
 export const HOUSEKEEPING_TIMEZONE = 'Europe/Kyiv';
 const OUTBOX_EVERY = '5 seconds';
 const WEBHOOKS_EVERY = '10 seconds';
+const DOMAIN_CHECKS_EVERY = '1 minute';
 /** How long a republish or link-check run's lock holds without being renewed. */
 const REPUBLISH_LEASE_MS = 30_000;
 
@@ -104,6 +108,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     lockLifetime: REPUBLISH_LEASE_MS,
   });
   agenda.define(JOBS.webhooks, async () => void (await sendWebhooks(s)), { concurrency: 1 });
+  agenda.define(JOBS.domainChecks, async () => void (await checkDomains(s)), { concurrency: 1 });
   // A short lease, renewed as batches are done: when the worker running it dies, another
   // takes the job over within REPUBLISH_LEASE_MS (plus its poll) and renders what is left.
   agenda.define(JOBS.republish, async (job) => void (await republishStalePages(s, { onProgress: renewer(s, job) })), {
@@ -130,6 +135,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     await agenda.every(HOUSEKEEPING_CRON, JOBS.housekeeping, undefined, { timezone: HOUSEKEEPING_TIMEZONE });
     await agenda.every(OUTBOX_EVERY, JOBS.outbox);
     await agenda.every(WEBHOOKS_EVERY, JOBS.webhooks);
+    await agenda.every(DOMAIN_CHECKS_EVERY, JOBS.domainChecks);
     // At every start: templates may have changed with the deploy, and the page or media
     // addresses with the configuration. One job row however many workers start together, so
     // the pages are rendered again once.

@@ -145,9 +145,9 @@ async function announceBroken(s: Services, broken: ReadonlySet<string>, onProgre
     for (const page of pages) {
       const links = visibleLinks(page).filter((l) => broken.has(l.url));
       if (links.length === 0) continue;
-      await s.db.transaction((tx) =>
+      await s.db.transaction(async (tx) =>
         emitEvent(tx, s, page.accountId, 'links.broken', {
-          page: pageObject(s.config, page),
+          page: await pageObject(tx, s, page),
           links: links.map((l) => {
             const check = checks.get(l.url);
             return {

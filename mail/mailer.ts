@@ -14,6 +14,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { compose, type MessageKind } from './messages.js';
+import type { NoticeFacts } from './security.js';
 
 export interface Outgoing {
   to: string;
@@ -24,6 +25,8 @@ export interface Outgoing {
   link?: string;
   /** The account the message is about: its `.eml` files go with it (forget). */
   accountId?: string;
+  /** What a security notice tells: when, which device, from where (mail/security.ts). */
+  notice?: NoticeFacts;
 }
 
 export interface Mailer {
@@ -66,6 +69,7 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       service: serviceName(config.mail.from),
       baseUrl: config.baseUrl,
       link: m.link,
+      notice: m.notice,
     });
     const info = await transport.sendMail({ from: config.mail.from, to: m.to, ...body });
     if (smtp) {

@@ -3,8 +3,15 @@
  * where a translation exists (English otherwise). Each message is a few lines and at most one
  * link; the HTML is made from the same lines, escaped.
  */
+import { isSecurityKind, type NoticeFacts, type SecurityKind, securityWording } from './security.js';
 
-export type MessageKind = 'passwordReset' | 'passwordChanged' | 'verifyEmail' | 'accountDeleted' | 'webhookDisabled';
+export type MessageKind =
+  | 'passwordReset'
+  | 'passwordChanged'
+  | 'verifyEmail'
+  | 'accountDeleted'
+  | 'webhookDisabled'
+  | SecurityKind;
 
 /** The lines of one message: a subject, paragraphs, and the label of its link (if it has one). */
 interface Wording {
@@ -13,7 +20,7 @@ interface Wording {
   action?: string;
 }
 
-type Catalogue = Record<MessageKind, (v: { service: string; hours: number }) => Wording>;
+type Catalogue = Record<Exclude<MessageKind, SecurityKind>, (v: { service: string; hours: number }) => Wording>;
 
 const en: Catalogue = {
   passwordReset: ({ service, hours }) => ({
@@ -156,10 +163,14 @@ const escapeHtml = (s: string) =>
 export function compose(
   kind: MessageKind,
   locale: string,
-  o: { service: string; baseUrl: string; link?: string },
+  o: { service: string; baseUrl: string; link?: string; notice?: NoticeFacts },
 ): Composed {
   const catalogue = CATALOGUES[locale.toLowerCase().split('-')[0]] ?? en;
-  const w = catalogue[kind]({ service: o.service, hours: 1 });
+  let w: Wording;
+  if (isSecurityKind(kind)) {
+    if (!o.notice) throw new Error(`the ${kind} message needs its facts`);
+    w = securityWording(kind, locale, o.service, o.notice);
+  } else w = catalogue[kind]({ service: o.service, hours: 1 });
   const link = w.action ? o.link : undefined;
   const text = [...w.lines, ...(link ? [`${w.action}: ${link}`] : []), `— ${o.service}, ${o.baseUrl}`].join('\n\n');
   const html = [

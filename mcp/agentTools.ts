@@ -5,7 +5,7 @@ import { createAgentPage } from '../core/commands/createAgentPage.js';
 import { presentCreatedPage } from '../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../core/queries/agent.js';
 import { checkUsername } from '../core/queries/checkUsername.js';
-import { pendingPublishesOf } from '../core/queries/publishState.js';
+import { pageStatesOf } from '../core/queries/publishState.js';
 import { CreatePageRequest } from '../core/schemas/agent.js';
 import { str } from '../core/schemas/fields.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, UsernameCheckOut, ValidateOut } from '../core/schemas/responses.js';
@@ -37,7 +37,7 @@ export const createPageTool = tool({
   operation: 'createPage',
   async handler(s, caller, input, limits) {
     const created = await createAgentPage(s, caller, input, { limits });
-    return presentCreatedPage(s.config, created, await pendingPublishesOf(s, [created.page]));
+    return presentCreatedPage(s.config, created, await pageStatesOf(s, [created.page]));
   },
 });
 

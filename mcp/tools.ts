@@ -3,6 +3,7 @@
  * in the file of its area and calls the same command or query as the REST route of its operation.
  */
 import { checkUsernameTool, createPageTool, getClaimLinkTool, getMeTool, validatePageTool } from './agentTools.js';
+import { attachDomainTool, detachDomainTool, getDomainTool } from './domainTools.js';
 import { importLinksTool, importProfileTool, uploadImageTool } from './importTools.js';
 import {
   deletePageTool,
@@ -29,6 +30,9 @@ export const TOOLS: readonly AnyTool[] = [
   getVersionTool,
   restoreVersionTool,
   getStatsTool,
+  getDomainTool,
+  attachDomainTool,
+  detachDomainTool,
   getClaimLinkTool,
   uploadImageTool,
   importLinksTool,

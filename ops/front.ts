@@ -9,7 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import diagnostics_channel from 'node:diagnostics_channel';
 import type http from 'node:http';
 import type { Logger } from 'pino';
-import { pageNameFromHost } from '../core/rules/pageHost.js';
+import { customDomainOf, pageNameFromHost } from '../core/rules/pageHost.js';
 import { contextOf, requestContext, runInRequest } from '../edge/requestContext.js';
 import type { Readiness } from './health.js';
 import type { Metrics } from './metrics.js';
@@ -24,6 +24,13 @@ export interface FrontOptions {
   inner: http.RequestListener | null;
   /** Headers of every operations answer (nosniff, a CSP that loads nothing, HSTS on https). */
   headers: Record<string, string>;
+  /**
+   * The service's own host names (BASE_URL's, MEDIA_URL's). Given when this front's inner handler
+   * serves pages (the router and `all` roles' service port): any other domain may then be a
+   * page's custom domain. Left out elsewhere (the API and worker roles, the metrics port), where a
+   * host name is only how a scraper or a health check reached the process.
+   */
+  ownHosts?: readonly string[];
 }
 
 /** What the front keeps on a request for when its answer is finished. */
@@ -51,6 +58,7 @@ diagnostics_channel.subscribe('http.server.response.finish', (message) => {
 
 export function createFront(o: FrontOptions): http.RequestListener {
   const ops = opsEndpoints(o);
+  const own = o.ownHosts ? new Set(o.ownHosts) : null;
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (o.inner) o.inner(req, res);
     else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
@@ -79,8 +87,11 @@ export function createFront(o: FrontOptions): http.RequestListener {
 
   return (req: TrackedRequest, res) => {
     const path = req.url?.split('?', 1)[0] ?? '/';
-    const apex = pageNameFromHost(req.headers.host, o.pageDomain) === null;
-    if (apex && ops.has(path)) {
+    // A page's custom domain is a page host: its paths belong to the page (a short path may be `healthz`).
+    const page =
+      pageNameFromHost(req.headers.host, o.pageDomain) !== null ||
+      (own !== null && customDomainOf(req.headers.host, own) !== null);
+    if (!page && ops.has(path)) {
       for (const [name, value] of Object.entries(o.headers)) res.setHeader(name, value);
       ops.get(path)!(req, res).catch((err) => {
         o.log.error({ err }, 'operations endpoint failed');
@@ -92,7 +103,7 @@ export function createFront(o: FrontOptions): http.RequestListener {
     // Pages and media, the bulk (a CDN's misses), send no request id: their answers are cached
     // and shared. On Node 24 they still get one in the logs; on Node 20 they run outside
     // AsyncLocalStorage, and the page host's rare log lines name the page and path instead.
-    const bulk = !apex ? 'page' : path.startsWith('/media/') ? 'media' : null;
+    const bulk = page ? 'page' : path.startsWith('/media/') ? 'media' : null;
     req[TRACKED] = { front: finished, started: performance.now(), bulk };
     if (bulk && !CONTEXT_FOR_BULK) handle(req, res);
     else runInRequest(req, res, () => handle(req, res), !bulk);

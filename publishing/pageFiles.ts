@@ -25,6 +25,11 @@ export interface PageMeta {
   links: Record<string, { url: string; blockId: string; showFrom?: string; showUntil?: string }>;
   /** Blocks whose taps may be counted. */
   blockIds: string[];
+  /**
+   * The custom domain the page serves on, when it has one: the page is answered there, and its
+   * own name sends visitors there (301).
+   */
+  domain?: string;
 }
 
 /** A page's route table, from its row (the router builds it from the database while storage is away). */
@@ -40,12 +45,18 @@ export function pageMeta(row: RenderRow): PageMeta {
       };
     }
   }
-  return { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };
+  const meta: PageMeta = { id: row.id, username: row.username, links, blockIds: row.blocks.map((b) => b.id) };
+  if (row.domain) meta.domain = row.domain;
+  return meta;
 }
 
 /** What a page needs to be rendered: plain data, so a worker thread can receive it. */
-/** `updatedAt`: the page's last change (its JSON-LD `dateModified`); rows from the database always carry it. */
-export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'> & Partial<Pick<Page, 'updatedAt'>>;
+/**
+ * `updatedAt`: the page's last change (its JSON-LD `dateModified`); rows from the database always carry it.
+ * `domain`: the custom domain the page serves on, which is then its address in every file.
+ */
+export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'> &
+  Partial<Pick<Page, 'updatedAt'>> & { domain?: string | null };
 
 /**
  * A page as the republish job reads it: the blocks still as their json text, parsed where the
@@ -63,8 +74,13 @@ export function copyKeys(username: string): string[] {
   return [keys.htmlBr, keys.htmlGzip, keys.mdBr, keys.mdGzip];
 }
 
+/** The page's address: on its custom domain when it serves on one (same scheme as page hosts), else on its own name. */
+export function pageAddress(row: Pick<RenderRow, 'username' | 'domain'>, site: SiteUrls): string {
+  return row.domain ? `${site.pageScheme}//${row.domain}/` : `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
+}
+
 function render(row: RenderRow, site: SiteUrls, now: Date) {
-  const page = `${site.pageScheme}//${row.username}.${site.pageDomain}/`;
+  const page = pageAddress(row, site);
   const rendered = renderPage({
     page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks, updatedAt: row.updatedAt },
     now,

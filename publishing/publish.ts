@@ -14,6 +14,7 @@ import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ogImagePrefix, pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
+import { pageDomainsRepo } from '../store/pageDomains.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
 import { deleteOgImages } from './ogPicture.js';
@@ -29,6 +30,8 @@ export interface PublisherDeps {
   cdn: Cdn;
   log: Logger;
   now: () => Date;
+  /** How long a failing custom domain still serves (and stays the page's address). */
+  domainGraceMs: number;
 }
 
 export function createPublisher(d: PublisherDeps) {
@@ -45,7 +48,8 @@ export function createPublisher(d: PublisherDeps) {
     const live = isLive(row);
     let objects: Map<string, StoredObject> | null = null;
     if (row && live) {
-      const written = await writePage(row);
+      const domain = await pageDomainsRepo(db).servingDomain(row.id, d.now(), d.domainGraceMs);
+      const written = await writePage({ ...row, domain });
       objects = written.objects;
       if (row.renderVersion !== written.version) {
         await pagesRepo(db).setRenderVersion(row.id, written.version);

@@ -21,3 +21,11 @@ export const WEBHOOK_RETRY: RetryPolicy = {
   waitsMs: [30_000, 2 * MINUTE_MS, 10 * MINUTE_MS, 30 * MINUTE_MS, HOUR_MS, 2 * HOUR_MS, 4 * HOUR_MS, 8 * HOUR_MS],
   giveUpAfterMs: 72 * HOUR_MS,
 };
+
+/**
+ * A custom domain whose record is not found yet is checked again after 1, 2, 4, … minutes, then
+ * every 6 hours, until the verification window (DOMAIN_VERIFY_DAYS) after its attach has gone.
+ */
+export function domainCheckRetry(windowMs: number): RetryPolicy {
+  return { waitsMs: doubling(MINUTE_MS, 6 * HOUR_MS), giveUpAfterMs: windowMs };
+}

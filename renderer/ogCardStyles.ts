@@ -66,6 +66,10 @@ export interface CardStyle {
   middle?: number;
 }
 
+/**
+ * The families as fontconfig names them: a static file of one weight may carry it in its family
+ * name (`Outfit ExtraBold`), which is then the name to ask for.
+ */
 const SANS = 'DejaVu Sans';
 const MONO = 'DejaVu Sans Mono';
 const sans = (weight: number, width = weight >= 600 ? 1 : 0.92): Face => ({ family: SANS, weight, width });
@@ -118,7 +122,7 @@ export const CARD_STYLES: Record<TemplateId, CardStyle> = {
     bg: '#0f1226',
     fg: '#f5f7ff',
     muted: '#d3d8f5',
-    name: { ...sans(800), spacing: -1 },
+    name: { family: 'Outfit ExtraBold', weight: 800, spacing: -1, width: 1 },
     handle: sans(400),
     bio: sans(400),
     sizes: [76, 64, 54],
@@ -161,7 +165,7 @@ export const CARD_STYLES: Record<TemplateId, CardStyle> = {
     bg: '#101010',
     fg: '#ffffff',
     muted: '#e6e6e6',
-    name: sans(700),
+    name: { family: 'DM Sans', weight: 700, width: 1 },
     handle: sans(400),
     bio: sans(400),
     sizes: [84, 70, 58],
@@ -203,7 +207,7 @@ export const CARD_STYLES: Record<TemplateId, CardStyle> = {
     bg: '#fff',
     fg: '#262626',
     muted: '#6b6b6b',
-    name: { ...sans(400), spacing: 1 },
+    name: { family: 'Inter', weight: 400, spacing: 1, width: 0.8 },
     handle: sans(400),
     bio: sans(400),
     sizes: [60, 52, 44],
@@ -261,7 +265,7 @@ export const CARD_STYLES: Record<TemplateId, CardStyle> = {
     bg: '#f3f4f6',
     fg: '#111827',
     muted: '#4b5563',
-    name: sans(800),
+    name: { family: 'Plus Jakarta Sans ExtraBold', weight: 800, width: 1.02 },
     handle: sans(400),
     bio: sans(400),
     sizes: [76, 64, 54],

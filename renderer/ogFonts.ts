@@ -27,6 +27,14 @@ const FACES = [
   '@fontsource/nunito/files/nunito-latin-ext-900-italic.woff',
   '@fontsource/playfair-display/files/playfair-display-latin-400-normal.woff',
   '@fontsource/playfair-display/files/playfair-display-latin-ext-400-normal.woff',
+  '@fontsource/outfit/files/outfit-latin-800-normal.woff',
+  '@fontsource/outfit/files/outfit-latin-ext-800-normal.woff',
+  '@fontsource/dm-sans/files/dm-sans-latin-700-normal.woff',
+  '@fontsource/dm-sans/files/dm-sans-latin-ext-700-normal.woff',
+  '@fontsource/inter/files/inter-latin-400-normal.woff',
+  '@fontsource/inter/files/inter-latin-ext-400-normal.woff',
+  '@fontsource/plus-jakarta-sans/files/plus-jakarta-sans-latin-800-normal.woff',
+  '@fontsource/plus-jakarta-sans/files/plus-jakarta-sans-latin-ext-800-normal.woff',
 ];
 
 /** A WOFF 1.0 font as the TrueType/OpenType file it was packed from (its tables inflated, in order). */

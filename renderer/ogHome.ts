@@ -49,3 +49,23 @@ export function homeOgImage(): Promise<Buffer> {
   });
   return drawn;
 }
+
+let icon: Promise<Buffer> | null = null;
+
+/**
+ * The service's mark as a 48 × 48 PNG, for the dashboard's `/favicon.png` (a template's page
+ * shown in the dashboard's preview names its icon there, as it does on its own host).
+ */
+export function serviceIcon(): Promise<Buffer> {
+  icon ??= (async () => {
+    const sharp = (await import('sharp')).default;
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 32 32">' +
+      '<rect width="32" height="32" rx="8" fill="#4338ca"/><path d="M10 8v16h12" stroke="#fff" stroke-width="4" fill="none"/></svg>';
+    return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+  })().catch((err) => {
+    icon = null;
+    throw err;
+  });
+  return icon;
+}

@@ -9,7 +9,7 @@ import type { Profile } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
 
 /** Bumped when the drawing changes, so every picture is drawn again at the page's next publish. */
-const OG_VERSION = '2';
+const OG_VERSION = '3';
 
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;

@@ -24,6 +24,10 @@ export interface PageStrings {
   /** The notice a page for adults shows first, and the link that shows the page. */
   adultPage: string;
   adultEnter: string;
+  /**
+   * The chips under a card that open its app: a noun, short enough to stay on one line in a
+   * half-width tile at 320 px (a sentence, "Open in the iOS app", wrapped inside the chip).
+   */
   iosApp: string;
   androidApp: string;
 }
@@ -40,8 +44,8 @@ const en: PageStrings = {
   adultGo: 'I am 18 or older, continue',
   adultPage: 'This page is for adults only. Continue only if you are 18 or older.',
   adultEnter: 'I am 18 or older, show the page',
-  iosApp: 'Open in the iOS app',
-  androidApp: 'Open in the Android app',
+  iosApp: 'iOS app',
+  androidApp: 'Android app',
 };
 
 const TABLES: Record<string, PageStrings> = {
@@ -58,8 +62,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'Tengo 18 años o más, continuar',
     adultPage: 'Esta página es solo para adultos. Continúa solo si tienes 18 años o más.',
     adultEnter: 'Tengo 18 años o más, ver la página',
-    iosApp: 'Abrir en la app de iOS',
-    androidApp: 'Abrir en la app de Android',
+    iosApp: 'App de iOS',
+    androidApp: 'App de Android',
   },
   pt: {
     portraitOf: 'Retrato de {}',
@@ -73,8 +77,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'Tenho 18 anos ou mais, continuar',
     adultPage: 'Esta página é apenas para adultos. Continue só se tiver 18 anos ou mais.',
     adultEnter: 'Tenho 18 anos ou mais, ver a página',
-    iosApp: 'Abrir no app para iOS',
-    androidApp: 'Abrir no app para Android',
+    iosApp: 'App para iOS',
+    androidApp: 'App para Android',
   },
   fr: {
     portraitOf: 'Portrait de {}',
@@ -88,8 +92,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'J’ai 18 ans ou plus, continuer',
     adultPage: 'Cette page est réservée aux adultes. Continuez seulement si vous avez 18 ans ou plus.',
     adultEnter: 'J’ai 18 ans ou plus, voir la page',
-    iosApp: 'Ouvrir dans l’app iOS',
-    androidApp: 'Ouvrir dans l’app Android',
+    iosApp: 'App iOS',
+    androidApp: 'App Android',
   },
   de: {
     portraitOf: 'Porträt von {}',
@@ -103,8 +107,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'Ich bin 18 oder älter, weiter',
     adultPage: 'Diese Seite ist nur für Erwachsene. Fahre nur fort, wenn du 18 oder älter bist.',
     adultEnter: 'Ich bin 18 oder älter, Seite zeigen',
-    iosApp: 'In der iOS-App öffnen',
-    androidApp: 'In der Android-App öffnen',
+    iosApp: 'iOS-App',
+    androidApp: 'Android-App',
   },
   uk: {
     portraitOf: 'Портрет: {}',
@@ -118,8 +122,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'Мені є 18, продовжити',
     adultPage: 'Ця сторінка лише для дорослих. Продовжуйте, лише якщо вам є 18.',
     adultEnter: 'Мені є 18, показати сторінку',
-    iosApp: 'Відкрити в застосунку для iOS',
-    androidApp: 'Відкрити в застосунку для Android',
+    iosApp: 'Застосунок iOS',
+    androidApp: 'Застосунок Android',
   },
   ar: {
     portraitOf: 'صورة {}',
@@ -133,8 +137,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'عمري 18 عامًا أو أكثر، متابعة',
     adultPage: 'هذه الصفحة للبالغين فقط. تابع فقط إذا كان عمرك 18 عامًا أو أكثر.',
     adultEnter: 'عمري 18 عامًا أو أكثر، اعرض الصفحة',
-    iosApp: 'افتح في تطبيق iOS',
-    androidApp: 'افتح في تطبيق Android',
+    iosApp: 'تطبيق iOS',
+    androidApp: 'تطبيق Android',
   },
   he: {
     portraitOf: 'דיוקן של {}',
@@ -148,8 +152,8 @@ const TABLES: Record<string, PageStrings> = {
     adultGo: 'אני בן/בת 18 ומעלה, המשך',
     adultPage: 'דף זה מיועד למבוגרים בלבד. המשיכו רק אם אתם בני 18 ומעלה.',
     adultEnter: 'אני בן/בת 18 ומעלה, הצגת הדף',
-    iosApp: 'פתיחה באפליקציית iOS',
-    androidApp: 'פתיחה באפליקציית Android',
+    iosApp: 'אפליקציית iOS',
+    androidApp: 'אפליקציית Android',
   },
 };
 

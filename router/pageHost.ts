@@ -9,18 +9,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { CdnKind } from '../cdn/cdn.js';
 import { PEOPLE } from '../core/rules/readers.js';
-import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
+import type { SecurityHeaders } from '../edge/securityHeaders.js';
 import type { PageMeta } from '../publishing/pageFiles.js';
 import { pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
-import { lastModifiedOf, notModified } from './conditional.js';
+import { createAnswers } from './answers.js';
 import type { Counters } from './counters.js';
-import { loadEncoded, textOf } from './encodings.js';
+import { hostFit } from './customHosts.js';
+import { loadEncoded } from './encodings.js';
 import { hostFile } from './hostFiles.js';
-import { notFoundPage } from './notFound.js';
 import { clientAddress } from './visitorKey.js';
 import type { Visits } from './visits.js';
-import { acceptsMarkdown, cdnHeaders, inWindow, locationOf, safeDecode } from './wire.js';
+import { acceptsMarkdown, inWindow, locationOf, safeDecode } from './wire.js';
+
+/** Where a request arrived: the page's name, the custom domain it came on (none: its own name), its path and query. */
+type At = { name: string; host: string | undefined; url: string };
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const CACHE_MS = 1000;
@@ -29,8 +32,8 @@ const SHORT_PATH = /^\/([a-z0-9-]{1,40})\/?$/;
 
 export interface PageHostDeps {
   pageDomain: string;
-  /** The site (BASE_URL, read at each request): page hosts' robots.txt names its sitemap. */
-  site: { baseUrl: string };
+  /** The site (read at each request): page hosts' robots.txt names BASE_URL's sitemap; custom domains take the page scheme. */
+  site: { baseUrl: string; pageScheme: string };
   storage: ObjectStorage;
   counters: Counters;
   /** What a view or a Markdown read tells about its visitor (router/visits.ts). */
@@ -48,20 +51,7 @@ export interface PageHostDeps {
 }
 
 export function createPageHost(d: PageHostDeps) {
-  // The hashes of a page's inline styles, once per object read or published.
-  const styles = new WeakMap<Buffer, string[]>();
-  const notFoundStyles = styleHashes(notFoundPage().toString('utf8'));
-
-  /** The security headers of a stored object: a page's policy for HTML, none for the rest. */
-  function securityOf(name: string, object: StoredObject) {
-    if (!object.contentType.startsWith('text/html')) return d.headers.nothing();
-    let hashes = styles.get(object.body);
-    if (!hashes) {
-      hashes = styleHashes(textOf(object));
-      styles.set(object.body, hashes);
-    }
-    return d.headers.page(name, hashes);
-  }
+  const { send, notFound, elsewhere } = createAnswers(d);
 
   // Objects read from storage are kept for a second (and replaced at once when this process
   // publishes), and route tables kept parsed by page name, as the redirect path reads one per hit.
@@ -112,13 +102,18 @@ export function createPageHost(d: PageHostDeps) {
     return table && Date.now() - table.at < CACHE_MS ? table.meta : undefined;
   }
 
-  async function meta(name: string): Promise<PageMeta | null> {
-    const known = tableNow(name);
+  /**
+   * The page's route table. `current`: as storage holds it now, as for an answer a CDN keeps
+   * (which host it is served on): a route table kept from a second ago may name a domain that a
+   * publish in another process has just taken away, and its purge would already be done.
+   */
+  async function meta(name: string, current = false): Promise<PageMeta | null> {
+    const known = current ? undefined : tableNow(name);
     if (known !== undefined) return known;
     const key = pageKeys(name).meta;
     const before = publishes;
     // Storage away: short paths and counting go on from the database's copy of the page.
-    const entry = fresh(key) ?? (await read(key).catch((err) => fromDatabase(name, err)));
+    const entry = (current ? undefined : fresh(key)) ?? (await read(key).catch((err) => fromDatabase(name, err)));
     if ('table' in entry) return entry.table;
     const parsed = entry.object ? (JSON.parse(entry.object.body.toString('utf8')) as PageMeta) : null;
     if (publishes === before) tables.set(name, { at: entry.at, meta: parsed });
@@ -149,39 +144,9 @@ export function createPageHost(d: PageHostDeps) {
     d.counters.markdownRead(m.id, reader, reader === PEOPLE);
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, name: string, object: StoredObject, vary?: string) {
-    const headers: Record<string, string> = {
-      ...securityOf(name, object),
-      'content-type': object.contentType,
-      'cache-control': object.cacheControl,
-      etag: object.etag,
-      ...cdnHeaders(d.cdn, object.surrogateKeys),
-    };
-    const lastModified = lastModifiedOf(object);
-    if (lastModified) headers['last-modified'] = lastModified;
-    if (object.contentEncoding) headers['content-encoding'] = object.contentEncoding;
-    if (vary) headers.vary = vary;
-    if (notModified(req.headers, object)) {
-      res.writeHead(304, headers).end();
-      return;
-    }
-    headers['content-length'] = String(object.body.length);
-    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : object.body);
-  }
-
-  function notFound(req: IncomingMessage, res: ServerResponse) {
-    const body = notFoundPage();
-    res
-      .writeHead(404, {
-        ...d.headers.notFound(notFoundStyles),
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-cache',
-        'content-length': body.length,
-      })
-      .end(req.method === 'HEAD' ? undefined : body);
-  }
-
-  function redirect(req: IncomingMessage, res: ServerResponse, table: PageMeta | null, shortPath: string) {
+  function redirect(req: IncomingMessage, res: ServerResponse, table: PageMeta | null, shortPath: string, at: At) {
+    const fit = hostFit(table, at.host, at.url, d.site.pageScheme);
+    if (!fit.serve) return elsewhere(req, res, at.name, fit);
     const link = table && Object.hasOwn(table.links, shortPath) ? table.links[shortPath] : undefined;
     const location = link && inWindow(link, d.now().getTime()) ? locationOf(link.url) : null;
     if (!table || !link || location === null) return notFound(req, res);
@@ -194,7 +159,7 @@ export function createPageHost(d: PageHostDeps) {
    * when the page's route table is in memory (no promise made); the rest once read. Returns
    * the promise of an answer still to come, if any.
    */
-  function handle(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> | undefined {
+  function handle(req: IncomingMessage, res: ServerResponse, name: string, host?: string): Promise<void> | undefined {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const path = q === -1 ? raw : raw.slice(0, q);
@@ -205,13 +170,19 @@ export function createPageHost(d: PageHostDeps) {
       return;
     }
     const short = reading ? SHORT_PATH.exec(path) : null;
+    const at: At = { name, host, url: raw };
     if (short) {
       const table = tableNow(name);
-      if (table === undefined) return meta(name).then((m) => redirect(req, res, m, short[1]));
-      redirect(req, res, table, short[1]);
+      if (table === undefined) return meta(name).then((m) => redirect(req, res, m, short[1], at));
+      redirect(req, res, table, short[1], at);
       return;
     }
-    return answer(req, res, name, path, q === -1 ? '' : raw.slice(q + 1), method);
+    // Behind a CDN, what it may keep (not the pings under /_/) is answered by the current table.
+    return meta(name, d.cdn !== 'none' && !path.startsWith('/_/')).then((m) => {
+      const fit = hostFit(m, host, raw, d.site.pageScheme);
+      if (!fit.serve) return elsewhere(req, res, name, fit);
+      return answer(req, res, name, path, q === -1 ? '' : raw.slice(q + 1), method);
+    });
   }
 
   /** Everything on a page host but short paths. */

@@ -10,8 +10,13 @@ import { nameRoute } from '../edge/requestContext.js';
 import { type SecurityHeaders, securityHeaders } from '../edge/securityHeaders.js';
 import { isStoredMediaKey } from '../store/layout.js';
 import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
+import { pageDomainsRepo } from '../store/pageDomains.js';
+import { createCustomHosts, publishedDomain } from './customHosts.js';
 import type { PageHost } from './pageHost.js';
 import { safeDecode } from './wire.js';
+
+/** The proxy's question before it asks for a custom domain's certificate. */
+const DOMAIN_CHECK = '/_/domain-check';
 
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const security = securityHeaders(s.config);
@@ -34,15 +39,26 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
     res.end('Unavailable for a moment; try again.');
   };
 
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const name = pageNameFromHost(req.headers.host, s.config.pageDomain);
-    if (name !== null) {
-      nameRoute(req, 'page');
-      try {
-        pages.handle(req, res, name)?.catch((err) => fail(req, res, err));
-      } catch (err) {
-        fail(req, res, err);
-      }
+  const hosts = createCustomHosts({
+    holderName: (domain) => pageDomainsRepo(s.db).holderName(domain),
+    ownHosts: [new URL(s.config.baseUrl).hostname, new URL(s.config.mediaUrl).hostname],
+  });
+  s.publisher.onPublished((p) => hosts.published(p.username, publishedDomain(p.username, p.objects)));
+
+  const page = (req: IncomingMessage, res: ServerResponse, name: string, domain?: string) => {
+    nameRoute(req, 'page');
+    try {
+      pages.handle(req, res, name, domain)?.catch((err) => fail(req, res, err));
+    } catch (err) {
+      fail(req, res, err);
+    }
+  };
+
+  /** A request to the apex: the proxy's certificate question, media, the API, or 404. */
+  const apex = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith(DOMAIN_CHECK) && req.method === 'GET') {
+      nameRoute(req, 'domain-check');
+      domainCheck(s, security, req, res).catch((err) => fail(req, res, err));
       return;
     }
     if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -53,6 +69,47 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
     if (api) return api(req, res);
     res.writeHead(404, { ...security.nothing(), 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
   };
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const name = pageNameFromHost(req.headers.host, s.config.pageDomain);
+    if (name !== null) return page(req, res, name);
+    // A custom domain: its page while the domain is known (a minute; router/customHosts.ts), else
+    // asked once. A domain that is nobody's is the page host's 404, never the apex's pages: a name
+    // still pointing here after its page let it go must not show the dashboard.
+    const domain = hosts.candidate(req.headers.host);
+    if (domain !== null) {
+      const known = hosts.nameNow(domain);
+      if (known !== undefined) return page(req, res, known ?? '', domain);
+      hosts
+        .lookUp(domain)
+        .then((found) => page(req, res, found ?? '', domain))
+        .catch((err) => fail(req, res, err));
+      return;
+    }
+    apex(req, res);
+  };
+}
+
+/**
+ * `GET /_/domain-check?domain=<name>`: 200 when a page serves on the domain now, else 404, so a
+ * proxy that gets certificates on demand (Caddy's `ask`) asks only for names in use. One indexed
+ * read; the name is taken as the Host header would carry it (case, a final dot).
+ */
+async function domainCheck(s: Services, security: SecurityHeaders, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://apex');
+  const raw = url.pathname === DOMAIN_CHECK ? (url.searchParams.get('domain') ?? '') : '';
+  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+  const served =
+    domain.length > 0 &&
+    domain.length <= 253 &&
+    (await pageDomainsRepo(s.db).served(domain, s.now(), s.config.domains.graceMs));
+  res
+    .writeHead(served ? 200 : 404, {
+      ...security.nothing(),
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+    })
+    .end(served ? 'served\n' : 'not served\n');
 }
 
 async function serveMedia(s: Services, security: SecurityHeaders, req: IncomingMessage, res: ServerResponse) {

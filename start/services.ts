@@ -26,6 +26,7 @@ export function buildServices(
     cdn,
     log: base.log,
     now: () => base.now(),
+    domainGraceMs: base.config.domains.graceMs,
   });
   const fetcher = base.fetcher ?? createFetcher({ allow: base.config.outboundAllow });
   const mailer = createMailer(base.config, base.log);

@@ -1,4 +1,4 @@
-/** Accounts: provisional until claimed with an e-mail and password. */
+/** Accounts: provisional until claimed with an e-mail (and a password or a passkey). */
 import type { Account } from '../core/entities.js';
 import type { Queryable } from './db.js';
 
@@ -98,8 +98,8 @@ export function accountsRepo(db: Queryable) {
       return rows.length > 0;
     },
 
-    /** Claims a provisional account; false when it was claimed meanwhile. */
-    async claim(id: string, email: string, passwordHash: string, now: Date): Promise<boolean> {
+    /** Claims a provisional account (with a password, or none when claimed with a passkey); false when it was claimed meanwhile. */
+    async claim(id: string, email: string, passwordHash: string | null, now: Date): Promise<boolean> {
       const rows = await db.query(
         'UPDATE accounts SET email = $2, password_hash = $3, claimed_at = $4 WHERE id = $1 AND email IS NULL RETURNING id',
         [id, email, passwordHash, now],

@@ -67,7 +67,11 @@ async function queryPage(db: Queryable, sql: string, params: unknown[]): Promise
 }
 
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
-export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'updatedAt'> & { blocksJson: string };
+/** `domain`: the custom domain the page serves on (its address in its files), if any. */
+export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'updatedAt'> & {
+  blocksJson: string;
+  domain?: string | null;
+};
 
 export interface NewPage {
   id: string;

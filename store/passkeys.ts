@@ -41,7 +41,13 @@ function toPasskey(row: PasskeyRow): Passkey {
   };
 }
 
-export type ChallengePurpose = 'register' | 'login';
+export type ChallengePurpose = 'register' | 'login' | 'signup' | 'claim';
+
+/** A sign-up's (or claim's) challenge is bound to its attempt: the e-mail given and the account's id. */
+export interface SignupAttempt {
+  email: string;
+  accountId: string;
+}
 
 export function passkeysRepo(db: Queryable) {
   return {
@@ -93,10 +99,12 @@ export function passkeysRepo(db: Queryable) {
       accountId: string | null;
       challenge: string;
       expiresAt: Date;
+      signup?: SignupAttempt;
     }) {
       await db.query(
-        `INSERT INTO webauthn_challenges (id, purpose, account_id, challenge, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-        [c.id, c.purpose, c.accountId, c.challenge, c.expiresAt],
+        `INSERT INTO webauthn_challenges (id, purpose, account_id, challenge, expires_at, signup_email, signup_account_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [c.id, c.purpose, c.accountId, c.challenge, c.expiresAt, c.signup?.email ?? null, c.signup?.accountId ?? null],
       );
     },
 
@@ -105,13 +113,24 @@ export function passkeysRepo(db: Queryable) {
       id: string,
       purpose: ChallengePurpose,
       now: Date,
-    ): Promise<{ accountId: string | null; challenge: string } | undefined> {
-      const [row] = await db.query<{ account_id: string | null; challenge: string; expires_at: Date }>(
-        'DELETE FROM webauthn_challenges WHERE id = $1 AND purpose = $2 RETURNING account_id, challenge, expires_at',
+    ): Promise<{ accountId: string | null; challenge: string; signup: SignupAttempt | null } | undefined> {
+      const [row] = await db.query<{
+        account_id: string | null;
+        challenge: string;
+        expires_at: Date;
+        signup_email: string | null;
+        signup_account_id: string | null;
+      }>(
+        `DELETE FROM webauthn_challenges WHERE id = $1 AND purpose = $2
+         RETURNING account_id, challenge, expires_at, signup_email, signup_account_id`,
         [id, purpose],
       );
       if (!row || row.expires_at.getTime() <= now.getTime()) return undefined;
-      return { accountId: row.account_id, challenge: row.challenge };
+      const signup =
+        row.signup_email !== null && row.signup_account_id !== null
+          ? { email: row.signup_email, accountId: row.signup_account_id }
+          : null;
+      return { accountId: row.account_id, challenge: row.challenge, signup };
     },
 
     /** Challenges never answered: dropped by housekeeping. */

@@ -10,6 +10,7 @@
  * does both at once (`any`) takes both.
  */
 import type { Queryable } from './db.js';
+import { servingDomainSql } from './pageDomains.js';
 import type { PageSource } from './pages.js';
 
 /** The mark after the version of a page whose files are current but whose compressed copies are not made yet. */
@@ -67,12 +68,15 @@ export function republishRepo(db: Queryable) {
       versions: string,
       after: string,
       last: string,
-      which: Staleness = 'any',
+      which: Staleness,
+      /** When and with which grace a page's custom domain is its address. */
+      serving: { now: Date; graceMs: number },
     ): Promise<(PageSource & { claimed: boolean })[]> {
       return db.query<PageSource & { claimed: boolean }>(
-        `SELECT id, username, profile, updated_at AS "updatedAt", blocks::text AS "blocksJson", republish_claimed_at IS NOT NULL AS claimed
+        `SELECT id, username, profile, updated_at AS "updatedAt", blocks::text AS "blocksJson",
+           republish_claimed_at IS NOT NULL AS claimed, ${servingDomainSql('pages.id', '$4', '$5')} AS domain
          FROM pages WHERE id > $2 AND id <= $3 AND ${WHERE[which]} ORDER BY id`,
-        [versions, after, last],
+        [versions, after, last, serving.now, serving.graceMs],
       );
     },
 

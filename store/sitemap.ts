@@ -3,6 +3,7 @@
  * keyset (`username > $1`), never by offset, so a read costs the same at any depth.
  */
 import type { Queryable } from './db.js';
+import { servingDomainSql } from './pageDomains.js';
 
 /** A run of consecutive live pages: how many, the first and last names, the latest change. */
 export interface ListedSpan {
@@ -15,6 +16,8 @@ export interface ListedSpan {
 export interface ListedPage {
   username: string;
   updatedAt: Date;
+  /** The custom domain the page serves on (its address), or null. */
+  domain: string | null;
 }
 
 const LIVE = 'is_published AND banned_at IS NULL';
@@ -33,14 +36,20 @@ export function sitemapRepo(db: Queryable) {
     },
 
     /** Live pages named from `first` through `last`, after the name `after` ('' for none), at most `limit`, in name order. */
-    async listed(first: string, last: string, after: string, limit: number): Promise<ListedPage[]> {
-      const rows = await db.query<{ username: string; updated_at: Date }>(
-        `SELECT username, updated_at FROM pages
+    async listed(
+      first: string,
+      last: string,
+      after: string,
+      limit: number,
+      serving: { now: Date; graceMs: number },
+    ): Promise<ListedPage[]> {
+      const rows = await db.query<{ username: string; updated_at: Date; domain: string | null }>(
+        `SELECT username, updated_at, ${servingDomainSql('pages.id', '$5', '$6')} AS domain FROM pages
          WHERE ${LIVE} AND username >= $1 AND username <= $2 AND username > $3
          ORDER BY username LIMIT $4`,
-        [first, last, after, limit],
+        [first, last, after, limit, serving.now, serving.graceMs],
       );
-      return rows.map((r) => ({ username: r.username, updatedAt: new Date(r.updated_at) }));
+      return rows.map((r) => ({ username: r.username, updatedAt: new Date(r.updated_at), domain: r.domain }));
     },
   };
 }

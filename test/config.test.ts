@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       mediaUrl: 'http://localhost:3000/media',
       trustProxy: false,
       databaseUrl: undefined,
+      passwordCost: 15,
     });
     expect(c.dataDir).to.equal(path.resolve('./data'));
   });
@@ -51,6 +52,9 @@ describe('loadConfig', () => {
       { SECRET: 'short' },
       { TRUST_PROXY: 'maybe' },
       { LOG_LEVEL: 'loud' },
+      { PASSWORD_COST: '9' },
+      { PASSWORD_COST: '18' },
+      { PASSWORD_COST: '15.5' },
       { IMPORT_BASE_URLS: 'github' },
       { IMPORT_BASE_URLS: 'myspace=https://myspace.example.com' },
       { STORAGE: 's3' },
@@ -77,6 +81,30 @@ describe('loadConfig', () => {
     ).to.deep.equal(['hooks.internal:8443', '10.0.0.7:80', '[fd00::1]:9000']);
     for (const bad of ['hooks.internal', '10.0.0.7:99999', 'http://x:80', '*:80']) {
       expect(() => loadConfig({ OUTBOUND_ALLOW: bad }), bad).to.throw(ConfigError, /^OUTBOUND_ALLOW: /);
+    }
+  });
+
+  it('reads DNS_SERVERS as addresses with optional ports, the system resolvers by default, and the domain days', () => {
+    expect(loadConfig({}).domains).to.deep.equal({
+      dnsServers: [],
+      verifyWindowMs: 7 * 86_400_000,
+      graceMs: 3 * 86_400_000,
+    });
+    const config = loadConfig({
+      DNS_SERVERS: '1.1.1.1, 10.0.0.2:5353,2606:4700::1111,[2606:4700::1001]:53',
+      DOMAIN_VERIFY_DAYS: '14',
+      DOMAIN_GRACE_DAYS: '1',
+    });
+    expect(config.domains).to.deep.equal({
+      dnsServers: ['1.1.1.1', '10.0.0.2:5353', '2606:4700::1111', '[2606:4700::1001]:53'],
+      verifyWindowMs: 14 * 86_400_000,
+      graceMs: 86_400_000,
+    });
+    for (const bad of ['dns.example.com', '10.0.0.2:99999', '1.1.1.1:x', '[::1']) {
+      expect(() => loadConfig({ DNS_SERVERS: bad }), bad).to.throw(ConfigError, /^DNS_SERVERS: /);
+    }
+    for (const bad of ['0', '-1', '1.5', 'week']) {
+      expect(() => loadConfig({ DOMAIN_GRACE_DAYS: bad }), bad).to.throw(ConfigError, /^DOMAIN_GRACE_DAYS: /);
     }
   });
 

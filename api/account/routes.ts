@@ -8,7 +8,7 @@ import { exportAccount } from '../../core/queries/accountExport.js';
 import { Locale, Password, str, TimeZone } from '../../core/schemas/fields.js';
 import { AccountOut, ExportOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { endSession } from '../../edge/sessions.js';
+import { endSession, requireFreshProof } from '../../edge/sessions.js';
 import { exampleExport } from '../openapi/accountExamples.js';
 import { exampleAccount } from '../openapi/examples.js';
 import { accountOf, route, sessionAccountOf } from '../route.js';
@@ -94,14 +94,23 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       tag: 'Account',
       summary: 'Delete the account with everything it holds',
       description:
-        'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key, and the session\'s CSRF token must be in X-CSRF-Token (403 csrf_failed without it). An account with a password sends it as {"password"}: without it 400 invalid_fields (field password), a wrong one 403 bad_credentials; wrong ones count against the same limit as wrong current passwords (10 per 15 minutes, 50 per day: then 429 rate_limited). The account goes with its pages (taken off the page hosts), images, keys, sessions, claim links and statistics; its page names stay parked, taken for everyone. A message to the account\'s e-mail confirms it.',
+        'Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key, and the session\'s CSRF token must be in X-CSRF-Token (403 csrf_failed without it). An account with a password sends it as {"password"}: without it 400 invalid_fields (field password), a wrong one 403 bad_credentials; wrong ones count against the same limit as wrong current passwords (10 per 15 minutes, 50 per day: then 429 rate_limited). The account goes with its pages (taken off the page hosts), images, keys, sessions, claim links and statistics; its page names stay parked, taken for everyone. A message to the account\'s e-mail confirms it. A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.',
       auth: 'session',
       body: AccountDelete,
       example: { body: { password: 'correct horse battery staple' } },
       responses: [{ status: 204, description: 'Deleted' }],
-      errors: ['forbidden_via_key', 'unauthorized', 'csrf_failed', 'invalid_fields', 'bad_credentials', 'rate_limited'],
+      errors: [
+        'forbidden_via_key',
+        'unauthorized',
+        'csrf_failed',
+        'proof_required',
+        'invalid_fields',
+        'bad_credentials',
+        'rate_limited',
+      ],
       async handler(ctx, { body }) {
         const accountId = sessionAccountOf(ctx);
+        await requireFreshProof(s, ctx);
         await deleteAccount(s, accountId, { password: body.password }, { limiter });
         await endSession(s, ctx);
         ctx.status = 204;

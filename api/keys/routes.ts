@@ -10,6 +10,7 @@ import { str } from '../../core/schemas/fields.js';
 import { ApiKeyCreatedOut, ApiKeyListOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
+import { requireFreshProof } from '../../edge/sessions.js';
 import { exampleApiKeyCreated, exampleApiKeys } from '../openapi/examples.js';
 import { route, sessionAccountOf } from '../route.js';
 
@@ -43,7 +44,7 @@ export function keyRoutes(s: Services) {
       path: '/api/keys',
       tag: 'Account',
       summary: 'Create an API key (shown once)',
-      description,
+      description: `${description} A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
       auth: 'session',
       body: KeyCreate,
       example: { body: { label: 'my agent' } },
@@ -55,8 +56,9 @@ export function keyRoutes(s: Services) {
           example: exampleApiKeyCreated,
         },
       ],
-      errors: [...writeErrors, 'invalid_fields', 'limit_reached'],
+      errors: [...writeErrors, 'proof_required', 'invalid_fields', 'limit_reached'],
       async handler(ctx, { body }) {
+        await requireFreshProof(s, ctx);
         const { row, apiKey } = await createKey(
           s,
           { ...callerFrom(ctx), accountId: sessionAccountOf(ctx) },

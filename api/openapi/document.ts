@@ -48,6 +48,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
       { name: 'Account' },
       { name: 'History' },
       { name: 'Webhooks' },
+      { name: 'Domains' },
     ],
     paths,
     webhooks: webhooksSection(),

@@ -241,3 +241,35 @@ const apiKey = {
 
 export const exampleApiKeys = { keys: [apiKey] };
 export const exampleApiKeyCreated = { ...apiKey, lastUsedAt: null, key: exampleCreated.apiKey };
+
+export const exampleDomain = {
+  domain: 'links.example.com',
+  state: 'pending',
+  serving: false,
+  servingUntil: null,
+  dns: [
+    {
+      type: 'TXT',
+      name: '_linkpage.links.example.com',
+      value: 'linkpage-verify=3q2Sx0aW1n8oQyJ8l4Kp0c7yZb9fU2dWcV5tE6rA1hM',
+    },
+    { type: 'CNAME', name: 'links.example.com', value: 'ada.linkpage.example' },
+  ],
+  attachedAt: T0,
+  verifiedAt: null,
+  failingSince: null,
+  checkedAt: T0,
+  nextCheckAt: '2026-11-20T09:31:00.000Z',
+  found: { txt: [], cname: [], addresses: [] },
+  problem: 'txt_missing',
+};
+
+export const exampleActiveDomain = {
+  ...exampleDomain,
+  state: 'active',
+  serving: true,
+  verifiedAt: T0,
+  nextCheckAt: '2026-11-21T09:30:00.000Z',
+  found: { txt: [exampleDomain.dns[0].value], cname: ['ada.linkpage.example'], addresses: [] },
+  problem: null,
+};

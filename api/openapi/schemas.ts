@@ -8,6 +8,7 @@ import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { CreatePageRequest } from '../../core/schemas/agent.js';
 import { AgentBlock, BlockOut, LinkStatusOut, StoredBlock } from '../../core/schemas/blocks.js';
+import { DomainAttach, DomainOut } from '../../core/schemas/domains.js';
 import { EVENT_SCHEMAS } from '../../core/schemas/events.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace } from '../../core/schemas/page.js';
@@ -76,6 +77,8 @@ export const NAMED_SCHEMAS: Record<string, Schema> = {
   WebhookCreate,
   WebhookPatch,
   Delivery: out.DeliveryOut,
+  Domain: DomainOut,
+  DomainAttach,
   DeliveryList: out.DeliveryListOut,
   ...EVENT_SCHEMAS,
 };

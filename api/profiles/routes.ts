@@ -7,7 +7,7 @@ import type { Page } from '../../core/entities.js';
 import { presentPage } from '../../core/presenters/page.js';
 import { statsCsv } from '../../core/presenters/statsCsv.js';
 import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
-import { pendingPublishesOf } from '../../core/queries/publishState.js';
+import { pageStatesOf } from '../../core/queries/publishState.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
 import { PageOut, PagesOut, StatsOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
@@ -98,7 +98,7 @@ export function profileRoutes(s: Services) {
         const caller = { ...callerFrom(ctx), accountId: accountOf(ctx) };
         const row = await createProfile(s, caller, body, { byProgram: true, limit: commandLimits(ctx).create });
         ctx.status = 201;
-        ctx.body = presentPage(s.config, row, await pendingPublishesOf(s, [row]));
+        ctx.body = presentPage(s.config, row, await pageStatesOf(s, [row]));
       },
     }),
 

@@ -18,6 +18,7 @@ import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '.
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../edge/caller.js';
+import { requireFreshProof } from '../../edge/sessions.js';
 import { exampleDelivery, exampleWebhook, exampleWebhookWithSecret } from '../openapi/examples.js';
 import { keyOrSessionAccountOf, route } from '../route.js';
 
@@ -53,7 +54,7 @@ export function webhookRoutes(s: Services) {
       path: '/api/webhooks',
       tag: 'Webhooks',
       summary: 'Register a webhook endpoint (its secret is shown once)',
-      description: about,
+      description: `${about} With the session (not with a key), a session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
       auth: 'key-or-session',
       body: WebhookCreate,
       example: {
@@ -67,9 +68,10 @@ export function webhookRoutes(s: Services) {
           example: exampleWebhookWithSecret,
         },
       ],
-      errors: [...writeErrors, 'invalid_fields', 'bad_url', 'blocked', 'limit_reached'],
+      errors: [...writeErrors, 'proof_required', 'invalid_fields', 'bad_url', 'blocked', 'limit_reached'],
       async handler(ctx, { body }) {
         const accountId = keyOrSessionAccountOf(ctx);
+        await requireFreshProof(s, ctx);
         const { row, secret } = await createWebhook(s, { ...callerFrom(ctx), accountId }, body);
         ctx.status = 201;
         ctx.body = { ...presentWebhook(row, s.now()), secret };

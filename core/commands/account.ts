@@ -18,38 +18,49 @@ export async function loadAccount(s: Services, id: string): Promise<Account> {
  * A new language and/or password (the current one required); answers the account after. A new
  * password logs out every browser but `keepSession` (the dashboard's own, which changed it; none
  * through the API). Wrong current passwords count against the account's `currentPassword` limit.
+ * An account made with a passkey has no password: its first one is set with `firstPassword`
+ * (the dashboard, after a fresh proof with the passkey), never through the API.
  */
 export async function changeAccount(
   s: Services,
   accountId: string,
   change: { locale?: string; timeZone?: string; currentPassword?: string; newPassword?: string },
-  o: { limiter: Limiter; keepSession?: string | null },
+  o: { limiter: Limiter; keepSession?: string | null; firstPassword?: boolean },
 ): Promise<Account> {
   const keepSession = o.keepSession ?? null;
   const account = await loadAccount(s, accountId);
   let passwordHash: string | undefined;
   if (change.newPassword !== undefined) {
-    if (account.passwordHash === null) {
+    if (account.email === null) {
       throw new AppError('invalid_fields', {
         field: 'newPassword',
         detail: 'newPassword',
         hint: 'A provisional account has no password yet; claim it with its claim link first.',
       });
     }
-    if (change.currentPassword === undefined) {
+    if (account.passwordHash === null && !o.firstPassword) {
+      throw new AppError('invalid_fields', {
+        field: 'newPassword',
+        detail: 'newPassword',
+        hint: 'This account signs in with a passkey and has no password yet: set one on the account screen of the dashboard.',
+      });
+    }
+    if (account.passwordHash !== null && change.currentPassword === undefined) {
       throw new AppError('invalid_fields', {
         field: 'currentPassword',
         detail: 'currentPassword',
         hint: 'Send the current password to set a new one.',
       });
     }
-    // Counted before the check, given back when right: parallel guesses cannot pass the limit.
-    const hit = await o.limiter.enforce('currentPassword', { accountId: account.id, address: '' });
-    if (!(await verifyPassword(change.currentPassword, account.passwordHash))) {
-      throw new AppError('bad_credentials', { field: 'currentPassword' });
+    if (account.passwordHash !== null) {
+      // Counted before the check, given back when right: parallel guesses cannot pass the limit.
+      const hit = await o.limiter.enforce('currentPassword', { accountId: account.id, address: '' });
+      if (!(await verifyPassword(change.currentPassword ?? '', account.passwordHash))) {
+        throw new AppError('bad_credentials', { field: 'currentPassword' });
+      }
+      await hit?.refund();
     }
-    await hit?.refund();
-    passwordHash = await hashPassword(change.newPassword);
+    passwordHash = await hashPassword(change.newPassword, s.config.passwordCost);
   } else if (change.currentPassword !== undefined) {
     throw new AppError('invalid_fields', {
       field: 'newPassword',

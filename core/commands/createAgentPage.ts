@@ -71,7 +71,7 @@ export async function createAgentPage(
   const { create, beforeFetch = async () => {} } = o.limits;
   create?.check();
   const now = s.now();
-  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : null;
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password, s.config.passwordCost) : null;
   const accountId = caller.accountId ?? newId();
   const fetched = await fetchFromElsewhere(s, input, accountId, beforeFetch);
   const transaction = o.transaction ?? ((work) => s.db.transaction(work));

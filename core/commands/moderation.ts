@@ -16,7 +16,7 @@ async function setBan(s: Services, username: string, ban: { at: Date; reason: st
       await pageVersionsRepo(tx, HISTORY_KEPT).record(changed, { via: 'moderation', userAgent: '' }, summary, s.now());
       if (ban) {
         await emitEvent(tx, s, changed.accountId, 'page.banned', {
-          ...pageObject(s.config, changed),
+          ...(await pageObject(tx, s, changed)),
           reason: ban.reason,
         });
       } else await emitPageChange(tx, s, null, changed);

@@ -43,6 +43,16 @@ export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextCha
   return row;
 }
 
+/**
+ * Refuses a name that is not free for the account (taken, or parked by another), with free
+ * suggestions: for a command that fetches or stores things before it inserts the page (a
+ * concurrent request may still take the name; insertPage says so then).
+ */
+export async function ensureNameFree(db: Queryable, username: string, accountId: string): Promise<void> {
+  const taken = await namesRepo(db).taken([username], accountId);
+  if (taken.has(username)) throw await usernameTaken(db, username, accountId);
+}
+
 async function usernameTaken(db: Queryable, username: string, accountId: string | null): Promise<AppError> {
   return new AppError('username_taken', {
     field: 'username',

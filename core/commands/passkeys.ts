@@ -16,27 +16,36 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { accountsRepo } from '../../store/accounts.js';
-import { type ChallengePurpose, type Passkey, passkeysRepo } from '../../store/passkeys.js';
+import { type ChallengePurpose, type Passkey, passkeysRepo, type SignupAttempt } from '../../store/passkeys.js';
 import { AppError } from '../errors.js';
+import { NewPasskey } from '../schemas/passkeys.js';
 import { newId } from '../secrets.js';
 import type { Services } from '../services.js';
+import { parseOrThrow } from '../validation.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
-export const PASSKEY_NAME_MAX = 60;
 /** Enough for every device a person owns; a limit so that no account grows without end. */
 export const PASSKEYS_MAX = 20;
 
-const SERVICE_NAME = 'linkpage';
+/** The name authenticators show for this service's passkeys. */
+export const SERVICE_NAME = 'linkpage';
 
 /** The relying party: the host of BASE_URL and its origin. */
-function relyingParty(s: Services): { rpID: string; origin: string } {
+export function relyingParty(s: Services): { rpID: string; origin: string } {
   const url = new URL(s.config.baseUrl);
   return { rpID: url.hostname, origin: url.origin };
 }
 
-const failed = (hint: string) => new AppError('bad_credentials', { hint });
+export const failed = (hint: string) => new AppError('bad_credentials', { hint });
 
-async function keepChallenge(s: Services, purpose: ChallengePurpose, accountId: string | null, challenge: string) {
+/** Keeps a challenge for five minutes; answers its id. */
+export async function keepChallenge(
+  s: Services,
+  purpose: ChallengePurpose,
+  accountId: string | null,
+  challenge: string,
+  signup?: SignupAttempt,
+) {
   const id = newId();
   await passkeysRepo(s.db).saveChallenge({
     id,
@@ -44,11 +53,12 @@ async function keepChallenge(s: Services, purpose: ChallengePurpose, accountId: 
     accountId,
     challenge,
     expiresAt: new Date(s.now().getTime() + CHALLENGE_TTL_MS),
+    signup,
   });
   return id;
 }
 
-async function takeChallenge(s: Services, id: unknown, purpose: ChallengePurpose) {
+export async function takeChallenge(s: Services, id: unknown, purpose: ChallengePurpose) {
   const taken = typeof id === 'string' ? await passkeysRepo(s.db).takeChallenge(id, purpose, s.now()) : undefined;
   if (!taken) throw failed('That passkey request has expired. Try again.');
   return taken;
@@ -86,22 +96,22 @@ export async function addPasskey(
   accountId: string,
   input: { challengeId: unknown; response: unknown; name: string },
 ): Promise<Passkey> {
-  const name = input.name.trim();
-  if (name === '' || name.length > PASSKEY_NAME_MAX) {
-    throw new AppError('invalid_fields', {
-      field: 'name',
-      detail: 'name',
-      hint: `Give the passkey a name of 1 to ${PASSKEY_NAME_MAX} characters.`,
-    });
-  }
+  const { name } = parseOrThrow(NewPasskey, { name: input.name });
   const kept = await takeChallenge(s, input.challengeId, 'register');
   if (kept.accountId !== accountId) throw failed('That passkey request was for another account. Try again.');
+  const passkey = { ...(await newCredential(s, input.response, kept.challenge)), accountId, name };
+  await passkeysRepo(s.db).insert(passkey);
+  return { ...passkey, lastUsedAt: null };
+}
+
+/** The browser's new credential, verified against the kept challenge (user verification required). */
+export async function newCredential(s: Services, response: unknown, challenge: string) {
   const { rpID, origin } = relyingParty(s);
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     result = await verifyRegistrationResponse({
-      response: input.response as RegistrationResponseJSON,
-      expectedChallenge: kept.challenge,
+      response: response as RegistrationResponseJSON,
+      expectedChallenge: challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
       requireUserVerification: true,
@@ -112,18 +122,14 @@ export async function addPasskey(
   if (!result.verified) throw failed('The passkey could not be verified. Try again.');
   const { credential } = result.registrationInfo;
   if (await passkeysRepo(s.db).findByCredentialId(credential.id)) throw failed('This passkey is already registered.');
-  const passkey = {
+  return {
     id: newId(),
-    accountId,
     credentialId: credential.id,
     publicKey: Buffer.from(credential.publicKey).toString('base64url'),
     counter: credential.counter,
     transports: credential.transports ?? [],
-    name,
     createdAt: s.now(),
   };
-  await passkeysRepo(s.db).insert(passkey);
-  return { ...passkey, lastUsedAt: null };
 }
 
 /**
@@ -196,6 +202,22 @@ export async function listPasskeys(s: Services, accountId: string) {
   }));
 }
 
+/** Removes one of the account's passkeys; never the last one of an account without a password. */
 export async function removePasskey(s: Services, accountId: string, id: string): Promise<void> {
-  if (!(await passkeysRepo(s.db).remove(accountId, id))) throw new AppError('not_found');
+  await s.db.transaction(async (tx) => {
+    // Locked: two removals at once cannot each leave the other as the last passkey.
+    await accountsRepo(tx).lock(accountId);
+    const account = await accountsRepo(tx).find(accountId);
+    const passkeys = passkeysRepo(tx);
+    const mine = await passkeys.listByAccount(accountId);
+    if (!mine.some((p) => p.id === id)) throw new AppError('not_found');
+    if (account?.passwordHash === null && mine.length === 1) {
+      throw new AppError('invalid_fields', {
+        field: 'passkey',
+        detail: 'passkey',
+        hint: 'This passkey is the only way into the account: set a password or add another passkey before removing it.',
+      });
+    }
+    await passkeys.remove(accountId, id);
+  });
 }

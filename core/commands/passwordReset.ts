@@ -4,7 +4,9 @@
  * requests are limited per client address and per e-mail. The message goes only to a
  * confirmed address, or to one that was given (sign-up or claim) within the last 7 days. A
  * reset works once, within the hour, logs out every browser of the account and says so by
- * e-mail.
+ * e-mail. An account made with a passkey (no password) may have one too: it sets the first
+ * password, and the passkey stays the second step of a log-in with it, as for any account with
+ * a passkey.
  */
 import { accountsRepo } from '../../store/accounts.js';
 import { mailTokensRepo } from '../../store/mailTokens.js';
@@ -22,7 +24,7 @@ const UNCONFIRMED_GRACE_MS = 7 * 86_400_000;
 
 /** Whether a reset link may be sent to the account's address. */
 function mayReset(account: Account, now: Date): boolean {
-  if (account.email === null || account.passwordHash === null) return false;
+  if (account.email === null) return false;
   if (account.emailVerifiedAt !== null) return true;
   return account.claimedAt !== null && now.getTime() - account.claimedAt.getTime() < UNCONFIRMED_GRACE_MS;
 }
@@ -71,7 +73,7 @@ export async function resetLinkUsable(s: Services, token: string): Promise<boole
 
 /** Sets the new password from a reset link; every session ends. Answers the account id. */
 export async function resetPassword(s: Services, input: { token: string; password: string }): Promise<string> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, s.config.passwordCost);
   const now = s.now();
   const account = await s.db.transaction(async (tx) => {
     const link = await usableLink(tx, input.token, 'reset', now);

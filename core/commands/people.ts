@@ -4,7 +4,7 @@
  */
 import { accountsRepo } from '../../store/accounts.js';
 import { claimsRepo } from '../../store/claims.js';
-import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
+import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
 import { pagesRepo } from '../../store/pages.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
@@ -31,8 +31,18 @@ export function namesEmail(accountId: string | null | undefined, body: unknown):
   return !accountId && typeof email === 'string';
 }
 
-/** Verifying a password for an unknown e-mail costs the same, so timing does not tell which was wrong. */
-const DUMMY_HASH = hashPassword('not a password of anyone');
+/**
+ * A hash at the configured cost to verify against for an unknown e-mail: it costs the same as a
+ * real one, so timing does not tell which was wrong. Made once per cost.
+ */
+const dummyHashes = new Map<number, Promise<string>>();
+function dummyHash(cost: number): Promise<string> {
+  const made = dummyHashes.get(cost);
+  if (made) return made;
+  const hash = hashPassword('not a password of anyone', cost);
+  dummyHashes.set(cost, hash);
+  return hash;
+}
 
 export async function signUp(
   s: Services,
@@ -40,7 +50,7 @@ export async function signUp(
 ): Promise<string> {
   const accounts = accountsRepo(s.db);
   if (await accounts.emailTaken(input.email)) throw new AppError('email_taken', { field: 'email' });
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, s.config.passwordCost);
   try {
     const row = await accounts.insert({
       id: newId(),
@@ -73,7 +83,7 @@ export async function logIn(
     account?.passwordHash != null && input.devices.includes(deviceMark(s.secret, account.id, account.passwordHash));
   const subject = `login:${hashAddress(s.secret, input.email.trim().toLowerCase())}`;
   const hit = known ? null : await o.limiter.enforce('loginByEmail', { accountId: subject, address: '' });
-  const hash = account?.passwordHash ?? (await DUMMY_HASH);
+  const hash = account?.passwordHash ?? (await dummyHash(s.config.passwordCost));
   const ok = await verifyPassword(input.password, hash);
   if (!account?.passwordHash || !ok) throw new AppError('bad_credentials');
   await hit?.refund();
@@ -81,7 +91,7 @@ export async function logIn(
 }
 
 /** The claim link's token row and account, or the claim error that stops it. */
-async function usableClaim(s: Services, token: string): Promise<{ tokenId: string; accountId: string }> {
+export async function usableClaim(s: Services, token: string): Promise<{ tokenId: string; accountId: string }> {
   if (!CLAIM_TOKEN_PATTERN.test(token)) throw new AppError('claim_invalid');
   const row = await claimsRepo(s.db).findByHash(sha256(token));
   if (!row) throw new AppError('claim_invalid');
@@ -104,25 +114,49 @@ export async function claimAccount(
 ): Promise<string> {
   const { tokenId, accountId } = await usableClaim(s, input.token);
   if (await accountsRepo(s.db).emailTaken(input.email)) throw new AppError('email_taken', { field: 'email' });
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, s.config.passwordCost);
+  await completeClaim(s, { tokenId, accountId, email: input.email, passwordHash });
+  return accountId;
+}
+
+/**
+ * Claims the account of a usable link in one transaction: its e-mail and password (none when
+ * `alsoInTx` stores a passkey instead), the link used, the `account.claimed` event; then the
+ * confirmation link goes to the address.
+ */
+export async function completeClaim(
+  s: Services,
+  c: {
+    tokenId: string;
+    accountId: string;
+    email: string;
+    passwordHash: string | null;
+    alsoInTx?: (tx: Queryable) => Promise<void>;
+  },
+): Promise<void> {
   const now = s.now();
   try {
     await s.db.transaction(async (tx) => {
-      if (!(await accountsRepo(tx).claim(accountId, input.email, passwordHash, now))) {
+      if (!(await accountsRepo(tx).claim(c.accountId, c.email, c.passwordHash, now))) {
         throw new AppError('already_claimed');
       }
-      await claimsRepo(tx).markUsed(tokenId, now);
-      await emitEvent(tx, s, accountId, 'account.claimed', {
-        id: accountId,
+      await claimsRepo(tx).markUsed(c.tokenId, now);
+      await c.alsoInTx?.(tx);
+      await emitEvent(tx, s, c.accountId, 'account.claimed', {
+        id: c.accountId,
         provisional: false,
         claimedAt: now.toISOString(),
       });
     });
   } catch (err) {
-    if (sqlState(err).code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
+    const { code, constraint } = sqlState(err);
+    // The same passkey sent to two claims at once: the second is refused as a passkey known here.
+    if (code === UNIQUE_VIOLATION && constraint === 'passkeys_credential_id_key') {
+      throw new AppError('bad_credentials', { hint: 'This passkey is already registered.' });
+    }
+    if (code === UNIQUE_VIOLATION) throw new AppError('email_taken', { field: 'email' });
     throw err;
   }
   s.webhooks.kick();
-  await sendVerification(s, accountId);
-  return accountId;
+  await sendVerification(s, c.accountId);
 }

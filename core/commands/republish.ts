@@ -150,7 +150,8 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       // range, where "the next 100 stale pages" made the planner scan every page left.
       const last = await pages.chunkEnd(after, batchSize);
       if (last === null) break;
-      const rows = await pages.staleIn(versions, after, last, which);
+      const serving = { now: readAt, graceMs: s.config.domains.graceMs };
+      const rows = await pages.staleIn(versions, after, last, which, serving);
       after = last;
       if (rows.length === 0) continue;
       await pages.claim(

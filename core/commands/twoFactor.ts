@@ -12,6 +12,7 @@ import { twoFactorRepo } from '../../store/twoFactor.js';
 import { AppError } from '../errors.js';
 import { newId, seal, sha256, unseal } from '../secrets.js';
 import type { Services } from '../services.js';
+import { verifyPasskey } from './passkeys.js';
 
 const PERIOD = 30;
 const RECOVERY_CODES = 10;
@@ -116,9 +117,18 @@ export async function checkCode(s: Services, accountId: string, code: string, o:
   throw wrongCode();
 }
 
-/** Turns TOTP off (a current code from the app required); its recovery codes go with it. */
-export async function disableTotp(s: Services, accountId: string, code: string): Promise<void> {
-  await checkCode(s, accountId, code, { recovery: false });
+/**
+ * Turns TOTP off, proved with a current code from the app or with one of the account's passkeys
+ * (someone who lost the phone but keeps a passkey need not wait for a recovery code); its
+ * recovery codes go with it.
+ */
+export async function disableTotp(
+  s: Services,
+  accountId: string,
+  proof: { code: string } | { passkey: { challengeId: unknown; response: unknown } },
+): Promise<void> {
+  if ('code' in proof) await checkCode(s, accountId, proof.code, { recovery: false });
+  else await verifyPasskey(s, { ...proof.passkey, accountId });
   await twoFactorRepo(s.db).disable(accountId);
 }
 

@@ -3,30 +3,31 @@ import type { CreatedAgentPage } from '../commands/createAgentPage.js';
 import type { Page } from '../entities.js';
 import type { Block, Profile } from '../model.js';
 import type { LinkStatuses } from '../queries/linkStatus.js';
-import type { PendingPublishes } from '../queries/publishState.js';
+import type { PageStates } from '../queries/publishState.js';
 import { pageUrl, type Services } from '../services.js';
 
 /**
- * What every form of a page starts with: who it is, where it lives, whether it is up, and
- * whether its latest change is still on its way there (`pending`: pendingPublishesOf).
+ * What every form of a page starts with: who it is, where it lives (on its custom domain when it
+ * serves on one), whether it is up, and whether its latest change is still on its way there
+ * (`states`: pageStatesOf).
  */
-function pageHead(config: Services['config'], row: Page, pending: PendingPublishes) {
-  const url = pageUrl(config, row.username);
+function pageHead(config: Services['config'], row: Page, states: PageStates) {
+  const url = pageUrl(config, row.username, states.domains.get(row.id));
   return {
     id: row.id,
     username: row.username,
     url,
     markdownUrl: `${url}page.md`,
     isPublished: row.isPublished,
-    publishPending: pending.has(row.username),
+    publishPending: states.pending.has(row.username),
     banned: row.bannedAt !== null,
   };
 }
 
 /** The page with every field; `links` (linkStatusesOf) gives link blocks their `linkStatus`, null when unknown. */
-export function presentPage(config: Services['config'], row: Page, pending: PendingPublishes, links?: LinkStatuses) {
+export function presentPage(config: Services['config'], row: Page, states: PageStates, links?: LinkStatuses) {
   return {
-    ...pageHead(config, row, pending),
+    ...pageHead(config, row, states),
     version: row.version,
     banReason: row.banReason,
     nextChangeAt: row.nextChangeAt ? row.nextChangeAt.toISOString() : null,
@@ -63,9 +64,9 @@ export function presentContent(p: Profile, blocks: Block[]) {
 }
 
 /** The short form listed by GET /api/agent/me. */
-export function presentPageSummary(config: Services['config'], row: Page, pending: PendingPublishes) {
+export function presentPageSummary(config: Services['config'], row: Page, states: PageStates) {
   return {
-    ...pageHead(config, row, pending),
+    ...pageHead(config, row, states),
     templateId: row.profile.templateId,
     blockCount: row.blocks.length,
     updatedAt: row.updatedAt.toISOString(),
@@ -73,10 +74,10 @@ export function presentPageSummary(config: Services['config'], row: Page, pendin
 }
 
 /** The answer of POST /api/agent/pages and the create_page tool. */
-export function presentCreatedPage(config: Services['config'], c: CreatedAgentPage, pending: PendingPublishes) {
+export function presentCreatedPage(config: Services['config'], c: CreatedAgentPage, states: PageStates) {
   return {
     account: c.account,
-    page: presentPage(config, c.page, pending),
+    page: presentPage(config, c.page, states),
     ...(c.apiKey !== undefined && { apiKey: c.apiKey }),
     ...(c.claim !== undefined && { claimUrl: c.claim.claimUrl, claimExpiresAt: c.claim.expiresAt }),
   };

@@ -25,7 +25,7 @@ import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
 import { HISTORY_KEPT } from '../rules/pages.js';
 import type { Services } from '../services.js';
 import { linkStatusesOf } from './linkStatus.js';
-import { pendingPublishesOf } from './publishState.js';
+import { pageStatesOf } from './publishState.js';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -41,13 +41,13 @@ export async function exportAccount(s: Services, accountId: string) {
     mailTokensRepo(s.db).listByAccount(account.id),
   ]);
   const pageIds = pages.map((p) => p.id);
-  const [daily, blockTaps, breakdowns, history, links, pending, webhooks] = await Promise.all([
+  const [daily, blockTaps, breakdowns, history, links, states, webhooks] = await Promise.all([
     statsRepo(s.db).dailyOfPages(pageIds),
     statsRepo(s.db).blockTapsOfPages(pageIds),
     statsRepo(s.db).breakdownsOfPages(pageIds),
     Promise.all(pageIds.map((id) => pageVersionsRepo(s.db, HISTORY_KEPT).list(id, s.now()))),
     linkStatusesOf(s, pages),
-    pendingPublishesOf(s, pages),
+    pageStatesOf(s, pages),
     webhooksWithDeliveries(s, account.id),
   ]);
   return {
@@ -55,7 +55,7 @@ export async function exportAccount(s: Services, accountId: string) {
     account: presentAccount(account),
     claimedAt: iso(account.claimedAt),
     emailVerifiedAt: iso(account.emailVerifiedAt),
-    pages: pages.map((p) => presentPage(s.config, p, pending, links)),
+    pages: pages.map((p) => presentPage(s.config, p, states, links)),
     statistics: pages.map((p) => ({
       pageId: p.id,
       username: p.username,
@@ -101,6 +101,7 @@ export async function exportAccount(s: Services, accountId: string) {
       expiresAt: x.expiresAt.toISOString(),
       endedAt: iso(x.revokedAt),
       userAgent: x.userAgent,
+      country: x.country,
     })),
     claimLinks: claims.map((c) => ({
       createdAt: c.createdAt.toISOString(),

@@ -11,7 +11,7 @@ import { usernameProblem } from '../rules/username.js';
 import { CreatePageRequest } from '../schemas/agent.js';
 import type { Services } from '../services.js';
 import { allProblems } from '../validation.js';
-import { pendingPublishesOf } from './publishState.js';
+import { pageStatesOf } from './publishState.js';
 import { suggestFreeNames } from './suggestNames.js';
 
 /** GET /api/agent/me: the account, its pages and the program-made page slots left. */
@@ -19,10 +19,10 @@ export async function describeAccount(s: Services, accountId: string) {
   const account = await accountsRepo(s.db).find(accountId);
   if (!account) throw new AppError('unauthorized');
   const pages = await pagesRepo(s.db).listByAccount(accountId);
-  const pending = await pendingPublishesOf(s, pages);
+  const states = await pageStatesOf(s, pages);
   return {
     account: presentAccount(account),
-    pages: pages.map((p) => presentPageSummary(s.config, p, pending)),
+    pages: pages.map((p) => presentPageSummary(s.config, p, states)),
     remainingPageSlots: programSlotsLeft(account),
   };
 }

@@ -5,8 +5,9 @@
 import { pageMarkdown } from '../../publishing/pageFiles.js';
 import { pagesRepo } from '../../store/pages.js';
 import type { Page } from '../entities.js';
-import { pageUrl, type Services } from '../services.js';
+import { pageUrl, type Services, servingDomainOf } from '../services.js';
 import { ownedPage } from './pages.js';
+import { pageStatesOf } from './publishState.js';
 
 export interface MarkdownTwin {
   id: string;
@@ -17,18 +18,21 @@ export interface MarkdownTwin {
   updatedAt: Date;
 }
 
-function twinOf(s: Services, row: Page): MarkdownTwin {
+/** `domain`: the custom domain the page serves on, which is then its address. */
+function twinOf(s: Services, row: Page, domain: string | null | undefined): MarkdownTwin {
   return {
     id: row.id,
     username: row.username,
-    markdownUrl: `${pageUrl(s.config, row.username)}page.md`,
+    markdownUrl: `${pageUrl(s.config, row.username, domain)}page.md`,
     isPublished: row.isPublished,
     updatedAt: row.updatedAt,
   };
 }
 
 export async function listMarkdownTwins(s: Services, accountId: string): Promise<MarkdownTwin[]> {
-  return (await pagesRepo(s.db).listByAccount(accountId)).map((row) => twinOf(s, row));
+  const rows = await pagesRepo(s.db).listByAccount(accountId);
+  const { domains } = await pageStatesOf(s, rows);
+  return rows.map((row) => twinOf(s, row, domains.get(row.id)));
 }
 
 /** One of the account's pages in Markdown; anything else is not_found. */
@@ -38,5 +42,6 @@ export async function readMarkdownTwin(
   id: string,
 ): Promise<MarkdownTwin & { markdown: string }> {
   const row = await ownedPage(s, accountId, id);
-  return { ...twinOf(s, row), markdown: pageMarkdown(row, s.config, s.now()) };
+  const domain = await servingDomainOf(s, s.db, row.id);
+  return { ...twinOf(s, row, domain), markdown: pageMarkdown({ ...row, domain }, s.config, s.now()) };
 }

@@ -1,22 +1,39 @@
 /**
- * Whether a page's latest change is stuck on its way to the page host. A change is stored first
- * and published right after (the outbox, store/publishQueue.ts); when that publish fails
- * (storage refuses), reads and writes answer `publishPending: true` until the outbox's retries
- * get it there. A publish merely under way is not pending: the answer of a write comes after it.
+ * What a page's record says beyond its row: whether its latest change is stuck on its way to the
+ * page host, and the custom domain it serves on (then its address).
+ *
+ * A change is stored first and published right after (the outbox, store/publishQueue.ts); when
+ * that publish fails (storage refuses), reads and writes answer `publishPending: true` until the
+ * outbox's retries get it there. A publish merely under way is not pending: the answer of a write
+ * comes after it.
  */
+import { pageDomainsRepo } from '../../store/pageDomains.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import type { Page } from '../entities.js';
 import type { Services } from '../services.js';
 
-export type PendingPublishes = ReadonlySet<string>;
-
-/** The names, among the pages', whose latest change failed to publish so far (one query). */
-export function pendingPublishesOf(s: Services, pages: readonly Pick<Page, 'username'>[]): Promise<PendingPublishes> {
-  return publishQueueRepo(s.db).waiting(pages.map((p) => p.username));
+export interface PageStates {
+  /** The names whose latest change failed to publish so far. */
+  pending: ReadonlySet<string>;
+  /** The custom domain each page serves on now, by page id (pages without one are left out). */
+  domains: ReadonlyMap<string, string>;
 }
 
-/** Before a create's publish: its answer's page is told apart after (createdWithPublishState). */
-export const NOT_YET_KNOWN: PendingPublishes = new Set();
+/** The states of the pages (two queries, whatever their number). */
+export async function pageStatesOf(s: Services, pages: readonly Pick<Page, 'id' | 'username'>[]): Promise<PageStates> {
+  const [pending, domains] = await Promise.all([
+    publishQueueRepo(s.db).waiting(pages.map((p) => p.username)),
+    pageDomainsRepo(s.db).servingDomains(
+      pages.map((p) => p.id),
+      s.now(),
+      s.config.domains.graceMs,
+    ),
+  ]);
+  return { pending, domains };
+}
+
+/** Before a create's publish (its answer's page is told apart after: createdWithPublishState); a new page has no domain. */
+export const NOT_YET_KNOWN: PageStates = { pending: new Set(), domains: new Map() };
 
 /**
  * A create's answer (JSON as stored for an Idempotency-Key, which is written in the create's
@@ -26,6 +43,6 @@ export async function createdWithPublishState(s: Services, json: string): Promis
   const body = JSON.parse(json) as { page?: { username?: string; publishPending?: boolean } };
   const username = body.page?.username;
   if (!body.page || username === undefined) return json;
-  body.page.publishPending = (await pendingPublishesOf(s, [{ username }])).has(username);
+  body.page.publishPending = (await publishQueueRepo(s.db).waiting([username])).has(username);
   return JSON.stringify(body);
 }

@@ -70,17 +70,21 @@ export function siteSitemap(s: Services): string {
  */
 export async function sitemapFile(s: Services, first: string, last: string): Promise<AsyncGenerator<string> | null> {
   const repo = sitemapRepo(s.db);
-  const firstRows = await repo.listed(first, last, '', BATCH);
+  const serving = { now: s.now(), graceMs: s.config.domains.graceMs };
+  const firstRows = await repo.listed(first, last, '', BATCH, serving);
   if (firstRows.length === 0) return null;
+  // A page on its custom domain is listed there (its canonical address).
+  const address = (row: ListedPage) =>
+    row.domain ? `${s.config.pageScheme}//${row.domain}/` : pageUrl(s.config, row.username);
   const entry = (row: ListedPage) =>
-    `<url><loc>${xml(pageUrl(s.config, row.username))}</loc><lastmod>${lastmod(row.updatedAt)}</lastmod></url>\n`;
+    `<url><loc>${xml(address(row))}</loc><lastmod>${lastmod(row.updatedAt)}</lastmod></url>\n`;
   return (async function* () {
     yield `${HEAD}<urlset xmlns="${NS}">\n`;
     let rows = firstRows;
     for (let left = SITEMAP_FILE_SIZE - rows.length; ; left -= rows.length) {
       for (const row of rows) yield entry(row);
       if (rows.length < BATCH || left <= 0) break;
-      rows = await repo.listed(first, last, rows[rows.length - 1].username, Math.min(BATCH, left));
+      rows = await repo.listed(first, last, rows[rows.length - 1].username, Math.min(BATCH, left), serving);
     }
     yield '</urlset>\n';
   })();

@@ -41,6 +41,10 @@ export const LIMITS = {
   uploadByUrl: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importPage: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importSocial: { windows: [{ max: 10, seconds: DAY }], per: 'account', counts: 'requests', code: 'quota' },
+  /** The dashboard's links added without a label: each linked page read for its title counts. */
+  linkTitles: { windows: [{ max: 200, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
+  /** PUT /api/profiles/{id}/domain and the MCP tool: each asks DNS at once. */
+  domainChecks: { windows: [{ max: 60, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   claimLink: { windows: [{ max: 10, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   claimStatus: { windows: [{ max: 30, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
   usernameCheck: { windows: [{ max: 40, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },

@@ -38,6 +38,9 @@ const TOOL_NEEDS: Readonly<Record<string, Need>> = {
   import_links: 'pages:write',
   import_profile: 'pages:write',
   get_stats: 'stats:read',
+  get_domain: 'pages:read',
+  attach_domain: 'pages:write',
+  detach_domain: 'pages:write',
   // A claim link hands the whole account to whoever opens it: an app never gets one.
   get_claim_link: 'key-only',
 };

@@ -51,3 +51,11 @@ export function rangeDates(today: string, r: RangeInput): string[] {
   }
   return Array.from({ length: last - first + 1 }, (_, i) => new Date((first + i) * DAY_MS).toISOString().slice(0, 10));
 }
+
+/** The period just before `dates`, as many days long: what a period is compared with. */
+export function previousDates(dates: readonly string[]): string[] {
+  const first = Date.parse(`${dates[0]}T00:00:00Z`) / DAY_MS;
+  return Array.from({ length: dates.length }, (_, i) =>
+    new Date((first - dates.length + i) * DAY_MS).toISOString().slice(0, 10),
+  );
+}

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import type { EventType } from '../events.js';
+import { PageAddress } from './fields.js';
 
 const DateTime = v.pipe(v.string(), v.isoTimestamp());
 
@@ -12,7 +13,7 @@ const DateTime = v.pipe(v.string(), v.isoTimestamp());
 export const EventPage = v.object({
   id: v.string(),
   username: v.string(),
-  url: v.string(),
+  url: PageAddress,
   version: v.pipe(v.number(), v.integer()),
   isPublished: v.boolean(),
   banned: v.boolean(),

@@ -252,3 +252,11 @@ export function text(min: number, max: number) {
     v.maxLength(max, `Use at most ${max} characters.`),
   );
 }
+
+/** Where visitors reach a page: on its custom domain while it serves there, else on its own name. */
+export const PageAddress = v.pipe(
+  v.string(),
+  v.description(
+    'The page’s public address: its custom domain while that serves (active, or failing within the grace period), else `<username>.<PAGE_DOMAIN>`, which then redirects there.',
+  ),
+);

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { ERROR_CODES } from '../errors.js';
 import { BlockOut } from './blocks.js';
-import { COLOR_SCHEMES, TEMPLATE_IDS } from './fields.js';
+import { COLOR_SCHEMES, PageAddress, TEMPLATE_IDS } from './fields.js';
 
 const DateTimeOut = v.pipe(v.string(), v.isoTimestamp());
 export const FocusOut = v.object({ x: v.number(), y: v.number() });
@@ -40,8 +40,8 @@ const PublishPending = v.pipe(
 const pageHead = {
   id: v.string(),
   username: v.string(),
-  url: v.string(),
-  markdownUrl: v.string(),
+  url: PageAddress,
+  markdownUrl: v.pipe(v.string(), v.description('The Markdown twin of the page, at the same address.')),
   isPublished: v.boolean(),
   publishPending: PublishPending,
   banned: v.boolean(),
@@ -225,6 +225,7 @@ export const ExportOut = v.object({
       expiresAt: DateTimeOut,
       endedAt: v.nullable(DateTimeOut),
       userAgent: v.string(),
+      country: v.nullable(v.string()),
     }),
   ),
   mailLinks: v.array(

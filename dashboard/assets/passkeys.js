@@ -1,4 +1,5 @@
-// Passkeys in the dashboard: adding one (account screen) and signing in with one (log-in form).
+// Passkeys in the dashboard: adding one (account screen), signing in with one (log-in form) and
+// proving with one (before an irreversible action, or to turn the authenticator app off).
 // Each form works by posting the browser's WebAuthn answer in its hidden fields; this script
 // asks the server for a challenge, lets the browser answer it, and sends the form.
 const { startRegistration, startAuthentication, browserSupportsWebAuthn, browserSupportsWebAuthnAutofill } =
@@ -76,5 +77,47 @@ if (login) {
     send(login, challengeId, await startAuthentication({ optionsJSON: options, useBrowserAutofill: true }));
   })().catch(() => {
     // Cancelled by the button's own request, or the browser declined: the button still works.
+  });
+}
+
+// A proof with a passkey: the form's own fields go as they are, with the passkey's answer.
+for (const proof of document.querySelectorAll('form[data-passkey-proof]')) {
+  proof.hidden = !browserSupportsWebAuthn();
+  proof.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const { challengeId, options } = await challenge(proof.dataset.passkeyProof);
+      const response = await startAuthentication({ optionsJSON: options });
+      proof.elements.proofChallengeId.value = challengeId;
+      proof.elements.proofResponse.value = JSON.stringify(response);
+      proof.submit();
+    } catch (err) {
+      say(proof, reason(err));
+    }
+  });
+}
+
+// Sign-up with a passkey, with the e-mail typed in the sign-up form: the challenge is asked for
+// that e-mail (and bound to it). Shown only where passkeys work; without script it stays hidden.
+const signup = document.querySelector('form[data-passkey-signup]');
+if (signup && browserSupportsWebAuthn()) {
+  const email = document.getElementById('email');
+  signup.hidden = false;
+  signup.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!email.reportValidity()) return;
+    signup.elements.email.value = email.value.trim();
+    try {
+      const res = await fetch(signup.dataset.passkeySignup, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, email: signup.elements.email.value }),
+      });
+      const body = await res.json();
+      if (!res.ok) throw new Error(body.error?.hint ?? body.error?.message ?? 'The passkey request failed. Try again.');
+      send(signup, body.challengeId, await startRegistration({ optionsJSON: body.options }));
+    } catch (err) {
+      say(signup, reason(err));
+    }
   });
 }

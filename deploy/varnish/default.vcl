@@ -23,9 +23,15 @@
 #     health probe has marked it sick, so a visitor does not see the failure;
 #   - serves the last good copy while every router is down or failing (refuses, or answers 5xx
 #     as a router does while storage is away), never a purged one;
-#   - answers only page hosts: send the apex (API, dashboard) straight to the API processes.
+#   - answers page hosts and custom domains (any other public name, which Caddy passes on after
+#     getting its certificate: deploy/caddy/Caddyfile) alike: a custom domain's page carries the
+#     same key page-<name> as its page host, so the purge of an edit drops both copies; the
+#     router answers 404 (never kept) for a name no page serves on;
+#   - answers 404 for the service's own names: send the apex (API, dashboard) and the media
+#     host straight to the API processes.
 #
-# Edit the three parts between BEGIN and END markers: the routers, the purgers, the page domain.
+# Edit the four parts between BEGIN and END markers: the routers, the purgers, the page domain,
+# the service's own hosts.
 
 vcl 4.1;
 
@@ -79,7 +85,20 @@ sub vcl_recv {
   # BEGIN page domain: <name>.<PAGE_DOMAIN>, as a regular expression (a port is allowed).
   if (req.http.host !~ "(?i)^[a-z0-9-]+\.pages\.example(:[0-9]+)?$") {
   # END page domain
-    return (synth(404, "Not a page host"));
+    # Not a page host: a custom domain (Caddy passes them, deploy/caddy/Caddyfile), unless it is
+    # one of the service's own names, which never come here.
+    # BEGIN own hosts: the apex, PAGE_DOMAIN itself, the media host (a port is allowed).
+    if (req.http.host ~ "(?i)^(example\.com|www\.example\.com|pages\.example|media\.example\.com)\.?(:[0-9]+)?$") {
+    # END own hosts
+      return (synth(404, "Not a page host"));
+    }
+    # A public name of two labels or more (the router answers 404 for a name no page serves on,
+    # never kept here); no Host, an IP literal or anything else is not a page host.
+    if (req.http.host !~ "(?i)^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]\.?(:[0-9]+)?$") {
+      return (synth(404, "Not a page host"));
+    }
+    # One copy per name: "Links.Example.com." and "links.example.com" share it.
+    set req.http.host = regsub(req.http.host, "\.(:[0-9]+)?$", "\1");
   }
   set req.http.host = std.tolower(req.http.host);
   set req.backend_hint = routers.backend(resolve=LAZY);

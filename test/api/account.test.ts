@@ -163,7 +163,11 @@ describe('GET /api/account/export', () => {
     expect(body.images).to.have.length(1);
     expect(body.images[0].url).to.equal(`${app().services.config.mediaUrl}/${body.images[0].key}`);
     expect(body.sessions).to.have.length(1);
-    expect(body.sessions[0]).to.include({ userAgent: 'Mozilla/5.0 (dashboard tests)', endedAt: null });
+    expect(body.sessions[0]).to.include({
+      userAgent: 'Mozilla/5.0 (dashboard tests)',
+      endedAt: null,
+      country: 'unknown',
+    });
     expect(body.sessions[0].lastSeenAt).to.be.a('string');
     expect(body.mailLinks.map((l: any) => l.purpose)).to.deep.equal(['email-confirmation']);
     expect(body.claimedAt).to.be.a('string');

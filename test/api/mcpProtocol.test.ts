@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { pageRequest, randomAddress } from '../helpers/client.js';
+import { startDns, type TestDns } from '../helpers/dnsServer.js';
 import { buildLinkBlock, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -40,6 +41,9 @@ const LIST = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} };
 
 describe('POST /mcp: tools a client can trust', () => {
   let site: TestSite;
+  /** The custom-domain tools look names up in DNS: a server on loopback answers them. */
+  let dns: TestDns;
+  let dnsServers: readonly string[];
   before(async () => {
     site = await startSite('mcp-tools', {
       '/me.png': { type: 'image/png', body: await imageOf('png') },
@@ -50,10 +54,15 @@ describe('POST /mcp: tools a client can trust', () => {
       body: JSON.stringify({ login: 'octo', name: 'Octo Cat', bio: 'Builds', avatar_url: `${site.origin}/me.png` }),
     });
     app().services.config.importBaseUrls.github = `${site.origin}/gh`;
+    dns = await startDns();
+    dnsServers = app().services.config.domains.dnsServers;
+    (app().services.config.domains as { dnsServers: readonly string[] }).dnsServers = [dns.hostPort];
   });
   after(async () => {
     app().services.config.importBaseUrls = {};
+    (app().services.config.domains as { dnsServers: readonly string[] }).dnsServers = dnsServers;
     await site.close();
+    await dns.close();
   });
 
   it('gives every tool a title, the four annotations and an output schema', async () => {
@@ -120,6 +129,10 @@ describe('POST /mcp: tools a client can trust', () => {
     await call(owner, 'restore_version', { id, version: 1 });
     await call(owner, 'get_stats', { id, days: 7 });
     await call(owner, 'get_claim_link', {});
+    const domain = `links.${uniqueName('mcpout')}.example.com`;
+    await call(owner, 'attach_domain', { id, domain });
+    await call(owner, 'get_domain', { id });
+    await call(owner, 'detach_domain', { id });
     await call(owner, 'upload_image', { url: `${site.origin}/me.png`, kind: 'avatar' });
     await call(owner, 'import_links', { url: `${site.origin}/links` });
     await call(owner, 'import_profile', { network: 'github', handle: 'octo' });

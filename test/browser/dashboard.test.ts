@@ -25,8 +25,9 @@ describe('the dashboard in Chromium', function () {
     await page.getByLabel('Bio').fill('Mathematician. Writes notes on engines.');
     await page.getByRole('radio', { name: 'aurora' }).check();
     await page.getByRole('button', { name: 'Save and publish' }).click();
-    expect(await page.getByRole('status').textContent()).to.include('Saved and published.');
+    await page.getByRole('status').filter({ hasText: 'Saved and published.' }).waitFor();
 
+    await page.locator('summary', { hasText: /^Link$/ }).click();
     await page.locator('#new-link-label').fill('Read my notes');
     await page.locator('#new-link-url').fill('https://notes.example.com/');
     await page.getByRole('button', { name: 'Add link' }).click();
@@ -37,13 +38,9 @@ describe('the dashboard in Chromium', function () {
     await page.locator('summary', { hasText: 'Messenger contact' }).click();
     await page.locator('#new-messenger-handle').fill('ada_example');
     await page.getByRole('button', { name: 'Add messenger contact' }).click();
-    await page.locator('summary', { hasText: 'Row of social icons' }).click();
-    await page.getByLabel('Network 1').fill('github');
-    await page.getByLabel('Profile URL 1').fill('https://github.com/ada-example');
-    await page.getByLabel('Network 2').fill('mastodon');
-    await page.getByLabel('Profile URL 2').fill('https://mastodon.social/@ada');
+    await page.locator('#new-socialRow-items').fill('https://github.com/ada-example\nhttps://mastodon.social/@ada');
     await page.getByRole('button', { name: 'Add row of social icons' }).click();
-    await page.waitForLoadState();
+    await page.locator('.blocks > li').nth(3).waitFor();
     expect(await page.locator('.blocks > li').count()).to.equal(4);
 
     await page.getByLabel(/^New avatar/).setInputFiles({
@@ -52,11 +49,23 @@ describe('the dashboard in Chromium', function () {
       buffer: await imageOf('jpeg'),
     });
     await page.getByRole('button', { name: 'Upload avatar' }).click();
-    expect(await page.getByRole('status').textContent()).to.include('Image saved and published.');
-    await page.locator('#avatar-x').fill('30');
-    await page.locator('#avatar-y').fill('20');
+    await page.getByRole('status').filter({ hasText: 'Image saved and published.' }).waitFor();
+    // The focus point by a tap on the picture, 30 % across and 20 % down.
+    const picture = page.locator('form.focus .focus-pick img').first();
+    const box = (await picture.boundingBox())!;
+    await picture.click({ position: { x: box.width * 0.3, y: box.height * 0.2 } });
+    expect(Number(await page.locator('#avatar-x').inputValue())).to.be.closeTo(30, 1);
+    expect(Number(await page.locator('#avatar-y').inputValue())).to.be.closeTo(20, 1);
+    expect(await page.locator('form.focus .focus-pick .dot').first().isVisible()).to.equal(true);
     await page.locator('form.focus').first().getByRole('button', { name: 'Save focus point' }).click();
-    expect(await page.getByRole('status').textContent()).to.include('Saved and published.');
+    await page.getByRole('status').filter({ hasText: 'Saved and published.' }).waitFor();
+    const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(page.url())![1];
+    const [row] = await app().services.db.query("SELECT profile->'avatarFocus' AS focus FROM pages WHERE id = $1", [
+      pageId,
+    ]);
+    const focus = row.focus as { x: number; y: number };
+    expect(focus.x).to.be.closeTo(30, 1);
+    expect(focus.y).to.be.closeTo(20, 1);
     await screenshot(page, `dashboard-editor`);
 
     const live = await page.context().newPage();
@@ -97,7 +106,7 @@ describe('the dashboard in Chromium', function () {
     await screenshot(page, `dashboard-keys`);
     expect((await api.get('/api/agent/me', { key })).status).to.equal(200);
     await page.getByRole('button', { name: 'Revoke my assistant' }).click();
-    expect(await page.getByRole('status').textContent()).to.include('revoked');
+    await page.getByRole('status').filter({ hasText: 'revoked' }).waitFor();
     const after = await api.get('/api/agent/me', { key });
     expect(after.status).to.equal(401);
     expect(after.body.code).to.equal('key_revoked');
@@ -110,6 +119,7 @@ describe('the dashboard in Chromium', function () {
     await page.getByLabel(/^Name/).fill(username);
     await page.getByRole('button', { name: 'Create page' }).click();
     await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    await page.locator('summary', { hasText: /^Link$/ }).click();
     await page.locator('#new-link-label').fill('Tap me');
     await page.locator('#new-link-url').fill('https://tap.example.com/');
     await page.getByRole('button', { name: 'Add link' }).click();

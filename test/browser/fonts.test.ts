@@ -14,6 +14,10 @@ const FACES: [TemplateId, string, string][] = [
   ['zine', 'Archivo Black', '.name'],
   ['y2k', 'Nunito', '.name'],
   ['brutal', 'Archivo', '.name'],
+  ['aurora', 'Outfit', '.name'],
+  ['photo', 'DM Sans', '.name'],
+  ['whisper', 'Inter', '.bio'],
+  ['showcase', 'Plus Jakarta Sans', '.name'],
 ];
 
 describe('self-hosted fonts in Chromium', function () {

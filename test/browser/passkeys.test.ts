@@ -1,16 +1,17 @@
 /**
  * Passkeys in Chromium with a virtual authenticator (the DevTools protocol's WebAuthn domain):
- * added and named on the account screen, a sign-in with one alone, and removed. WebAuthn needs
+ * added and named on the account screen, a sign-in with one alone, and removed; an account
+ * made, or an agent-made one claimed, with a passkey instead of a password. WebAuthn needs
  * a host name for its relying party, so the app answers here at http://localhost:<port>.
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { dashboardBrowser } from '../helpers/browser.js';
-import { uniqueName } from '../helpers/factories.js';
+import { dashboardBrowser, screenshot } from '../helpers/browser.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { addAuthenticator, addPasskey, startLocalhostApp, withoutAutofill } from '../helpers/passkeys.js';
 
-describe('passkeys in Chromium: add, sign in with one alone, remove @slow', function () {
+describe('passkeys in Chromium: sign up with one, add, sign in with one alone, remove @slow', function () {
   this.timeout(120_000);
   ownApp({ start: startLocalhostApp });
   const { freshPage, signUp, expectConsoleErrors } = dashboardBrowser();
@@ -63,17 +64,53 @@ describe('passkeys in Chromium: add, sign in with one alone, remove @slow', func
     expectConsoleErrors(/\/login\/passkey: .* 403/);
   });
 
+  it('an account made with a passkey lands signed in, signs in again with it, and keeps its last passkey', async () => {
+    const page = await freshPage();
+    await addAuthenticator(page);
+    await withoutAutofill(page);
+    await page.goto(`${app().url}/signup`);
+    await page.getByLabel('E-mail').fill(`${uniqueName('passkey')}@example.com`);
+    await page.getByRole('button', { name: 'Sign up with a passkey' }).click();
+    await page.waitForURL(/\/dashboard\?notice=welcome$/);
+
+    await logOut(page);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL(/\/dashboard$/);
+
+    await page.goto(`${app().url}/dashboard/account`);
+    await page.getByRole('button', { name: 'Remove Passkey from sign-up' }).click();
+    expect(await page.getByRole('alert').textContent()).to.include('only way into the account');
+    expect(await page.locator('#passkeys tbody tr').count()).to.equal(1);
+    expectConsoleErrors(/\/dashboard\/passkeys\/[0-9a-f]+\/remove: .* 400/);
+  });
+
+  it('an agent-made account is claimed with a passkey from its claim link, and signs in with it', async () => {
+    const agent = await createAgentAccount();
+    const page = await freshPage();
+    await addAuthenticator(page);
+    await withoutAutofill(page);
+    await page.goto(`${app().url}${new URL(agent.claimUrl).pathname}`);
+    await page.getByLabel('E-mail').fill(`${uniqueName('claimer')}@example.com`);
+    await page.getByRole('button', { name: 'Claim with a passkey' }).click();
+    await page.waitForURL(/\/dashboard\?notice=/);
+    expect(await page.locator('main').textContent()).to.include(agent.page.username);
+
+    await logOut(page);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL(/\/dashboard$/);
+  });
+
   it('the passkeys on the account screen and the log-in form fit a 390 px phone', async () => {
     const page = await freshPage({ width: 390, height: 844, isMobile: true });
     await addAuthenticator(page);
     await signUp(page, `${uniqueName('passkey')}@example.com`);
     await addPasskey(page, 'Phone');
-    await page.locator('#passkeys').screenshot({ path: '/tmp/shots/passkeys-account-390.png' });
+    await screenshot(page.locator('#passkeys'), 'passkeys-account-390');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).to.be.at.most(390);
     await withoutAutofill(page);
     await logOut(page);
-    await page.screenshot({ path: '/tmp/shots/login-390.png', fullPage: true });
+    await screenshot(page, 'login-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { dashboardBrowser } from '../helpers/browser.js';
+import { dashboardBrowser, screenshot } from '../helpers/browser.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { type Mailbox, startMailbox } from '../helpers/mailbox.js';
@@ -113,6 +113,7 @@ describe('the second step of a log-in in Chromium @slow', function () {
     await signUp(page, email);
     await mailbox.next(email); // the confirmation
     const { secret } = await turnOnTotp(page, t0);
+    expect((await mailbox.next(email)).subject).to.include('Two-factor sign-in is on');
     await logOut(page);
 
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -137,7 +138,7 @@ describe('the second step of a log-in in Chromium @slow', function () {
     const email = `${uniqueName('narrow')}@example.com`;
     const page = await freshPage({ width: 390, height: 844, isMobile: true });
     const fits = async (name: string) => {
-      await page.screenshot({ path: `/tmp/shots/${name}-390.png`, fullPage: true });
+      await screenshot(page, `${name}-390`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), name).to.be.at.most(390);
     };
     await signUp(page, email);
@@ -149,7 +150,7 @@ describe('the second step of a log-in in Chromium @slow', function () {
     await page.getByRole('button', { name: 'Turn on' }).click();
     await fits('recovery-codes');
     await page.goto(`${app().url}/dashboard/account#two-factor`);
-    await page.locator('#two-factor').screenshot({ path: '/tmp/shots/two-factor-card-390.png' });
+    await screenshot(page.locator('#two-factor'), 'two-factor-card-390');
     await fits('account');
     await logOut(page);
     await password(page, email);

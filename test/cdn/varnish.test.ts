@@ -3,7 +3,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, type HostAnswer, hostRequest } from '../helpers/client.js';
-import { createAgentAccount } from '../helpers/factories.js';
+import { startDns, type TestDns } from '../helpers/dnsServer.js';
+import { activateDomain } from '../helpers/domains.js';
+import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, swapApp } from '../helpers/hooks.js';
 import { freePort } from '../helpers/ports.js';
 import { startVarnish, type Varnish } from '../helpers/varnish.js';
@@ -25,10 +27,14 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
   let varnish: Varnish;
   let own: TestApp;
   let previous: TestApp;
+  let dns: TestDns;
 
   before(async () => {
     const port = await freePort();
-    own = await startApp({ env: { CDN: 'varnish', VARNISH_URLS: `http://127.0.0.1:${port}` } });
+    dns = await startDns();
+    own = await startApp({
+      env: { CDN: 'varnish', VARNISH_URLS: `http://127.0.0.1:${port}`, DNS_SERVERS: dns.hostPort },
+    });
     previous = swapApp(own);
     varnish = await startVarnish({ routers: [{ host: '127.0.0.1', port: own.port }], pageDomain: 'pages.test', port });
   });
@@ -36,6 +42,7 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
     await varnish?.stop();
     if (previous) swapApp(previous);
     await own?.close();
+    await dns?.close();
   });
 
   it('keeps a page: the first request is a miss, the next a hit with the same page', async () => {
@@ -218,7 +225,66 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
     expect((await through(varnish, a.page.username, '/')).headers['x-cache']).to.equal('HIT');
   });
 
-  it('answers only page hosts', async () => {
+  /** A page with a custom domain attached and verified (its TXT record in the test DNS). */
+  async function withDomain(bio: string) {
+    const a = await createAgentAccount({ page: { bio } });
+    const domain = `links.${uniqueName('v')}.example.com`;
+    await activateDomain(dns, a, domain);
+    return { a, domain };
+  }
+
+  it('keeps a page on its custom domain like on its page host, one copy whatever the case or final dot of the name', async () => {
+    const { domain } = await withDomain('On my own domain');
+    const first = await hostRequest(varnish.port, domain, '/');
+    expect(first.status).to.equal(200);
+    expect(first.text).to.include('On my own domain');
+    expect(first.headers['x-cache']).to.equal('MISS');
+    for (const host of [domain, domain.toUpperCase(), `${domain}.`]) {
+      const again = await hostRequest(varnish.port, host, '/');
+      expect(again.headers['x-cache'], host).to.equal('HIT');
+      expect(again.text).to.equal(first.text);
+    }
+    for (const h of ['surrogate-key', 'surrogate-control', 'xkey']) expect(first.headers[h], h).to.equal(undefined);
+  });
+
+  it("purges a page's copy on its custom domain with its key, so an edit shows there on the very next request", async () => {
+    const { a, domain } = await withDomain('Before the edit');
+    await hostRequest(varnish.port, domain, '/');
+    expect((await hostRequest(varnish.port, domain, '/')).headers['x-cache']).to.equal('HIT');
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { bio: 'After the edit' }, { key: a.key })).status).to.equal(
+      200,
+    );
+    const next = await hostRequest(varnish.port, domain, '/');
+    expect(next.headers['x-cache']).to.equal('MISS');
+    expect(next.text).to.include('After the edit');
+  });
+
+  it('passes a name no page serves on to the router, whose 404 is not kept', async () => {
+    const domain = `links.${uniqueName('n')}.example.com`;
+    for (let i = 0; i < 2; i++) {
+      const res = await hostRequest(varnish.port, domain, '/');
+      expect(res.status).to.equal(404);
+      expect(res.text, "the router's 404 page").not.to.include('Not a page host');
+    }
+  });
+
+  it('answers 404 itself for the service own names, IP literals and malformed hosts, never asking a router', async () => {
+    for (const host of [
+      'apex.test',
+      'APEX.test.',
+      'pages.test:8080',
+      '203.0.113.7',
+      'localhost',
+      'a..b.example',
+      'under_score.example.com',
+    ]) {
+      const res = await hostRequest(varnish.port, host, '/');
+      expect(res.status, host).to.equal(404);
+      expect(res.text, host).to.include('Not a page host');
+    }
+  });
+
+  it('answers the API path on PAGE_DOMAIN itself with 404: the apex is not behind it', async () => {
     const res = await new Promise<number>((resolve, reject) => {
       http
         .get(

@@ -49,4 +49,42 @@ describe('the home page: /', () => {
     const res = await person.get('/');
     expect(res.html).to.include('Go to your pages').and.not.include('href="/signup"');
   });
+
+  it('shows four example pages rendered by the real renderer in four templates, framed by the home page only', async () => {
+    const res = await new Person().get('/');
+    const doc = parse(res.html);
+    const frames = doc.querySelectorAll('ul.examples iframe').map((f) => f.getAttribute('src'));
+    expect(frames).to.deep.equal(['/examples/editorial', '/examples/noir', '/examples/zine', '/examples/aurora']);
+    // The frames are pictures: out of the tab order and the accessibility tree; each has its own link.
+    expect(doc.querySelectorAll('ul.examples .phone[inert]')).to.have.length(4);
+    expect(doc.querySelectorAll('ul.examples a[href="/examples/noir"]')).to.have.length(1);
+    const page = await fetch(`${app().url}/examples/noir`);
+    expect(page.status).to.equal(200);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).to.include("frame-ancestors 'self'").and.include("script-src 'self'");
+    const html = await page.text();
+    expect(html).to.include('The Night Shift').and.include('Listen on Spotify');
+    expect(html).to.not.include('class="px"').and.not.include(' ping=');
+    // The fonts it names are served here too.
+    const font = /\/_\/fonts\/[^"')\s]+\.woff2/.exec(html)?.[0];
+    expect(font, 'noir names its Playfair Display').to.be.a('string');
+    const served = await fetch(`${app().url}${font}`);
+    expect(served.status).to.equal(200);
+    expect(served.headers.get('content-type')).to.equal('font/woff2');
+    expect((await fetch(`${app().url}/_/fonts/nothing.woff2`)).status).to.equal(404);
+    expect((await fetch(`${app().url}/examples/nothing`)).status).to.equal(404);
+    // Every other screen is still framed by nobody.
+    expect((await fetch(`${app().url}/login`)).headers.get('content-security-policy')).to.include(
+      "frame-ancestors 'none'",
+    );
+  });
+
+  it('shows how to start as a person and as an agent (the one-call create with curl, MCP), and may be indexed', async () => {
+    const res = await new Person().get('/');
+    expect(res.html).to.include('Start as a person').and.include('Start as an agent');
+    expect(res.html).to.include(`curl ${app().services.config.baseUrl}/api/agent/pages`);
+    expect(res.html).to.include(`<code>${app().services.config.baseUrl}/mcp</code>`).and.include('create_page');
+    expect(res.html).to.not.include('name="robots"');
+    expect((await new Person().get('/login')).html).to.include('<meta name="robots" content="noindex">');
+  });
 });

@@ -26,14 +26,17 @@ async function personWithPage() {
 }
 
 describe('dashboard pages: /dashboard', () => {
-  it('shows the owner the User-Agent that created the page and the account', async () => {
+  it('shows the owner what created the page and the account, the raw User-Agent on demand', async () => {
     const { person, id } = await personWithPage();
     const editor = await person.get(`/dashboard/pages/${id}`);
     expect(editor.html).to.match(
-      /Created \d{4}-\d\d-\d\d by <span class="ua">Mozilla\/5.0 \(dashboard tests\)<\/span>/,
+      /Created <time datetime="\d{4}-\d\d-\d\dT[^"]+"[^>]*>[^<]+<\/time> by <details class="agent"><summary>An unknown browser<\/summary><code>Mozilla\/5.0 \(dashboard tests\)<\/code><\/details>/,
     );
     const account = await person.get('/dashboard/account');
-    expect(account.html).to.include('Created by <span class="ua">Mozilla/5.0 (dashboard tests)</span>');
+    // The account screen says it in words, the raw User-Agent on demand.
+    expect(account.html).to.include(
+      'Created by <details class="agent"><summary>An unknown browser</summary><code>Mozilla/5.0 (dashboard tests)</code></details>',
+    );
   });
 
   it('adds a page by hand that goes live, with its URL and a QR code on the list', async () => {
@@ -193,7 +196,10 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       { platform: 'mastodon', url: 'https://mastodon.social/@example' },
     ]);
     const editor = await person.get(`/dashboard/pages/${id}`);
-    expect(editor.html).to.include('value="https://mastodon.social/@example"');
+    // The row's form lists its profile addresses, one per line.
+    expect(editor.html).to.match(
+      /<textarea[^>]*name="items"[^>]*>https:\/\/github\.com\/example\nhttps:\/\/mastodon\.social\/@example<\/textarea>/,
+    );
 
     const half = await person.post(`/dashboard/pages/${id}/blocks/${row.id}`, {
       action: 'edit',
@@ -428,7 +434,9 @@ describe('dashboard statistics: /dashboard/pages/<id>/stats', () => {
       expect(res.html).to.include('data-stat="views">1<').and.include('data-stat="taps">1<');
       expect(res.html).to.include(`aria-current="page">${days} days`);
       expect((res.html.match(/<rect class="v"/g) ?? []).length).to.equal(Number(days));
-      expect(res.html).to.include('<td data-label="Block">Tapped link</td><td data-label="Taps">1</td>');
+      expect(res.html).to.match(
+        /data-breakdown="links">\s*<li><span class="name">Tapped link<\/span> <span class="count">1<\/span>/,
+      );
     }
   });
 });

@@ -11,7 +11,17 @@ import { app } from '../helpers/hooks.js';
 import { Person } from '../helpers/person.js';
 
 /** Paths that anyone may fetch. */
-const PUBLIC = ['/dashboard/copy.js', '/dashboard/webauthn.js', '/dashboard/passkeys.js'];
+const PUBLIC = [
+  '/dashboard/copy.js',
+  '/dashboard/webauthn.js',
+  '/dashboard/passkeys.js',
+  '/dashboard/time.js',
+  '/dashboard/htmx.js',
+  '/dashboard/sortable.js',
+  '/dashboard/editor.js',
+  '/dashboard/editor.css',
+  '/dashboard/fonts/:name',
+];
 
 /** Every method and path the dashboard serves under /dashboard, with its parameters filled in. */
 function screens(): { method: string; path: string }[] {

@@ -3,9 +3,8 @@
  * data through factories, so nothing is truncated between tests.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Logger, pino } from 'pino';
 import type { Cdn } from '../../cdn/cdn.js';
@@ -17,6 +16,7 @@ import { startProcess } from '../../start/process.js';
 import type { Database } from '../../store/db.js';
 import type { ObjectStorage } from '../../store/objects.js';
 import { freshDatabase } from './db.js';
+import { RUN_TMP } from './run.js';
 
 export interface TestApp {
   url: string;
@@ -42,13 +42,17 @@ export async function startApp(
 ): Promise<TestApp> {
   const owned = options.db ? null : await freshDatabase();
   const db = options.db ?? owned!.db;
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-test-'));
+  await mkdir(RUN_TMP, { recursive: true });
+  const dataDir = await mkdtemp(path.join(RUN_TMP, 'app-'));
   let fixed: number | null = null;
   const config = loadConfig({
     PORT: '0',
     DATA_DIR: dataDir,
     PAGE_DOMAIN: 'pages.test',
     TRUST_PROXY: '1',
+    // scrypt's lowest cost: the suite signs up and logs in a few hundred people, each hash at the
+    // production cost (15) taking 0.1-0.2 s of a core. test/api/passwordCost.test.ts runs that one.
+    PASSWORD_COST: '10',
     ...options.env,
   });
   const running = await startProcess({

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { randomAddress } from './client.js';
 import { uniqueName } from './factories.js';
 import { app } from './hooks.js';
 
@@ -26,13 +27,15 @@ export const CHROMIUM = {
 export const SHOTS = new URL('../browser/screenshots/', import.meta.url).pathname;
 
 /**
- * A full-page screenshot into test/browser/screenshots/ for a person to look at, unless
- * SCREENSHOTS=0 (CI, where nobody looks: each costs a second or so of encoding on a long page).
+ * A screenshot (of the full page, or of one element) into test/browser/screenshots/ for a person
+ * to look at, unless SCREENSHOTS=0 (CI, where nobody looks: each costs a second or so of
+ * encoding on a long page).
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(target: Page | Locator, name: string): Promise<void> {
   if (process.env.SCREENSHOTS === '0') return;
   await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+  if ('goto' in target) await target.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+  else await target.screenshot({ path: `${SHOTS}${name}.png` });
 }
 
 /**
@@ -60,18 +63,37 @@ export function dashboardBrowser() {
      * fail the test unless `watched: false`.
      */
     async freshPage(
-      o: { width?: number; height?: number; isMobile?: boolean; userAgent?: string; watched?: boolean } = {},
+      o: {
+        width?: number;
+        height?: number;
+        isMobile?: boolean;
+        userAgent?: string;
+        /** The browser's time zone (an IANA name); the machine's when not told. */
+        timezoneId?: string;
+        /**
+         * The visitor's address, as the proxy in front of the test app (TRUST_PROXY=1) names it:
+         * one of its own unless told (null: none, so the socket's 127.0.0.1). Each browser is then
+         * another person, as in life: the per-address limits (5 sign-ups an hour) of one test
+         * file's browsers do not refuse the next file's in the same worker.
+         */
+        address?: string | null;
+        watched?: boolean;
+      } = {},
     ): Promise<Page> {
+      const address = o.address === undefined ? randomAddress() : o.address;
       const context = await browser.newContext({
         viewport: { width: o.width ?? 1280, height: o.height ?? 900 },
         isMobile: o.isMobile ?? false,
         ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+        ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}),
+        ...(address ? { extraHTTPHeaders: { 'x-forwarded-for': address } } : {}),
       });
       const page = await context.newPage();
       if (o.watched === false) return page;
       page.on('console', (m) => {
         if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
       });
+      page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
       return page;
     },
 

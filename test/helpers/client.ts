@@ -51,7 +51,9 @@ export async function request<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(app().url + path, { method, headers, body });
+  const res = await fetch(app().url + path, { method, headers, body }).catch((err: Error) => {
+    throw withCause(err, `${method} ${path}`);
+  });
   const text = await res.text();
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
   const response: Response<T> = {
@@ -62,6 +64,17 @@ export async function request<T = any>(
   };
   if (!options.unchecked) await checkContract(method, path, response);
   return response;
+}
+
+/**
+ * fetch's "fetch failed" with what failed and why (its cause: ECONNRESET, "other side closed", a
+ * timeout), which mocha does not print on its own.
+ */
+export function withCause(err: Error, what: string): Error {
+  const cause = err.cause as (Error & { code?: string }) | undefined;
+  if (!cause) return err;
+  err.message = `${err.message}: ${what}: ${cause.code ?? cause.name}: ${cause.message}`;
+  return err;
 }
 
 /** Addresses in 198.18.0.0/15 with a last byte of 1-254. */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, dumpEmbedded, openDatabase } from '../../store/db.js';
 import { listMigrations, type Migration, migrate } from '../../store/migrate.js';
+import { SCHEMA_PREFIX } from './run.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 
@@ -26,7 +27,7 @@ export async function freshDatabase(
     return { db, drop: () => db.close() };
   }
   if (!url || !databaseUrl) throw new Error('postgres engine needs DATABASE_URL');
-  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const schema = `${SCHEMA_PREFIX}${randomBytes(6).toString('hex')}`;
   const db = await openDatabase({ url, schema });
   await migrate(db, migrations);
   return {

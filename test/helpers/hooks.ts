@@ -5,7 +5,10 @@
  * half the lock lifetime (five minutes) that it neither clears nor unrefs, so a run that started
  * workers would otherwise wait that long before the process ends. main.ts exits on its own.
  */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
 import { startApp, type TestApp } from './app.js';
+import { inWorker } from './run.js';
 
 let shared: TestApp | undefined;
 
@@ -36,7 +39,9 @@ export function ownApp(o: { each?: boolean; start?: () => Promise<TestApp> } = {
   let previous: TestApp | undefined;
   const [setUp, tearDown] = o.each ? [beforeEach, afterEach] : [before, after];
   setUp(async function () {
-    this.timeout(60_000);
+    // Starting an app runs every migration on a new database: seconds on a quiet machine, over a
+    // minute at the load of CI's three lanes. The timeout only catches a start that hangs.
+    this.timeout(180_000);
     own = await (o.start ?? startApp)();
     previous = swapApp(own);
   });
@@ -47,15 +52,36 @@ export function ownApp(o: { each?: boolean; start?: () => Promise<TestApp> } = {
   return () => own!;
 }
 
+/**
+ * With TEST_FILES_DONE set (CI), each file whose tests all ran is named on a line of that file: when
+ * a worker dies of a signal (PGlite's WebAssembly, now and then), CI runs again only the files
+ * that did not finish.
+ */
+function markFilesDone(root: Mocha.Suite | undefined): void {
+  const log = process.env.TEST_FILES_DONE;
+  if (!log || !root) return;
+  const files = new Set(root.suites.map((s) => s.file).filter((f): f is string => Boolean(f)));
+  if (files.size === 0) return;
+  appendFileSync(log, [...files].map((f) => `${path.relative(process.cwd(), f)}\n`).join(''));
+}
+
+// A worker of `mocha --parallel` runs the root hooks' beforeAll and afterAll around every file it
+// is given: there the app is started for the worker's first file and kept for the others, as one
+// app serves a whole serial run, and what the worker leaves open when it is ended is removed by
+// the main process (runFixtures.ts, mochaGlobalTeardown).
+
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
-    this.timeout(60_000);
-    shared = await startApp();
+    this.timeout(180_000);
+    shared ??= await startApp();
   },
   afterEach() {
     shared?.clock.reset();
   },
-  async afterAll() {
+  async afterAll(this: Mocha.Context) {
+    markFilesDone(this.test?.parent);
+    if (inWorker) return;
     await shared?.close();
+    shared = undefined;
   },
 };

@@ -2,7 +2,7 @@
  * A person at a browser, for the dashboard's HTTP tests: a cookie jar, one client address, the
  * CSRF token of the last page read, and forms posted the way a browser posts them.
  */
-import { type Response, randomAddress, request } from './client.js';
+import { type Response, randomAddress, request, withCause } from './client.js';
 import { uniqueName } from './factories.js';
 import { app } from './hooks.js';
 
@@ -15,7 +15,9 @@ export interface Page {
 
 export class Person {
   readonly cookies = new Map<string, string>();
-  readonly address = randomAddress();
+  readonly address: string = randomAddress();
+  /** The browser's User-Agent. */
+  userAgent = 'Mozilla/5.0 (dashboard tests)';
   /** The CSRF token of the last page read. */
   csrf = '';
 
@@ -42,10 +44,12 @@ export class Person {
       headers: {
         cookie: this.cookieHeader(),
         'x-forwarded-for': this.address,
-        'user-agent': 'Mozilla/5.0 (dashboard tests)',
+        'user-agent': this.userAgent,
         ...(body instanceof URLSearchParams ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
       body,
+    }).catch((err: Error) => {
+      throw withCause(err, `${method} ${path}`);
     });
     this.remember(res.headers);
     const html = await res.text();

@@ -14,6 +14,9 @@
  *    (vnu-jar) with it.
  *  - Varnish (`varnishd`, with the xkey module of varnish-modules): test/cdn/varnish.test.ts, which
  *    runs the shipped deploy/varnish/default.vcl in front of the page host.
+ *  - Caddy (`caddy`, Debian's 2.6): test/deploy/caddyfile.test.ts, which reads the shipped
+ *    deploy/caddy/Caddyfile with `caddy adapt`. (The topology test, which runs Caddy, runs
+ *    without this preflight: test/helpers/caddy.ts says what is missing there.)
  *  - When DATABASE_URL is set, a PostgreSQL server there that takes a connection: every run, since
  *    hooks.ts starts the run's app on it.
  *
@@ -41,6 +44,7 @@ export const TOOLS = {
   chromium: { files: /^test\/browser\//, missing: missingChromium },
   java: { files: /^test\/renderer\/validity\.test\.ts$/, missing: missingJava },
   varnish: { files: /^test\/cdn\/varnish\.test\.ts$/, missing: missingVarnish },
+  caddy: { files: /^test\/deploy\/caddyfile\.test\.ts$/, missing: missingCaddy },
 } satisfies Record<string, Tool>;
 
 function missingVarnish(): string | null {
@@ -48,6 +52,14 @@ function missingVarnish(): string | null {
   const install = 'sudo apt-get install varnish varnish-modules (or run npm run test:fast, which skips it)';
   if (varnishd.error || varnishd.status !== 0) {
     return `npm test needs Varnish (varnishd on PATH) for the CDN test of deploy/varnish/default.vcl: ${install}`;
+  }
+  return null;
+}
+
+function missingCaddy(): string | null {
+  const caddy = spawnSync('caddy', ['version'], { encoding: 'utf8', timeout: 10_000 });
+  if (caddy.error || caddy.status !== 0) {
+    return 'npm test needs Caddy (caddy on PATH) for the test of deploy/caddy/Caddyfile: sudo apt-get install caddy (or run npm run test:fast, which skips it)';
   }
   return null;
 }
@@ -125,7 +137,7 @@ async function preflight(files: string[] | null): Promise<string[]> {
 }
 
 /** What mochaGlobalSetup reads of the Runner (the fields with `_` have no public getter). */
-interface RunnerLike {
+export interface RunnerLike {
   suite?: Mocha.Suite;
   _grep?: RegExp;
   _invert?: boolean;
@@ -153,9 +165,11 @@ function onlyTests(suite: Mocha.Suite): Mocha.Test[] {
 }
 
 /** The files (relative to the repository) of the tests the run will run; null if not known. */
-function selectedFiles(runner: RunnerLike): string[] | null {
+export function selectedFiles(runner: RunnerLike): string[] | null {
   const root = runner.suite;
-  if (!root?.suites) return null; // not a Runner (mocha --watch): check for every test
+  // Not a Runner (mocha --watch), or the main process of `mocha --parallel`, which loads no test
+  // file (its workers do): check for every test.
+  if (!root?.suites || (root.suites.length === 0 && root.tests.length === 0)) return null;
   const { _grep: grep, _invert: invert = false } = runner;
   const tests = (only(root).hasOnly() ? onlyTests(root) : allTests(root)).filter(
     (test) => !test.isPending() && (!(grep instanceof RegExp) || grep.test(test.fullTitle()) !== invert),

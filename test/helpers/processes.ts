@@ -9,9 +9,14 @@ import { expect } from 'chai';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Builds dist/ once, so no run below spends its time (or its first lines) building. */
+/**
+ * Builds dist/ when it is older than the sources (the run's global setup, runFixtures.ts, has
+ * built it already unless a source changed since), so no run below spends its time (or its first
+ * lines) building. Never a build when dist/ is current: another test's process may be running
+ * from it (`mocha --parallel`), and a build swaps it whole.
+ */
 export function buildDist(): void {
-  const built = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   expect(built.status, built.stderr).to.equal(0);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Debian's Varnish with the shipped deploy/varnish/default.vcl, for tests and benchmarks: the
- * VCL's three marked parts (routers, purgers, page domain) replaced for loopback, varnishd in
+ * VCL's four marked parts (routers, purgers, page domain, own hosts) replaced for loopback, varnishd in
  * the foreground in a folder of its own, its counters read with varnishstat.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -13,11 +13,14 @@ import { freePort } from './ports.js';
 
 const VCL = new URL('../../deploy/varnish/default.vcl', import.meta.url);
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/bin/varnishd'].find((p) => existsSync(p));
+const VARNISHLOG = ['/usr/bin/varnishlog', '/usr/sbin/varnishlog'].find((p) => existsSync(p)) ?? 'varnishlog';
 
 export interface VarnishOptions {
   routers: { host: string; port: number }[];
   /** PAGE_DOMAIN without a port, e.g. `pages.test`. */
   pageDomain: string;
+  /** The service's own names besides PAGE_DOMAIN itself (BASE_URL's host, MEDIA_URL's), never custom domains. */
+  ownHosts?: string[];
   /** Addresses allowed to purge (loopback's 127.0.0.1 by default). */
   purgers?: string[];
   /** The port to listen on (a free one by default; given when the service must know it first). */
@@ -29,10 +32,15 @@ export interface Varnish {
   url: string;
   /** Hits, misses and passes since the start. */
   stats(): Promise<{ hits: number; misses: number; passes: number }>;
+  /**
+   * Every request Varnish answered with a 5xx since the start, as varnishlog groups it (the
+   * backends tried, their errors and timings): what a test prints when a visitor got one.
+   */
+  failures(): Promise<string>;
   stop(): Promise<void>;
 }
 
-/** The shipped VCL with its marked parts made for these routers, purgers and page domain. */
+/** The shipped VCL with its marked parts made for these routers, purgers, page domain and own hosts. */
 export async function vclFor(o: VarnishOptions): Promise<string> {
   const shipped = await readFile(VCL, 'utf8');
   const names = o.routers.map((_, i) => `router${i + 1}`);
@@ -50,11 +58,15 @@ export async function vclFor(o: VarnishOptions): Promise<string> {
   const purgers = ['acl purgers {', ...(o.purgers ?? ['127.0.0.1']).map((a) => `  "${a}";`), '}'].join('\n');
   const domain = o.pageDomain.replace(/\./g, '\\.');
   const pageHost = `  if (req.http.host !~ "(?i)^[a-z0-9-]+\\.${domain}(:[0-9]+)?$") {`;
-  return replaceBetween(
-    replaceBetween(replaceBetween(shipped, 'backends', backends), 'purgers', purgers),
-    'page domain',
-    pageHost,
-  );
+  const own = [o.pageDomain, ...(o.ownHosts ?? ['apex.test'])].map((h) => h.replace(/\./g, '\\.')).join('|');
+  const ownHosts = `    if (req.http.host ~ "(?i)^(${own})\\.?(:[0-9]+)?$") {`;
+  const parts: [string, string][] = [
+    ['backends', backends],
+    ['purgers', purgers],
+    ['page domain', pageHost],
+    ['own hosts', ownHosts],
+  ];
+  return parts.reduce((text, [marker, body]) => replaceBetween(text, marker, body), shipped);
 }
 
 function replaceBetween(text: string, marker: string, body: string): string {
@@ -90,7 +102,9 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
 
+  let log: ChildProcess | undefined;
   const stop = async () => {
+    log?.kill('SIGTERM');
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -111,9 +125,19 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  // varnishlog reads the shared log from now on, keeping only the requests answered 5xx.
+  const failuresFile = path.join(dir, 'failures.log');
+  log = spawn(VARNISHLOG, ['-n', work, '-g', 'request', '-q', 'RespStatus >= 500', '-w', failuresFile, '-A', '-u'], {
+    stdio: 'ignore',
+  });
+  log.on('error', () => {}); // no varnishlog: failures() says so
+
   return {
     port,
     url,
+    async failures() {
+      return readFile(failuresFile, 'utf8').catch(() => '(varnishlog wrote nothing)');
+    },
     async stats() {
       const { stdout } = await promisify(execFile)('varnishstat', ['-n', work, '-1', '-j']);
       const counters = JSON.parse(stdout);

@@ -187,8 +187,7 @@ describe('background jobs', () => {
       expect(next('2026-10-24T12:00:00Z')).to.equal('2026-10-25T02:00:00.000Z');
     });
 
-    it('runs a due job once although two workers poll the same database', async function () {
-      this.timeout(20_000);
+    it('runs a due job once although two workers poll the same database', async () => {
       const workers = [
         await startJobs(app().services, { work: true }),
         await startJobs(app().services, { work: true }),

@@ -122,7 +122,7 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
         },
       },
     };
-    watched.publisher = createPublisher({ ...watched, config: s.config });
+    watched.publisher = createPublisher({ ...watched, config: s.config, domainGraceMs: s.config.domains.graceMs });
 
     const versions = { ...renderVersions(s.config), zine: 'edited-zine' };
     expect((await republishStalePages(watched, { versions })).republished).to.equal(2);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -102,6 +103,27 @@ describe('GET /metrics', () => {
     }
     // The port is given back when the process stops.
     expect(await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => 'refused')).to.equal('refused');
+  });
+
+  it('answers on METRICS_PORT by whatever host name the scraper uses: there a name is no custom domain', async () => {
+    const port = await freePort();
+    const own = await startApp({ env: { METRICS_PORT: String(port) } });
+    try {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        http
+          .get(
+            { port, host: '127.0.0.1', path: '/metrics', headers: { host: `web1.internal.example:${port}` } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode);
+            },
+          )
+          .on('error', reject);
+      });
+      expect(status).to.equal(200);
+    } finally {
+      await own.close();
+    }
   });
 
   describe('when object storage is down', function () {

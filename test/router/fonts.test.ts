@@ -71,7 +71,6 @@ describe("a page host's fonts (router/fontFiles.ts, renderer/fonts.ts)", () => {
     const res = await pageRequest(a.page.username, '/');
     expect(String(res.headers['content-security-policy'])).to.include("font-src 'self'");
     expect(fontUrls(res.text)).to.deep.equal([]);
-    for (const id of TEMPLATE_IDS)
-      expect(templateFonts(id) === '', id).to.equal(!/^(editorial|noir|zine|y2k|brutal)$/.test(id));
+    for (const id of TEMPLATE_IDS) expect(templateFonts(id) === '', id).to.equal(id === 'mono');
   });
 });

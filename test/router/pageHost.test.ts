@@ -336,6 +336,8 @@ describe('page host cache (router/pageHost.ts)', () => {
     const reads: string[] = [];
     const storage = {
       get: (key: string) => {
+        // The route table first (no custom domain here), answered at once.
+        if (key.endsWith('/meta.json')) return Promise.resolve(null);
         reads.push(key);
         return new Promise<StoredObject>((resolve) => {
           release = resolve;
@@ -344,7 +346,7 @@ describe('page host cache (router/pageHost.ts)', () => {
     } as unknown as ObjectStorage;
     const host = createPageHost({
       pageDomain: 'pages.test',
-      site: { baseUrl: 'http://localhost' },
+      site: { baseUrl: 'http://localhost', pageScheme: 'http:' },
       storage,
       counters: {} as Counters,
       visits: createVisits(),

@@ -152,7 +152,11 @@ describe('npm start (the process an operator runs)', function () {
       const seenBefore = starting.stdout.join('');
       starting.child.kill('SIGTERM');
       expect(seenBefore, 'the signal came before the start line').not.to.include('listening on');
-      expect(await starting.exited).to.be.oneOf([0, null]);
+      const code = await starting.exited;
+      expect(code, `exit code; it wrote:\n${starting.stdout.join('')}${starting.stderr.join('')}`).to.be.oneOf([
+        0,
+        null,
+      ]);
       expect(starting.stdout.join('')).to.include('"msg":"stopped"');
       expect(existsSync(path.join(fresh, 'db.lock')), 'the lock is released').to.equal(false);
     } finally {

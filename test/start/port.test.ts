@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../core/config.js';
 import { StartupError } from '../../core/errors.js';
-import { bindPort } from '../../start/port.js';
+import { bindPort, KEEP_ALIVE_MS } from '../../start/port.js';
 import { startProcess } from '../../start/process.js';
 import { openDatabase } from '../../store/db.js';
 
@@ -15,6 +16,28 @@ describe('the port, bound before the service starts (start/port.ts)', function (
     dir = await mkdtemp(path.join(tmpdir(), 'linkpage-port-'));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('keeps an idle connection open for 125 s, longer than a proxy in front keeps its own', async () => {
+    const bound = await bindPort(0, '127.0.0.1');
+    bound.serve((_req, res) => res.end('ok'));
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const headers = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: bound.port, path: '/', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers));
+          })
+          .on('error', reject);
+      });
+      expect(headers.connection).to.equal('keep-alive');
+      expect(headers['keep-alive']).to.equal('timeout=125');
+      expect(bound.server.keepAliveTimeout).to.equal(KEEP_ALIVE_MS);
+    } finally {
+      agent.destroy();
+      await bound.abandon();
+    }
+  });
 
   it('answers /healthz 200 and /readyz 503 while starting, and holds other requests', async () => {
     const bound = await bindPort(0, '127.0.0.1');

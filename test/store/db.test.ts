@@ -111,9 +111,7 @@ for (const engine of engines) {
 }
 
 if (process.env.DATABASE_URL) {
-  describe('a PostgreSQL connection ended in the middle of a transaction (store/db.ts)', function () {
-    this.timeout(30_000);
-
+  describe('a PostgreSQL connection ended in the middle of a transaction (store/db.ts)', () => {
     it('fails that transaction with an outage error, and the next one runs on a new connection', async () => {
       const { db, drop } = await freshDatabase('postgres');
       const { db: other, drop: dropOther } = await freshDatabase('postgres');

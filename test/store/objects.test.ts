@@ -175,8 +175,7 @@ describe('object storage', () => {
     });
   });
 
-  describe('s3Storage against an S3 HTTP server (s3rver)', function () {
-    this.timeout(30_000);
+  describe('s3Storage against an S3 HTTP server (s3rver)', () => {
     let server: S3rver | undefined;
     let dir: string | undefined;
     let endpoint: string;

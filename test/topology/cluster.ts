@@ -53,7 +53,11 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function startCluster(counts: Record<Role, number> = { router: 2, api: 2, worker: 2 }): Promise<Cluster> {
+/** `extraEnv`: settings added to every process's (DNS_SERVERS for the custom-domain test). */
+export async function startCluster(
+  counts: Record<Role, number> = { router: 2, api: 2, worker: 2 },
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Cluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-topology-'));
   const postgres = await startPostgresServer();
   const db = new pg.Pool({ connectionString: postgres.url, max: 4 });
@@ -123,6 +127,7 @@ export async function startCluster(counts: Record<Role, number> = { router: 2, a
     VARNISH_URLS: `http://127.0.0.1:${varnishPort}`,
     LOG_LEVEL: 'info',
     NODE_NO_WARNINGS: '1',
+    ...extraEnv,
   };
 
   const processes: ServiceProcess[] = [];

@@ -98,6 +98,8 @@ describe('faults on the topology (npm run test:topology)', function () {
         `      ${r.visitorRequests} visitor requests, ${r.visitorErrors.length} errors; ${r.editsAcknowledged} of ${r.editsSent} edits acknowledged, ${r.lostEdits.length} lost`,
       );
       expect(r.visitorRequests, 'a load, not a trickle').to.be.above(200);
+      if (r.visitorErrors.length > 0)
+        console.log(`Varnish's log of them:\n${(await c.varnish.failures()).slice(0, 20_000)}`);
       expect(r.visitorErrors, 'visitor errors').to.deep.equal([]);
       expect(r.lostEdits, 'pages whose acknowledged edit is not served').to.deep.equal([]);
       expect(c.of('router').every((router) => router.alive())).to.equal(true);

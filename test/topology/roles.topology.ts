@@ -214,7 +214,8 @@ describe('the roles as separate processes (npm run test:topology)', function () 
     const renderedBy = (pattern: RegExp) => c.of('worker').filter((w) => w.lines.some((l) => pattern.test(l)));
     const RUN_STARTED = /republish: \d+ pages? published with another template/;
 
-    it('renders every page once, in one worker, when both start after the change', async () => {
+    it('renders every page once, in one worker, when both start after the change', async function () {
+      this.timeout(300_000);
       const model = await createPage(0);
       await Promise.all(c.of('worker').map((w) => w.stop()));
       await c.db.query("UPDATE pages SET published_template_version = 'old'");
@@ -223,7 +224,7 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       for (const w of c.of('worker')) w.lines.length = 0;
       await Promise.all(c.of('worker').map((w) => w.restart()));
 
-      await eventually('no stale page left', 90_000, async () => (await staleCount()) === 0);
+      await eventually('no stale page left', 180_000, async () => (await staleCount()) === 0);
       expect(renderedBy(RUN_STARTED), 'one worker ran the republish').to.have.length(1);
       // The other may at most have found the job done ("every published page is up to date").
       expect(renderedBy(/republish: (?!every published page is up to date)/), 'republish lines').to.have.length(1);
@@ -232,23 +233,26 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       expect(served.status).to.equal(200);
     });
 
-    it('finishes in the other worker when the one rendering is killed, missing no page and writing none twice', async () => {
+    it('finishes in the other worker when the one rendering is killed, missing no page and writing none twice', async function () {
+      // Rendering and storing run at a few pages a second while CI's other lanes load both cores.
+      this.timeout(360_000);
       const model = await createPage(0);
       await Promise.all(c.of('worker').map((w) => w.stop()));
-      const names = await stalePages(model, 1_000);
+      // Five batches of 100 (core/commands/republish.ts).
+      const names = await stalePages(model, 500);
       c.puts.clear();
       for (const w of c.of('worker')) w.lines.length = 0;
       await Promise.all(c.of('worker').map((w) => w.restart()));
 
       await eventually('a worker starts the republish', 30_000, async () => renderedBy(RUN_STARTED).length === 1);
       const [running] = renderedBy(RUN_STARTED);
-      // Mid-run: after a few batches are recorded, with most pages still to go.
-      await eventually('a few batches recorded', 60_000, async () => (await staleCount()) <= names.length - 300);
+      // Mid-run: after the first batch is recorded, with most pages still to go.
+      await eventually('the first batch recorded', 120_000, async () => (await staleCount()) <= names.length - 100);
       await running.stop('SIGKILL');
       const left = await staleCount();
       expect(left, 'the kill came mid-run').to.be.above(0).and.below(names.length);
 
-      await eventually('the other worker renders what is left', 120_000, async () => (await staleCount()) === 0);
+      await eventually('the other worker renders what is left', 180_000, async () => (await staleCount()) === 0);
       const twice = names.filter((n) => (c.puts.get(`pages/${n}/index.html`) ?? 0) > 1);
       const missed = names.filter((n) => !c.puts.get(`pages/${n}/index.html`));
       console.log(
