@@ -66,6 +66,9 @@ export function asFetchError(
       hint: `The server sent no answer within ${(limits.firstByteTimeoutMs ?? 0) / 1000} s.`,
     });
   }
+  if (code === 'ECONNRESET' || code === 'EPIPE') {
+    return new AppError('unreachable', { field, detail, hint: 'The server closed the connection before it answered.' });
+  }
   return new AppError('unreachable', { field, detail });
 }
 

@@ -67,6 +67,9 @@ export interface FetcherSettings {
   allow?: readonly string[];
 }
 
+/** Errors of a connection the other end dropped. */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE']);
+
 const defaultResolve = async (hostname: string) =>
   (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
@@ -183,6 +186,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
           clearTimeout(silent);
           rejectAnswer(err);
         };
+        let answered = false;
         const exempt = options.allowListed === true && isAllowed(allow, url);
         const pool = exempt ? agents.listed : agents.public;
         const [client, agent] = url.protocol === 'https:' ? [https, pool.https] : [http, pool.http];
@@ -200,6 +204,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
             },
           },
           (res) => {
+            answered = true;
             clearTimeout(silent);
             const status = res.statusCode ?? 0;
             const contentType = String(res.headers['content-type'] ?? '');
@@ -239,7 +244,15 @@ export function createFetcher(settings: FetcherSettings = {}) {
             res.on('error', reject);
           },
         );
-        req.on('error', reject);
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          // A kept-alive socket the server closed just as this request went out on it: the request
+          // never reached the server, so asking once more on a new connection is safe (Node's own
+          // advice for this race).
+          if (req.reusedSocket && !answered && DROPPED.has(err.code ?? '')) {
+            Object.assign(err, { staleSocket: true });
+          }
+          reject(err);
+        });
         req.end(options.body);
       },
     );
@@ -258,7 +271,10 @@ export function createFetcher(settings: FetcherSettings = {}) {
     for (let hop = 0; ; hop++) {
       let res: Awaited<ReturnType<typeof once>>;
       try {
-        res = await once(url, field, settings, deadline);
+        res = await once(url, field, settings, deadline).catch((err: { staleSocket?: boolean }) => {
+          if (err.staleSocket !== true || Date.now() >= deadline) throw err;
+          return once(url, field, settings, deadline);
+        });
       } catch (err) {
         throw asFetchError(err, url, field, settings);
       }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { expect } from 'chai';
 import { AppError } from '../../core/errors.js';
 import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../outbound/fetcher.js';
@@ -314,6 +315,58 @@ describe('outbound fetcher', () => {
       const cut = await testFetcher().fetchPublic(`${local()}/big`, 'url', { maxBytes: 10, truncate: true });
       expect(cut.body.length).to.equal(10);
       expect(await codeOf(testFetcher().fetchPublic(`${local()}/big`, 'url', { maxBytes: 10 }))).to.equal('too_large');
+    });
+  });
+
+  describe('connections the server drops', () => {
+    /**
+     * A raw server: answers the first request on a connection with keep-alive, then drops the
+     * connection when a second request comes on it (a server closing an idle connection just as
+     * the client reuses it), or drops every connection at once with `dropAll`.
+     */
+    async function dropping(dropAll = false) {
+      const state = { accepted: 0, port: 0 };
+      const server = net.createServer((socket) => {
+        state.accepted++;
+        let requests = 0;
+        socket.on('data', (chunk) => {
+          if (!chunk.includes('\r\n\r\n')) return;
+          if (dropAll || ++requests > 1) return socket.destroy();
+          socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok');
+        });
+        socket.on('error', () => {});
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      state.port = (server.address() as AddressInfo).port;
+      return { state, close: () => new Promise<void>((r) => server.close(() => r())) };
+    }
+
+    it('asks again on a new connection when a kept-alive one is dropped before the answer', async () => {
+      const site = await dropping();
+      try {
+        const f = testFetcher();
+        const url = `http://127.0.0.1:${site.state.port}/`;
+        expect((await f.fetchPublic(url, 'url', options)).body.toString()).to.equal('ok');
+        expect((await f.fetchPublic(url, 'url', options)).body.toString()).to.equal('ok');
+        expect(site.state.accepted).to.equal(2);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('answers unreachable, saying the server closed the connection, when a new connection is dropped', async () => {
+      const site = await dropping(true);
+      try {
+        const err = await testFetcher()
+          .fetchPublic(`http://127.0.0.1:${site.state.port}/`, 'url', options)
+          .catch((e: AppError) => e);
+        expect(err).to.be.instanceOf(AppError);
+        expect((err as AppError).code).to.equal('unreachable');
+        expect((err as AppError).message).to.equal('The server closed the connection before it answered.');
+        expect(site.state.accepted).to.equal(1);
+      } finally {
+        await site.close();
+      }
     });
   });
 });
