@@ -41,13 +41,16 @@ export async function startPage(
   const who = { accountId: caller.accountId, address: caller.address };
   const linkPage = (input.linkPage ?? '').trim();
   const handle = (input.handle ?? '').trim();
-  const links = linkPage
-    ? (await limiter.enforce('importPage', who), await importLinks(s.fetcher, linkPage, 'linkPage'))
-    : [];
-  const imported = handle
-    ? (await limiter.enforce('importSocial', who),
-      await importProfile(s, caller.accountId, (input.network ?? '').trim(), handle))
-    : null;
+  let links: Awaited<ReturnType<typeof importLinks>> = [];
+  if (linkPage) {
+    await limiter.enforce('importPage', who);
+    links = await importLinks(s.fetcher, linkPage, 'linkPage');
+  }
+  let imported: Awaited<ReturnType<typeof importProfile>> | null = null;
+  if (handle) {
+    await limiter.enforce('importSocial', who);
+    imported = await importProfile(s, caller.accountId, (input.network ?? '').trim(), handle);
+  }
   const blocks = parseOrThrow(
     AgentBlocks,
     links.map((l) => ({ type: 'link', label: l.label, url: l.url })),
