@@ -67,8 +67,10 @@ async function timeToRefuse(port: number): Promise<{ ms: number; code: number | 
 /**
  * In a child process: ms to import the service's modules, for PGlite to create a new data folder
  * (initdb) and to open it again, and to make a new folder by unpacking the build's seed instead.
+ * Without `initdb` (a short run) the two PGlite steps a start never takes are left out: initdb
+ * alone takes 10–30 s of a loaded CI machine.
  */
-function breakdown(): ColdStart['parts'] {
+function breakdown(initdb: boolean): ColdStart['parts'] {
   const script = `
     const t0 = performance.now();
     await import('./dist/start/process.js');
@@ -76,13 +78,18 @@ function breakdown(): ColdStart['parts'] {
     const { PGlite } = await import('@electric-sql/pglite');
     const dir = process.argv[1];
     let t = performance.now();
-    let db = await PGlite.create(dir);
-    const createMs = performance.now() - t;
-    await db.close();
-    t = performance.now();
-    db = await PGlite.create(dir);
-    const openMs = performance.now() - t;
-    await db.close();
+    let db;
+    let createMs = null;
+    let openMs = null;
+    if (process.argv[2] === 'initdb') {
+      db = await PGlite.create(dir);
+      createMs = performance.now() - t;
+      await db.close();
+      t = performance.now();
+      db = await PGlite.create(dir);
+      openMs = performance.now() - t;
+      await db.close();
+    }
     const { readFileSync } = await import('node:fs');
     const seed = new Blob([readFileSync('dist/seed/pglite.tar.gz')]);
     t = performance.now();
@@ -91,7 +98,10 @@ function breakdown(): ColdStart['parts'] {
     await db.close();
     console.log(JSON.stringify({ modulesMs, createMs, openMs, seedMs }));`;
   const dir = path.join(tmpdir(), `linkpage-bench-pglite-${process.pid}`);
-  const out = spawnSync(process.execPath, ['--input-type=module', '-e', script, dir], { cwd: ROOT, encoding: 'utf8' });
+  const out = spawnSync(process.execPath, ['--input-type=module', '-e', script, dir, initdb ? 'initdb' : ''], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   spawnSync('rm', ['-rf', dir, `${dir}-seeded`]);
   if (out.status !== 0) throw new Error(out.stderr);
   return JSON.parse(out.stdout);
@@ -103,10 +113,10 @@ export interface ColdStart {
   fresh: { first: number[]; ready: number[] };
   existing: { first: number[]; ready: number[] };
   refused: { ms: number[]; codes: (number | null)[] };
-  parts: { modulesMs: number; createMs: number; openMs: number; seedMs: number };
+  parts: { modulesMs: number; createMs: number | null; openMs: number | null; seedMs: number };
 }
 
-export async function coldStart(rounds = 5): Promise<ColdStart> {
+export async function coldStart(rounds = 5, initdb = true): Promise<ColdStart> {
   const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(built.stderr);
   const work = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-cold-'));
@@ -121,7 +131,7 @@ export async function coldStart(rounds = 5): Promise<ColdStart> {
     fresh: { first: [], ready: [] },
     existing: { first: [], ready: [] },
     refused: { ms: [], codes: [] },
-    parts: breakdown(),
+    parts: breakdown(initdb),
   };
   try {
     for (let i = 0; i < rounds; i++) {
@@ -146,4 +156,31 @@ export async function coldStart(rounds = 5): Promise<ColdStart> {
     await rm(work, { recursive: true, force: true });
   }
   return r;
+}
+
+const msOrShort = (ms: number | null) => (ms === null ? '(not in a short run)' : `${ms.toFixed(0)} ms`);
+
+/** The cold-start bench as `npm run bench` prints it. */
+export async function printColdStart(rounds: number, initdb: boolean) {
+  const r = await coldStart(rounds, initdb);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+  const bare = median(r.bare);
+  const ratio = (xs: number[]) => `${(median(xs) / bare).toFixed(1)}x bare`;
+  console.log(
+    `cold start, ${r.rounds} rounds alternating, spawn -> first answer (node build/start.mjs over a built dist/):`,
+  );
+  console.log(`  bare node:http server, same way: ${ms(r.bare)}`);
+  console.log(
+    `  fresh data folder: port answers ${ms(r.fresh.first)}; ready ${ms(r.fresh.ready)}, ${ratio(r.fresh.ready)} (target < 5000 ms)`,
+  );
+  console.log(
+    `  existing data folder: port answers ${ms(r.existing.first)}; ready ${ms(r.existing.ready)}, ${ratio(r.existing.ready)} (target < 2000 ms)`,
+  );
+  console.log(
+    `  port taken: exit ${r.refused.codes.join('/')} after ${ms(r.refused.ms)}, ${ratio(r.refused.ms)} (target < 1000 ms)`,
+  );
+  console.log(
+    `  where a start goes (one run): loading the service's modules ${r.parts.modulesMs.toFixed(0)} ms; PGlite creating a new data folder (initdb) ${msOrShort(r.parts.createMs)}, unpacking the build's migrated seed instead ${r.parts.seedMs.toFixed(0)} ms, opening an existing folder ${msOrShort(r.parts.openMs)}`,
+  );
 }

@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
 import { cdnBench } from './cdn.js';
-import { coldStart } from './coldStart.js';
+import { printColdStart } from './coldStart.js';
 import { customDomainsBench, DOMAIN_PAGES } from './customDomains.js';
 import { encodingsBench, WIRE_BUDGET } from './encodings.js';
 import { faultTable, printFaultTable } from './faults.js';
@@ -192,30 +192,6 @@ async function linkCheck(size: [number?, number?]) {
   );
 }
 
-async function startup(rounds: number) {
-  const r = await coldStart(rounds);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
-  const bare = median(r.bare);
-  const ratio = (xs: number[]) => `${(median(xs) / bare).toFixed(1)}x bare`;
-  console.log(
-    `cold start, ${r.rounds} rounds alternating, spawn -> first answer (node build/start.mjs over a built dist/):`,
-  );
-  console.log(`  bare node:http server, same way: ${ms(r.bare)}`);
-  console.log(
-    `  fresh data folder: port answers ${ms(r.fresh.first)}; ready ${ms(r.fresh.ready)}, ${ratio(r.fresh.ready)} (target < 5000 ms)`,
-  );
-  console.log(
-    `  existing data folder: port answers ${ms(r.existing.first)}; ready ${ms(r.existing.ready)}, ${ratio(r.existing.ready)} (target < 2000 ms)`,
-  );
-  console.log(
-    `  port taken: exit ${r.refused.codes.join('/')} after ${ms(r.refused.ms)}, ${ratio(r.refused.ms)} (target < 1000 ms)`,
-  );
-  console.log(
-    `  where a start goes (one run): loading the service's modules ${r.parts.modulesMs.toFixed(0)} ms; PGlite creating a new data folder (initdb) ${r.parts.createMs.toFixed(0)} ms, unpacking the build's migrated seed instead ${r.parts.seedMs.toFixed(0)} ms, opening an existing folder ${r.parts.openMs.toFixed(0)} ms`,
-  );
-}
-
 async function cdn() {
   const r = await cdnBench();
   console.log(
@@ -274,7 +250,7 @@ const run = (name: string) => {
 const begun = performance.now();
 if (run('memory')) await memory(short ? { settleMs: 300, loadSeconds: 2, short } : {});
 if (!short && run('cdn')) await cdn();
-if (run('startup')) await startup(short ? 1 : 5);
+if (run('startup')) await printColdStart(short ? 1 : 5, !short);
 if (run('render')) render(short ? 1 : 9, short ? 20 : 150);
 if (run('encodings')) await encodings(short ? 5 : 60);
 if (run('redirects')) await redirects(short ? 1 : 3, short ? 2 : 5);
