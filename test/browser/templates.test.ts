@@ -121,6 +121,30 @@ describe('published pages in Chromium', function () {
     await page.close();
   });
 
+  it('puts a long badge under the label on a 390 px phone rather than squeezing the label beside it', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.route('**/*', (route) => route.abort());
+    for (const templateId of TEMPLATE_IDS) {
+      const sample = samplePage(templateId);
+      const link = sampleBlocks().find((b) => b.type === 'link' && !b.image);
+      if (link?.type !== 'link') throw new Error('the sample has a link without a picture');
+      sample.blocks = [
+        { ...link, label: 'Book a wheel-throwing class with me', badge: 'Only 3 seats left!!!', note: '' },
+      ];
+      const { html } = renderPage({
+        page: sample,
+        now: new Date(),
+        urls: { page: 'https://ada.pages.example/', media: 'https://media.example' },
+      });
+      await page.setContent(html);
+      const label = (await page.locator('.card .label').boundingBox())!;
+      const badge = (await page.locator('.card .badge').boundingBox())!;
+      expect(badge.y, `${templateId}: the badge starts below the label`).to.be.at.least(label.y + label.height - 1);
+      expect(label.width, `${templateId}: the label keeps most of the card`).to.be.at.least(240);
+    }
+    await page.close();
+  });
+
   it('loads no third-party player before the visitor taps its poster, then the private player in the frame', async () => {
     const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId: 'aurora' } });
     const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
