@@ -213,10 +213,11 @@ export function createFetcher(settings: FetcherSettings = {}) {
           },
         );
         req.on('error', (err: NodeJS.ErrnoException) => {
-          // A kept-alive socket the server closed just as this request went out on it: the request
-          // never reached the server, so asking once more on a new connection is safe (Node's own
-          // advice for this race).
-          if (req.reusedSocket && !answered && DROPPED.has(err.code ?? '')) {
+          // A kept-alive socket the server closed just as this request went out on it: a GET or
+          // HEAD is asked once more on a new connection (Node's own advice for this race). A POST
+          // (a webhook) is not: the server may have taken it, and deliveries retry on their own.
+          const idempotent = options.method !== 'POST';
+          if (idempotent && req.reusedSocket && !answered && DROPPED.has(err.code ?? '')) {
             Object.assign(err, { staleSocket: true });
           }
           reject(err);

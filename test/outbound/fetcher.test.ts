@@ -354,6 +354,20 @@ describe('outbound fetcher', () => {
       }
     });
 
+    it('does not send a POST again on a new connection: the server may have taken it', async () => {
+      const site = await dropping();
+      try {
+        const f = testFetcher();
+        const url = `http://127.0.0.1:${site.state.port}/`;
+        const post = { ...options, method: 'POST' as const, body: '{}' };
+        expect((await f.fetchPublic(url, 'url', post)).body.toString()).to.equal('ok');
+        expect(await codeOf(f.fetchPublic(url, 'url', post))).to.equal('unreachable');
+        expect(site.state.accepted).to.equal(1);
+      } finally {
+        await site.close();
+      }
+    });
+
     it('answers unreachable, saying the server closed the connection, when a new connection is dropped', async () => {
       const site = await dropping(true);
       try {
