@@ -124,42 +124,54 @@ async function screenshot(page: Page, width: number, file: string) {
   await page.screenshot({ path: file, animations: 'disabled' });
 }
 
-async function checkOne(
-  browser: Browser,
-  origin: string,
-  p: BrowserPage,
-  shots: string | null,
-): Promise<BrowserResult> {
-  const { key, colorScheme } = p;
+/** One tab of the check: a page that goes from checked page to checked page, and what the current one did. */
+interface Tab {
+  page: Page;
+  seen: { failedRequests: string[]; thirdParty: Set<string> };
+}
+
+/**
+ * A tab in a context of its own. The pages are opened one after another in it rather than each in
+ * a new context: a new context is a new renderer process, 220 of them a run.
+ */
+async function openTab(browser: Browser, origin: string): Promise<Tab> {
   const context = await browser.newContext({
     // A pulsing card animates for ever: without a GPU each open page with one keeps a tenth of a
     // core compositing it. Nothing here looks at the animation (screenshots stop it anyway).
     reducedMotion: 'reduce',
     viewport: { width: WIDTHS[1], height: 900 },
     deviceScaleFactor: 1,
-    colorScheme: colorScheme ?? 'light',
   });
+  const tab: Tab = { page: await context.newPage(), seen: { failedRequests: [], thirdParty: new Set() } };
+  await context.route(
+    (u) => u.origin !== origin,
+    (route) => {
+      tab.seen.thirdParty.add(new URL(route.request().url()).host);
+      const doc = route.request().resourceType() === 'document';
+      return route.fulfill(
+        doc
+          ? { status: 200, contentType: 'text/html', body: '<!doctype html><title>stand-in</title>' }
+          : { status: 204 },
+      );
+    },
+  );
+  tab.page.on('response', (r) => {
+    if (r.status() >= 400) tab.seen.failedRequests.push(`${r.status()} ${r.url()}`);
+  });
+  tab.page.on('requestfailed', (r) => tab.seen.failedRequests.push(`${r.failure()?.errorText ?? 'failed'} ${r.url()}`));
+  return tab;
+}
+
+async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string | null): Promise<BrowserResult> {
+  const { key, colorScheme } = p;
+  const { page } = tab;
   const failedRequests: string[] = [];
   const thirdParty = new Set<string>();
+  tab.seen = { failedRequests, thirdParty };
   try {
-    // Nothing leaves the machine: other hosts (embedded players) get an empty answer, noted.
-    await context.route(
-      (u) => u.origin !== origin,
-      (route) => {
-        thirdParty.add(new URL(route.request().url()).host);
-        const doc = route.request().resourceType() === 'document';
-        return route.fulfill(
-          doc
-            ? { status: 200, contentType: 'text/html', body: '<!doctype html><title>stand-in</title>' }
-            : { status: 204 },
-        );
-      },
-    );
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) failedRequests.push(`${r.status()} ${r.url()}`);
-    });
-    page.on('requestfailed', (r) => failedRequests.push(`${r.failure()?.errorText ?? 'failed'} ${r.url()}`));
+    // Each page starts as in a new tab: a desktop's window, the visitor's colour scheme.
+    await page.setViewportSize({ width: WIDTHS[1], height: 900 });
+    await page.emulateMedia({ colorScheme: colorScheme ?? 'light', reducedMotion: 'reduce' });
     await page.goto(`${origin}/p/${key}/`, { waitUntil: 'load' });
     if (shots && !p.geometryOnly) {
       await screenshot(page, WIDTHS[1], path.join(shots, `${key}-${WIDTHS[1]}.png`));
@@ -205,7 +217,9 @@ async function checkOne(
     );
     return { axe: [...axe, ...pixels], review, failedRequests, thirdParty: [...thirdParty], geometry: found };
   } finally {
-    await context.close();
+    // Left for a blank page, whose requests cut short (lazy pictures) are nobody's failures.
+    tab.seen = { failedRequests: [], thirdParty: new Set() };
+    await page.goto('about:blank');
   }
 }
 
@@ -224,9 +238,19 @@ export async function browserCheck(
     args: CHROMIUM_ARGS,
   });
   try {
-    const results = await pMap(pages, (p) => checkOne(browser, server.origin, p, o.shots), {
-      concurrency: o.tabs ?? 3,
-    });
+    const tabs = await Promise.all(Array.from({ length: o.tabs ?? 3 }, () => openTab(browser, server.origin)));
+    const results = await pMap(
+      pages,
+      async (p) => {
+        const tab = tabs.pop()!;
+        try {
+          return await checkOne(tab, server.origin, p, o.shots);
+        } finally {
+          tabs.push(tab);
+        }
+      },
+      { concurrency: tabs.length },
+    );
     return new Map(pages.map((p, i) => [p.key, results[i]]));
   } finally {
     await browser.close();
