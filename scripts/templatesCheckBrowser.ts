@@ -143,6 +143,7 @@ async function openTab(browser: Browser, origin: string): Promise<Tab> {
     deviceScaleFactor: 1,
   });
   const tab: Tab = { page: await context.newPage(), seen: { failedRequests: [], thirdParty: new Set() } };
+  // Nothing leaves the machine: other hosts (embedded players) get an empty answer, noted.
   await context.route(
     (u) => u.origin !== origin,
     (route) => {
