@@ -13,6 +13,28 @@ import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
 
 /** How the log-in form is shown again with an error from another form of the log-in screen. */
+/**
+ * Makes an account by `make` against the sign-up form's limit, which counts the accounts made
+ * from an address (a sign-up that fails is given back), and starts its session. With a password
+ * or with a passkey alike.
+ */
+export async function signUpCounted(
+  d: DashboardContext,
+  ctx: Koa.Context,
+  make: () => Promise<string>,
+): Promise<string> {
+  const hit = await d.limiter.enforce('signupForm', { accountId: null, address: ctx.ip });
+  let accountId: string;
+  try {
+    accountId = await make();
+  } catch (err) {
+    await hit?.refund();
+    throw err;
+  }
+  await startSession(d.s, ctx, accountId);
+  return accountId;
+}
+
 export type ShowLogin = (ctx: Koa.Context, extra: Record<string, unknown>, status: number) => Promise<void>;
 
 export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
@@ -30,19 +52,9 @@ export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
       async (input) => {
         const credentials = parseOrThrow(Credentials, { email: input.email?.trim(), password: input.password });
         await limiter.enforce('emailTries', { accountId: null, address: ctx.ip });
-        const hit = await limiter.enforce('signupForm', { accountId: null, address: ctx.ip });
-        let accountId: string;
-        try {
-          accountId = await signUp(s, {
-            ...credentials,
-            locale: pickLocale(ctx),
-            userAgent: callerFrom(ctx).userAgent,
-          });
-        } catch (err) {
-          await hit?.refund();
-          throw err;
-        }
-        await startSession(s, ctx, accountId);
+        const accountId = await signUpCounted(d, ctx, () =>
+          signUp(s, { ...credentials, locale: pickLocale(ctx), userAgent: callerFrom(ctx).userAgent }),
+        );
         await rememberDevice(s, ctx, accountId);
         back(ctx, '/dashboard', 'Welcome! Your account is ready. Add your first page below.');
       },

@@ -14,6 +14,7 @@ import {
 } from '../core/commands/passkeySignUp.js';
 import { callerFrom } from '../edge/caller.js';
 import { startSession } from '../edge/sessions.js';
+import { signUpCounted } from './auth.js';
 import { showClaimAgain } from './claim.js';
 import type { DashboardContext } from './context.js';
 import { pickLocale } from './forms.js';
@@ -36,21 +37,15 @@ export function passkeySignUpRoutes(router: Router, d: DashboardContext): void {
         show(ctx, 'signup', { title: 'Create your account', error, input: { email: input.email } }, error.status),
       async (input) => {
         const response = browserAnswer(input);
-        const hit = await limiter.enforce('signupForm', { accountId: null, address: ctx.ip });
-        let accountId: string;
-        try {
-          accountId = await passkeySignUp(s, {
+        await signUpCounted(d, ctx, () =>
+          passkeySignUp(s, {
             challengeId: input.challengeId,
             response,
             email: input.email ?? '',
             locale: pickLocale(ctx),
             userAgent: callerFrom(ctx).userAgent,
-          });
-        } catch (err) {
-          await hit?.refund();
-          throw err;
-        }
-        await startSession(s, ctx, accountId);
+          }),
+        );
         back(ctx, '/dashboard', 'Welcome! Your account is ready. Add your first page below.');
       },
     );
