@@ -3,7 +3,7 @@
  * own, an S3 server (s3rver) with one bucket, Varnish with the shipped VCL, and the roles as
  * separate processes (`node main.ts` with ROLE=router, api or worker), each with its log kept.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,7 @@ export async function startCluster(
   counts: Record<Role, number> = { router: 2, api: 2, worker: 2 },
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Cluster> {
+  buildIfStale();
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-topology-'));
   const postgres = await startPostgresServer();
   const db = new pg.Pool({ connectionString: postgres.url, max: 4 });
@@ -181,6 +182,15 @@ export async function startCluster(
   return cluster;
 }
 
+/**
+ * dist/ built once, before any process starts: each would otherwise build it when stale, swapping
+ * it under the others.
+ */
+function buildIfStale(): void {
+  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`dist/ could not be built:\n${built.stderr}`);
+}
+
 function serviceProcess(role: Role, name: string, port: number, env: NodeJS.ProcessEnv): ServiceProcess {
   const p: ServiceProcess = {
     role,
@@ -191,7 +201,8 @@ function serviceProcess(role: Role, name: string, port: number, env: NodeJS.Proc
     lines: [],
     alive: () => Boolean(p.child) && p.child.exitCode === null && p.child.signalCode === null,
     async restart() {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+      // As the units run it (deploy/*.service): the build, which a start compiles nothing for.
+      const child = spawn(process.execPath, ['build/start.mjs'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -23,10 +23,15 @@ describe('npm run doctor on the topology (scripts/doctor.ts)', function () {
   });
 
   it('passes every check the installation can pass, and fails DNS: the test page domain has no record', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/doctor.ts'], {
+    const child = spawn(process.execPath, ['build/start.mjs', 'scripts/doctor.js'], {
       cwd: ROOT,
       // With PostgreSQL, S3 and SECRET nothing is kept in DATA_DIR; the disk check looks where it would be.
-      env: { ...c.env, ROLE: 'worker', DATA_DIR: path.join(tmpdir(), 'linkpage-doctor-topology') },
+      env: {
+        ...c.env,
+        ROLE: 'worker',
+        DATA_DIR: path.join(tmpdir(), 'linkpage-doctor-topology'),
+        LINKPAGE_ENV_FILE: '',
+      },
     });
     let out = '';
     child.stdout.on('data', (d) => {
