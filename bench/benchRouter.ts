@@ -11,12 +11,13 @@ import { startProcess } from '../start/process.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { fsStorage, type ObjectStorage } from '../store/objects.js';
+import { buildSeed } from './seed.js';
 
 export async function startBenchRouter(
   dataDir: string,
   visits?: Visits,
 ): Promise<{ running: Awaited<ReturnType<typeof startProcess>>; db: Database; storage: ObjectStorage }> {
-  const db = await openDatabase({});
+  const db = await openDatabase({ seed: buildSeed });
   await migrate(db);
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', TRUST_PROXY: '1' });
   const storage = fsStorage(path.join(dataDir, 'public'));

@@ -1,7 +1,7 @@
 /**
  * What the page host costs per request with 10,000 custom domains attached against none: two
  * routers in processes of their own (bench/servers.ts `router-domains`), each over PGlite and a
- * folder holding the same 10,000 published pages (1,000 in a short run) with a short path, one with every page's domain
+ * folder holding the same 10,000 published pages (200 in a short run) with a short path, one with every page's domain
  * active (route tables naming it), one with none. Loads alternate between them so drift in the
  * machine's speed hits both alike:
  *  - the short path (the router's hot path) by each page's custom domain, the 10,000 in turn,

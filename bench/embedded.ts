@@ -12,6 +12,7 @@ import type { Counters } from '../router/counters.js';
 import { startProcess } from '../start/process.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { buildSeed } from './seed.js';
 
 export interface EmbeddedApp {
   dataDir: string;
@@ -27,7 +28,7 @@ export interface EmbeddedApp {
 /** `onDisk`: the database under DATA_DIR as `npm start` keeps it (else in memory); `env`: more settings. */
 export async function embeddedApp(o: { onDisk?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<EmbeddedApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
-  const db = await openDatabase(o.onDisk ? { dataDir: path.join(dataDir, 'db') } : {});
+  const db = await openDatabase({ ...(o.onDisk ? { dataDir: path.join(dataDir, 'db') } : {}), seed: buildSeed });
   await migrate(db);
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, PAGE_DOMAIN: 'pages.test', LOG_LEVEL: 'silent', ...o.env });
   const running = await startProcess({

@@ -10,7 +10,7 @@ function pagesArgument(short: boolean): number {
   const i = process.argv.indexOf('--pages');
   const given = i > 0 ? Number(process.argv[i + 1]) : Number.NaN;
   if (Number.isInteger(given) && given > 0) return given;
-  return short ? 1_000 : 1_000_000;
+  return short ? 300 : 1_000_000;
 }
 
 export async function printScale(short: boolean) {

@@ -13,6 +13,7 @@ import type { Services } from '../core/services.js';
 import { type Database, openDatabase } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { statsRepo } from '../store/stats.js';
+import { buildSeed } from './seed.js';
 import { percentile } from './stats.js';
 
 const DAYS = 365;
@@ -119,7 +120,7 @@ export async function statsQueryBench() {
     full: { p50: number; p99: number };
     daily: { p50: number; p99: number };
   }[] = [];
-  const pglite = await openDatabase({});
+  const pglite = await openDatabase({ seed: buildSeed });
   results.push({ engine: 'PGlite', ...(await onEngine(pglite)) });
   await pglite.close();
   const url = process.env.DATABASE_URL;
