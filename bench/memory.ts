@@ -5,7 +5,7 @@
  * with PostgreSQL's defaults (the build's seed unpacked, as before). Every process is a child;
  * its RSS is read from /proc.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -154,10 +154,7 @@ async function service(settleMs: number, loadSeconds: number) {
 /** `short`: the PGlite-with-defaults process left out (the service's settings still measured). */
 export async function memoryBench(o: { settleMs?: number; loadSeconds?: number; short?: boolean } = {}) {
   const settleMs = o.settleMs ?? 5_000;
-  // The seed and the service as `npm start` runs them: dist/ built from these sources (only when
-  // older than them: other processes may be running from it, as in CI's lanes).
-  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+  // The seed and the service as `npm start` runs them, from dist/ (bench/run.ts builds it when stale).
   const defaults = o.short ? null : await pgliteAlone('defaults', settleMs);
   const tuned = await pgliteAlone('service', settleMs);
   const app = await service(settleMs, o.loadSeconds ?? 60);

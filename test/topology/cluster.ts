@@ -3,7 +3,7 @@
  * own, an S3 server (s3rver) with one bucket, Varnish with the shipped VCL, and the roles as
  * separate processes (`node main.ts` with ROLE=router, api or worker), each with its log kept.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import S3rver from 's3rver';
 import { type ObjectStorage, s3Storage } from '../../store/objects.js';
 import { freePort } from '../helpers/ports.js';
 import { type PostgresServer, startPostgresServer } from '../helpers/postgresServer.js';
+import { buildDist } from '../helpers/processes.js';
 import { startVarnish, type Varnish } from '../helpers/varnish.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,7 +59,8 @@ export async function startCluster(
   counts: Record<Role, number> = { router: 2, api: 2, worker: 2 },
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Cluster> {
-  buildIfStale();
+  // Once, before any process starts: each would otherwise build a stale dist/ under the others.
+  buildDist();
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-topology-'));
   const postgres = await startPostgresServer();
   const db = new pg.Pool({ connectionString: postgres.url, max: 4 });
@@ -180,15 +182,6 @@ export async function startCluster(
     throw new Error(`${(err as Error).message}\n${logs}`);
   }
   return cluster;
-}
-
-/**
- * dist/ built once, before any process starts: each would otherwise build it when stale, swapping
- * it under the others.
- */
-function buildIfStale(): void {
-  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`dist/ could not be built:\n${built.stderr}`);
 }
 
 function serviceProcess(role: Role, name: string, port: number, env: NodeJS.ProcessEnv): ServiceProcess {
