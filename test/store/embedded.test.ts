@@ -61,41 +61,51 @@ describe('the embedded database folder (PGlite on disk)', function () {
     }
   });
 
-  it('is held by the process that opened it: a second open names that process and opens nothing', async () => {
-    const db = await openDatabase(seeded());
-    try {
-      const lock = JSON.parse(readFileSync(path.join(dir, 'db.lock'), 'utf8'));
-      expect(lock.pid).to.equal(process.pid);
-      let refused: Error | undefined;
-      await openDatabase({ dataDir: path.join(dir, 'db') }).catch((err) => {
-        refused = err;
-      });
-      expect(refused?.message).to.match(
-        new RegExp(`^The embedded database .*db is in use by process ${process.pid} \\(`),
-      );
-    } finally {
-      await db.close();
-    }
-    expect(existsSync(path.join(dir, 'db.lock')), 'closing releases it').to.equal(false);
-  });
-
-  for (const [left, by] of [
-    ['a pid that no longer runs', { pid: 2 ** 22 + 7 }],
-    ['this very pid in an earlier life (a restarted container)', { pid: process.pid }],
-    ['a process before the last boot', { pid: process.pid, boot: 'an-earlier-boot' }],
-    ['another host', { pid: 1, host: 'another-host' }],
-  ] as const) {
-    it(`takes over a lock left by ${left}`, async () => {
-      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-      const stale = { host: hostname(), boot, nonce: 'stale', command: 'node main.js', since: 'then', ...by };
-      writeFileSync(path.join(dir, 'db.lock'), JSON.stringify(stale));
-      const db = await openDatabase(seeded());
-      const lock = JSON.parse(readFileSync(path.join(dir, 'db.lock'), 'utf8'));
-      expect(lock.pid).to.equal(process.pid);
-      expect(lock.nonce).to.not.equal('stale');
-      await db.close();
+  describe('its lock', () => {
+    // One folder for these tests, made once: opening a folder that exists is what they look at.
+    let held: string;
+    before(async () => {
+      held = await mkdtemp(path.join(tmpdir(), 'linkpage-embedded-lock-'));
+      await (await openDatabase({ dataDir: path.join(held, 'db'), seed: migratedSeed })).close();
     });
-  }
+    after(() => rm(held, { recursive: true, force: true }));
+
+    it('is held by the process that opened it: a second open names that process and opens nothing', async () => {
+      const db = await openDatabase({ dataDir: path.join(held, 'db') });
+      try {
+        const lock = JSON.parse(readFileSync(path.join(held, 'db.lock'), 'utf8'));
+        expect(lock.pid).to.equal(process.pid);
+        let refused: Error | undefined;
+        await openDatabase({ dataDir: path.join(held, 'db') }).catch((err) => {
+          refused = err;
+        });
+        expect(refused?.message).to.match(
+          new RegExp(`^The embedded database .*db is in use by process ${process.pid} \\(`),
+        );
+      } finally {
+        await db.close();
+      }
+      expect(existsSync(path.join(held, 'db.lock')), 'closing releases it').to.equal(false);
+    });
+
+    for (const [left, by] of [
+      ['a pid that no longer runs', { pid: 2 ** 22 + 7 }],
+      ['this very pid in an earlier life (a restarted container)', { pid: process.pid }],
+      ['a process before the last boot', { pid: process.pid, boot: 'an-earlier-boot' }],
+      ['another host', { pid: 1, host: 'another-host' }],
+    ] as const) {
+      it(`takes over a lock left by ${left}`, async () => {
+        const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+        const stale = { host: hostname(), boot, nonce: 'stale', command: 'node main.js', since: 'then', ...by };
+        writeFileSync(path.join(held, 'db.lock'), JSON.stringify(stale));
+        const db = await openDatabase({ dataDir: path.join(held, 'db') });
+        const lock = JSON.parse(readFileSync(path.join(held, 'db.lock'), 'utf8'));
+        expect(lock.pid).to.equal(process.pid);
+        expect(lock.nonce).to.not.equal('stale');
+        await db.close();
+      });
+    }
+  });
 
   it('never unpacks the seed into a folder that holds other files, and keeps them', async () => {
     mkdirSync(path.join(dir, 'db'));
