@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { TEMPLATE_IDS, type TemplateId } from '../../core/schemas/fields.js';
 import { contrastRatio, readableOn } from '../../renderer/contrast.js';
 import { renderPage } from '../../renderer/render.js';
@@ -58,44 +58,46 @@ describe('theme.scheme in Chromium (prefers-color-scheme emulated)', function ()
 
   /**
    * The page's background colour, its text colour and its accent, as the browser computes them,
-   * with the device light and then dark (one page load; the scheme is switched in place).
+   * with the device light and then dark (one page load in the tab; the scheme is switched in place).
    */
-  async function colours(path: string) {
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${site.origin}/${path}/`, { waitUntil: 'domcontentloaded' });
-      const read = async (colorScheme: 'light' | 'dark') => {
-        await page.emulateMedia({ colorScheme });
-        return page.evaluate(() => {
-          const body = getComputedStyle(document.body);
-          return {
-            bg: body.getPropertyValue('--bg').trim(),
-            fg: body.color,
-            accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
-          };
-        });
-      };
-      return { light: await read('light'), dark: await read('dark') };
-    } finally {
-      await page.close();
-    }
+  async function colours(page: Page, path: string) {
+    await page.goto(`${site.origin}/${path}/`, { waitUntil: 'domcontentloaded' });
+    const read = async (colorScheme: 'light' | 'dark') => {
+      await page.emulateMedia({ colorScheme });
+      return page.evaluate(() => {
+        const body = getComputedStyle(document.body);
+        return {
+          bg: body.getPropertyValue('--bg').trim(),
+          fg: body.color,
+          accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+        };
+      });
+    };
+    return { light: await read('light'), dark: await read('dark') };
   }
 
   it('follows the device with "auto" (light background when light, dark when dark) and keeps "fixed" as it is', async () => {
-    for (const id of TEMPLATE_IDS) {
-      const other = otherSchemeOf(id);
-      const own = other === 'dark' ? 'light' : 'dark';
-      const [auto, fixed] = await Promise.all([colours(`${id}-auto`), colours(`${id}-fixed`)]);
-      const [autoOwn, autoOther, fixedOwn, fixedOther] = [auto[own], auto[other], fixed[own], fixed[other]];
-      expect(fixedOther, id).to.deep.equal(fixedOwn);
-      expect(autoOwn, id).to.deep.equal(fixedOwn);
-      expect(autoOther.bg, id).to.not.equal(autoOwn.bg);
-      const darkBg = other === 'dark' ? autoOther.bg : autoOwn.bg;
-      const lightBg = other === 'dark' ? autoOwn.bg : autoOther.bg;
-      expect(readableOn(hex(darkBg)), `${id} dark ${darkBg}`).to.equal('#ffffff');
-      expect(readableOn(hex(lightBg)), `${id} light ${lightBg}`).to.equal('#000000');
-      // The near-black accent of these pages stays visible on the dark background.
-      expect(contrastRatio(hex(autoOther.accent), hex(autoOther.bg)), id).to.be.at.least(other === 'dark' ? 3 : 1);
+    // Two tabs, one for each setting, going from template to template.
+    const context = await browser.newContext();
+    const [autoTab, fixedTab] = [await context.newPage(), await context.newPage()];
+    try {
+      for (const id of TEMPLATE_IDS) {
+        const other = otherSchemeOf(id);
+        const own = other === 'dark' ? 'light' : 'dark';
+        const [auto, fixed] = await Promise.all([colours(autoTab, `${id}-auto`), colours(fixedTab, `${id}-fixed`)]);
+        const [autoOwn, autoOther, fixedOwn, fixedOther] = [auto[own], auto[other], fixed[own], fixed[other]];
+        expect(fixedOther, id).to.deep.equal(fixedOwn);
+        expect(autoOwn, id).to.deep.equal(fixedOwn);
+        expect(autoOther.bg, id).to.not.equal(autoOwn.bg);
+        const darkBg = other === 'dark' ? autoOther.bg : autoOwn.bg;
+        const lightBg = other === 'dark' ? autoOwn.bg : autoOther.bg;
+        expect(readableOn(hex(darkBg)), `${id} dark ${darkBg}`).to.equal('#ffffff');
+        expect(readableOn(hex(lightBg)), `${id} light ${lightBg}`).to.equal('#000000');
+        // The near-black accent of these pages stays visible on the dark background.
+        expect(contrastRatio(hex(autoOther.accent), hex(autoOther.bg)), id).to.be.at.least(other === 'dark' ? 3 : 1);
+      }
+    } finally {
+      await context.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
+import { TEMPLATE_IDS, type TemplateId } from '../../core/schemas/fields.js';
 import { renderPage } from '../../renderer/render.js';
 import { sampleBlocks, samplePage } from '../../renderer/sample.js';
 import { CHROMIUM, screenshot } from '../helpers/browser.js';
@@ -21,6 +21,34 @@ async function putImage(accountId: string, kind: string, width: number, height: 
   return key;
 }
 
+/** Each template with a self-hosted face (mono draws in the system's): the face, and an element drawn in it. */
+const FACES: Partial<Record<TemplateId, [string, string]>> = {
+  editorial: ['Newsreader', '.bio'],
+  noir: ['Playfair Display', '.name'],
+  zine: ['Archivo Black', '.name'],
+  y2k: ['Nunito', '.name'],
+  brutal: ['Archivo', '.name'],
+  aurora: ['Outfit', '.name'],
+  photo: ['DM Sans', '.name'],
+  whisper: ['Inter', '.bio'],
+  showcase: ['Plus Jakarta Sans', '.name'],
+};
+
+/**
+ * The face the browser drew `selector` in (DevTools' "Rendered fonts"), when it is a web font:
+ * every web font's family name.
+ */
+async function drawnFaces(page: Page, selector: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  await cdp.detach();
+  return fonts.filter((f) => f.isCustomFont).map((f) => f.familyName);
+}
+
 describe('published pages in Chromium', function () {
   this.timeout(120_000);
   let browser: Browser;
@@ -32,7 +60,8 @@ describe('published pages in Chromium', function () {
   });
 
   for (const templateId of TEMPLATE_IDS) {
-    it(`renders ${templateId} with every block type: no console errors, no failed requests, links present`, async () => {
+    const face = FACES[templateId];
+    it(`renders ${templateId} with every block type: no console errors, no failed requests, links present${face ? `, drawn in ${face[0]} from the page's own host` : ''}`, async () => {
       const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId } });
       const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
       const card = await putImage(a.accountId, 'card', 400, 400, 200);
@@ -43,7 +72,8 @@ describe('published pages in Chromium', function () {
         `/api/profiles/${a.page.id}`,
         {
           avatar,
-          bio: 'Illustrator and type designer. Drawing letters, maps and the odd cat.',
+          // Letters of the faces' Latin Extended subset too (ł, ó, ź), which load a file of their own.
+          bio: 'Illustrator and type designer in Łódź and Kraków. Drawing letters, maps and the odd cat.',
           theme: { accent: templateId === 'noir' ? '#e11d48' : '#d9480f' },
           blocks,
           layout: templateId === 'showcase' ? 'grid' : 'list',
@@ -59,6 +89,11 @@ describe('published pages in Chromium', function () {
       page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+      const fonts: string[] = [];
+      page.on('response', (r) => {
+        if (r.url().includes('/_/fonts/'))
+          fonts.push(`${r.status()} ${r.headers()['content-type']} ${new URL(r.url()).origin}`);
+      });
       // Embeds load third-party players; this machine has no internet, so they get an empty page.
       await page.route(
         (url) => !['127.0.0.1', `${a.page.username}.pages.test`].includes(url.hostname),
@@ -72,6 +107,22 @@ describe('published pages in Chromium', function () {
       expect(await page.locator('h1').textContent()).to.equal('Ada Example');
       expect(await page.locator('a[href="https://example.com/newsletter"]').count()).to.equal(1);
       expect(await page.locator('a[href="https://t.me/ada_example"]').count()).to.equal(1);
+      if (face) {
+        const [family, selector] = face;
+        await page.evaluate(() => document.fonts.ready);
+        const loaded = await page.evaluate(
+          (f) => [...document.fonts].filter((d) => d.family.replace(/"/g, '') === f && d.status === 'loaded').length,
+          family,
+        );
+        expect(loaded, 'faces loaded').to.be.at.least(1);
+        const drawn = await drawnFaces(page, selector);
+        expect(
+          drawn.some((name) => name.startsWith(family)),
+          drawn.join(),
+        ).to.equal(true);
+        expect(fonts.length, 'font files').to.be.at.least(1);
+        for (const f of fonts) expect(f).to.equal(`200 font/woff2 ${origin}`);
+      }
       for (const [width, height] of [
         [390, 844],
         [1280, 800],
