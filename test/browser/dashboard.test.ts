@@ -30,14 +30,19 @@ describe('the dashboard in Chromium', function () {
     await page.locator('summary', { hasText: /^Link$/ }).click();
     await page.locator('#new-link-label').fill('Read my notes');
     await page.locator('#new-link-url').fill('https://notes.example.com/');
+    // Each block is in the list before the next form is opened: the list and the forms are
+    // drawn again when a block is added, and a form opened meanwhile would close under the test.
     await page.getByRole('button', { name: 'Add link' }).click();
+    await page.locator('.blocks > li').nth(0).waitFor();
     await page.locator('summary', { hasText: 'Heading or text' }).click();
     await page.locator('#new-text-content').fill('Elsewhere');
     await page.locator('#new-text-variant').selectOption('heading');
     await page.getByRole('button', { name: 'Add heading or text' }).click();
+    await page.locator('.blocks > li').nth(1).waitFor();
     await page.locator('summary', { hasText: 'Messenger contact' }).click();
     await page.locator('#new-messenger-handle').fill('ada_example');
     await page.getByRole('button', { name: 'Add messenger contact' }).click();
+    await page.locator('.blocks > li').nth(2).waitFor();
     await page.locator('#new-socialRow-items').fill('https://github.com/ada-example\nhttps://mastodon.social/@ada');
     await page.getByRole('button', { name: 'Add row of social icons' }).click();
     await page.locator('.blocks > li').nth(3).waitFor();

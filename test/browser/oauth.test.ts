@@ -43,6 +43,9 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     await page.getByLabel(/See how many people visit/).uncheck();
     await page.getByRole('button', { name: 'Allow' }).click();
     const callback = await landed;
+    // The client's server has the code; the browser's page at the callback is done loading too,
+    // or the next goto below would be cut short by it (seen on a loaded machine).
+    await page.waitForURL((u) => u.pathname === '/callback');
     expect(callback.searchParams.get('state')).to.equal(c.state);
     const code = callback.searchParams.get('code') ?? '';
 
