@@ -51,7 +51,17 @@ export interface BrowserResult {
   geometry: GeometryFinding[];
 }
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+/**
+ * `--disable-site-isolation-trials`: the stand-in players in frames would each get a renderer
+ * process of their own (128 processes for two templates' pages, 16 without; 6 % less CPU).
+ */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-site-isolation-trials',
+];
 
 /**
  * A picture like an upload gives (AVIF of the kind's size), so layouts show real images: a

@@ -20,6 +20,10 @@ export const CHROMIUM = {
     '--disable-gpu',
     '--disable-background-networking',
     '--host-resolver-rules=MAP *.pages.test 127.0.0.1',
+    // The tests go between sites (the dashboard on 127.0.0.1, pages on *.pages.test, stand-in
+    // players in frames), and site isolation starts a renderer process for each: a twelfth of
+    // the browser tests' CPU (measured: 239 → 219 s). Nothing here tests Chromium's process model.
+    '--disable-site-isolation-trials',
   ],
 };
 
