@@ -12,7 +12,6 @@ import { csrfValid, endSession, readSession, startSession } from '../edge/sessio
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
 
-/** How the log-in form is shown again with an error from another form of the log-in screen. */
 /**
  * Makes an account by `make` against the sign-up form's limit, which counts the accounts made
  * from an address (a sign-up that fails is given back), and starts its session. With a password
@@ -35,6 +34,7 @@ export async function signUpCounted(
   return accountId;
 }
 
+/** How the log-in form is shown again with an error from another form of the log-in screen. */
 export type ShowLogin = (ctx: Koa.Context, extra: Record<string, unknown>, status: number) => Promise<void>;
 
 export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
