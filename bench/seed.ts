@@ -8,9 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-
-const SEED_FILE = fileURLToPath(new URL('../dist/seed/pglite.tar.gz', import.meta.url));
+import { SEED_FILE } from '../build/build.mjs';
 
 export async function buildSeed(): Promise<Blob | null> {
   return existsSync(SEED_FILE) ? new Blob([await readFile(SEED_FILE)]) : null;

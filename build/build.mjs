@@ -24,6 +24,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = path.join(ROOT, 'dist');
+/** The seed a build leaves (see seed() below), which the tests and the benches unpack too. */
+export const SEED_FILE = path.join(DIST, 'seed', 'pglite.tar.gz');
 const STAMP = path.join(DIST, 'build.json');
 
 /** The folders whose code runs in a service process or a command-line tool; test/ and bench/ run through tsx. */

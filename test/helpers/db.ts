@@ -4,9 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
-import { DIST, staleReason } from '../../build/build.mjs';
+import { SEED_FILE, staleReason } from '../../build/build.mjs';
 import { type Database, openDatabase } from '../../store/db.js';
 import { listMigrations, type Migration, migrate } from '../../store/migrate.js';
 import { makeSeed } from '../../store/seed.js';
@@ -118,7 +117,7 @@ let seed: Promise<Blob> | undefined;
 export function migratedSeed(): Promise<Blob> {
   seed ??= staleReason()
     ? makeSeed().then((bytes) => new Blob([Buffer.from(bytes)]))
-    : readFile(path.join(DIST, 'seed/pglite.tar.gz')).then((bytes) => new Blob([bytes]));
+    : readFile(SEED_FILE).then((bytes) => new Blob([bytes]));
   return seed;
 }
 
