@@ -182,7 +182,7 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
   try {
     // Each page starts as in a new tab: a desktop's window, the visitor's colour scheme.
     await page.setViewportSize({ width: WIDTHS[1], height: 900 });
-    await page.emulateMedia({ colorScheme: colorScheme ?? 'light', reducedMotion: 'reduce' });
+    await page.emulateMedia({ colorScheme: colorScheme ?? 'light' });
     await page.goto(`${origin}/p/${key}/`, { waitUntil: 'load' });
     if (shots && !p.geometryOnly) {
       await screenshot(page, WIDTHS[1], path.join(shots, `${key}-${WIDTHS[1]}.png`));
