@@ -34,10 +34,7 @@ const FACES: Partial<Record<TemplateId, [string, string]>> = {
   showcase: ['Plus Jakarta Sans', '.name'],
 };
 
-/**
- * The face the browser drew `selector` in (DevTools' "Rendered fonts"), when it is a web font:
- * every web font's family name.
- */
+/** The web fonts the browser drew `selector` in (DevTools' "Rendered fonts"), by family name. */
 async function drawnFaces(page: Page, selector: string): Promise<string[]> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('DOM.enable');
