@@ -63,7 +63,11 @@ describe('the dashboard in Chromium', function () {
     expect(Number(await page.locator('#avatar-y').inputValue())).to.be.closeTo(20, 1);
     expect(await page.locator('form.focus .focus-pick .dot').first().isVisible()).to.equal(true);
     await page.locator('form.focus').first().getByRole('button', { name: 'Save focus point' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved and published.' }).waitFor();
+    // The whole text: a string would match the upload's "Image saved and published." still shown.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved and published\.$/ })
+      .waitFor();
     const pageId = /\/dashboard\/pages\/([0-9a-f]{24})/.exec(page.url())![1];
     const [row] = await app().services.db.query("SELECT profile->'avatarFocus' AS focus FROM pages WHERE id = $1", [
       pageId,
