@@ -5,20 +5,24 @@ import { TEMPLATE_IDS, type TemplateId } from '../../core/schemas/fields.js';
 import { renderPage } from '../../renderer/render.js';
 import { sampleBlocks, samplePage } from '../../renderer/sample.js';
 import { CHROMIUM, screenshot } from '../helpers/browser.js';
-import { api } from '../helpers/client.js';
+import { api, BROWSER_UA, request } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
-import { app } from '../helpers/hooks.js';
+import { ownApp } from '../helpers/hooks.js';
 
-/** A real picture in storage for the account: a soft gradient with a shape, as AVIF. */
-async function putImage(accountId: string, kind: string, width: number, height: number, hue: number) {
-  const key = `${kind}/${accountId}/${crypto.randomUUID()}.avif`;
+/** A picture to upload: a soft gradient with a shape, as PNG. */
+function picture(width: number, height: number, hue: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${hue + 60},70%,38%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height * 0.42}" r="${Math.min(width, height) * 0.22}" fill="#fff" opacity=".85"/><rect x="${width * 0.2}" y="${height * 0.72}" width="${width * 0.6}" height="${height * 0.4}" rx="${width * 0.3}" fill="#fff" opacity=".85"/></svg>`;
-  const body = await sharp(Buffer.from(svg)).avif({ quality: 50 }).toBuffer();
-  await app().services.storage.put(`media/${key}`, body, {
-    contentType: 'image/avif',
-    cacheControl: 'public, max-age=31536000, immutable',
-  });
-  return key;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Uploads a picture through the API as the account's `kind` of image; its media key. */
+async function upload(key: string, kind: string, image: Buffer): Promise<string> {
+  const form = new FormData();
+  form.set('kind', kind);
+  form.set('file', new Blob([new Uint8Array(image)]), 'picture.png');
+  const res = await request('POST', '/api/upload', { key, form });
+  expect(res.status, res.text).to.equal(201);
+  return res.body.key as string;
 }
 
 /** Each template with a self-hosted face (mono draws in the system's): the face, and an element drawn in it. */
@@ -48,30 +52,43 @@ async function drawnFaces(page: Page, selector: string): Promise<string[]> {
 
 describe('published pages in Chromium', function () {
   this.timeout(120_000);
+  // An app of its own whose page addresses carry its port, so that the pages' tap pings reach it.
+  const own = ownApp();
   let browser: Browser;
   before(async () => {
+    own().services.config.pageDomain = `pages.test:${own().port}`;
     browser = await chromium.launch(CHROMIUM);
   });
   after(async () => {
     await browser?.close();
   });
 
+  /** The account's taps in its statistics, the counters flushed first. */
+  async function taps(page: { id: string }, key: string): Promise<number> {
+    await own().counters.flush();
+    return (await api.get(`/api/profiles/${page.id}/stats?days=7`, { key })).body.taps;
+  }
+
   for (const templateId of TEMPLATE_IDS) {
     const face = FACES[templateId];
-    it(`renders ${templateId} with every block type: no console errors, no failed requests, links present${face ? `, drawn in ${face[0]} from the page's own host` : ''}`, async () => {
+    it(`renders ${templateId} with every block type and uploaded pictures under its Content-Security-Policy: no violation, console error or failed request, links present${face ? `, drawn in ${face[0]} from the page's own host` : ''}, and a tap counted`, async () => {
       const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId } });
       const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
-      const card = await putImage(a.accountId, 'card', 400, 400, 200);
-      const portfolio = blocks.find((b) => b.id === 'portfolio')!;
-      Object.assign(portfolio, { image: card });
-      const avatar = await putImage(a.accountId, 'avatar', 480, 480, 20);
+      Object.assign(blocks.find((b) => b.id === 'portfolio')!, {
+        image: await upload(a.key, 'card', await picture(400, 400, 200)),
+        imageFocus: { x: 30, y: 70 },
+      });
       const res = await api.patch(
         `/api/profiles/${a.page.id}`,
         {
-          avatar,
+          avatar: await upload(a.key, 'avatar', await picture(480, 480, 20)),
+          avatarFocus: { x: 40, y: 20 },
           // Letters of the faces' Latin Extended subset too (ł, ó, ź), which load a file of their own.
           bio: 'Illustrator and type designer in Łódź and Kraków. Drawing letters, maps and the odd cat.',
-          theme: { accent: templateId === 'noir' ? '#e11d48' : '#d9480f' },
+          theme: {
+            accent: templateId === 'noir' ? '#e11d48' : '#d9480f',
+            backgroundImage: await upload(a.key, 'background', await picture(1200, 800, 210)),
+          },
           blocks,
           layout: templateId === 'showcase' ? 'grid' : 'list',
         },
@@ -79,11 +96,31 @@ describe('published pages in Chromium', function () {
       );
       expect(res.status, res.text).to.equal(200);
 
-      const origin = `http://${a.page.username}.pages.test:${app().port}`;
-      // One load at a phone's width, then a desktop's: the layout at each is its CSS's.
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const origin = `http://${a.page.username}.pages.test:${own().port}`;
+      // A person's browser (the page host counts no bot's tap, and headless Chromium names itself
+      // one), at a phone's width, then a desktop's: the layout at each is its CSS's.
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: BROWSER_UA });
       const problems: string[] = [];
-      page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+      await context.exposeBinding('__cspViolation', (_source, v: string) => {
+        problems.push(`Content-Security-Policy: ${v}`);
+      });
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
+            `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sample})`,
+          );
+        });
+      });
+      // Embeds load third-party players; this machine has no internet, so they get an empty page.
+      await context.route(
+        (url) => !['127.0.0.1', `${a.page.username}.pages.test`].includes(url.hostname),
+        (route) =>
+          route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
+      );
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+      });
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
       const fonts: string[] = [];
@@ -91,19 +128,16 @@ describe('published pages in Chromium', function () {
         if (r.url().includes('/_/fonts/'))
           fonts.push(`${r.status()} ${r.headers()['content-type']} ${new URL(r.url()).origin}`);
       });
-      // Embeds load third-party players; this machine has no internet, so they get an empty page.
-      await page.route(
-        (url) => !['127.0.0.1', `${a.page.username}.pages.test`].includes(url.hostname),
-        (route) =>
-          route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
-      );
       const answer = await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
       expect(answer?.status()).to.equal(200);
+      expect(answer?.headers()['content-security-policy']).to.be.a('string');
       // Compressed as the browser asked (Chromium takes brotli on secure origins, gzip here).
       expect(['br', 'gzip']).to.include(answer?.headers()['content-encoding']);
       expect(await page.locator('h1').textContent()).to.equal('Ada Example');
       expect(await page.locator('a[href="https://example.com/newsletter"]').count()).to.equal(1);
       expect(await page.locator('a[href="https://t.me/ada_example"]').count()).to.equal(1);
+      expect(await page.locator('iframe').count()).to.be.greaterThan(0);
+      expect(problems, 'after the load').to.deep.equal([]);
       if (face) {
         const [family, selector] = face;
         await page.evaluate(() => document.fonts.ready);
@@ -125,12 +159,13 @@ describe('published pages in Chromium', function () {
         [1280, 800],
       ]) {
         await page.setViewportSize({ width, height });
-        // A wider window may pick a larger picture from the avatar's srcset: it loads too.
+        // A wider window may pick larger pictures from the srcsets: they load too.
         await page.waitForLoadState('networkidle');
-        const avatarLoaded = await page
-          .locator('img.avatar')
-          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-        expect(avatarLoaded, `the avatar at ${width}px`).to.equal(true);
+        const pictures = await page
+          .locator('img')
+          .evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => i.complete && i.naturalWidth > 0));
+        expect(pictures.length, `pictures at ${width}px`).to.be.greaterThan(2);
+        expect(pictures.every(Boolean), `every picture loaded at ${width}px`).to.equal(true);
         // Small links are still tap targets of 24 px or more.
         const heights = await page
           .locator('.source, .foot a, .apps a, .adult .go')
@@ -140,8 +175,23 @@ describe('published pages in Chromium', function () {
         for (const [text, h] of heights) expect(h, `${text} at ${width}px`).to.be.at.least(24);
         await screenshot(page, `${templateId}-${width}`);
       }
-      await page.close();
       expect(problems).to.deep.equal([]);
+
+      // A tap: its ping (which connect-src governs) leaves as the browser follows the link.
+      const before = await taps(a.page, a.key);
+      // Followed by the keyboard: lazy players still loading move the links under a pointer.
+      await page.locator('a[href="https://t.me/ada_example"]').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL('https://t.me/ada_example');
+      // The ping arrives after the navigation: asked for a few times.
+      let counted = before;
+      for (let i = 0; i < 100 && counted === before; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        counted = await taps(a.page, a.key);
+      }
+      expect(counted, 'the tap ping was counted').to.equal(before + 1);
+      expect(problems.filter((p) => p.startsWith('Content-Security-Policy'))).to.deep.equal([]);
+      await context.close();
     });
   }
 
@@ -199,17 +249,17 @@ describe('published pages in Chromium', function () {
     const res = await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
     expect(res.status, res.text).to.equal(200);
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    const own = ['127.0.0.1', `${a.page.username}.pages.test`];
+    const hosts = ['127.0.0.1', `${a.page.username}.pages.test`];
     const thirdParty: string[] = [];
     page.on('request', (r) => {
       const url = new URL(r.url());
-      if (/^https?:$/.test(url.protocol) && !own.includes(url.hostname)) thirdParty.push(r.url());
+      if (/^https?:$/.test(url.protocol) && !hosts.includes(url.hostname)) thirdParty.push(r.url());
     });
     await page.route(
-      (url) => !own.includes(url.hostname),
+      (url) => !hosts.includes(url.hostname),
       (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
     );
-    await page.goto(`http://${a.page.username}.pages.test:${app().port}/`, { waitUntil: 'networkidle' });
+    await page.goto(`http://${a.page.username}.pages.test:${own().port}/`, { waitUntil: 'networkidle' });
     // Scrolled through, so lazy frames load too: still nothing from the providers.
     await page.locator('.foot a').scrollIntoViewIfNeeded();
     await page.waitForLoadState('networkidle');
