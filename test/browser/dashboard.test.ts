@@ -25,7 +25,10 @@ describe('the dashboard in Chromium', function () {
     await page.getByLabel('Bio').fill('Mathematician. Writes notes on engines.');
     await page.getByRole('radio', { name: 'aurora' }).check();
     await page.getByRole('button', { name: 'Save and publish' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved and published.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved and published\.$/ })
+      .waitFor();
 
     await page.locator('summary', { hasText: /^Link$/ }).click();
     await page.locator('#new-link-label').fill('Read my notes');

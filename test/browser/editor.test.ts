@@ -68,7 +68,10 @@ describe('the page editor in Chromium', function () {
         ),
       );
     await act(() => page.getByRole('button', { name: 'Save and publish' }).click());
-    await page.getByRole('status').filter({ hasText: 'Saved and published.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved and published\.$/ })
+      .waitFor();
 
     await act(() =>
       page
@@ -224,7 +227,10 @@ describe('the page editor in Chromium', function () {
         document.querySelector('.blocks > li .pill.kind')?.textContent === 'Row of social icons' &&
         !document.querySelector('.blocks > li.sortable-chosen'),
     );
-    await page.getByRole('status').filter({ hasText: 'Saved and published.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved and published\.$/ })
+      .waitFor();
     await previewHas(page, 'main li:first-child a[href="https://github.com/ada-example"]');
     await page.getByRole('button', { name: /^Delete: .* \(block 2\)$/ }).click();
     await page
