@@ -32,6 +32,11 @@ export interface ServiceProcess {
   /** Every line it wrote. */
   lines: string[];
   alive(): boolean;
+  /**
+   * The first start. freePort() found its port free, but another process can bind it before
+   * this one does (CI's other lanes pick ports too): then it starts again on another.
+   */
+  start(): Promise<void>;
   /** Starts it again (after a stop or a kill) on the same port. */
   restart(): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -170,9 +175,9 @@ export async function startCluster(
     },
   };
   try {
-    await Promise.all(processes.map((p) => p.restart()));
+    await Promise.all(processes.map((p) => p.start()));
     cluster.varnish = await startVarnish({
-      routers: ports.router.map((port) => ({ host: '127.0.0.1', port })),
+      routers: cluster.of('router').map(({ port }) => ({ host: '127.0.0.1', port })),
       pageDomain: PAGE_DOMAIN,
       port: varnishPort,
     });
@@ -193,6 +198,19 @@ function serviceProcess(role: Role, name: string, port: number, env: NodeJS.Proc
     child: undefined as unknown as ChildProcess,
     lines: [],
     alive: () => Boolean(p.child) && p.child.exitCode === null && p.child.signalCode === null,
+    async start() {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await p.restart();
+        } catch (err) {
+          if (attempt === 3 || !p.lines.some((l) => l.includes('is in use by another process'))) throw err;
+          p.port = await freePort();
+          p.url = `http://127.0.0.1:${p.port}`;
+          env.PORT = String(p.port);
+          p.lines.length = 0;
+        }
+      }
+    },
     async restart() {
       // As the units run it (deploy/*.service): the build, which a start compiles nothing for.
       const child = spawn(process.execPath, ['build/start.mjs'], {

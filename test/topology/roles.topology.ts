@@ -219,7 +219,7 @@ describe('the roles as separate processes (npm run test:topology)', function () 
       const model = await createPage(0);
       await Promise.all(c.of('worker').map((w) => w.stop()));
       await c.db.query("UPDATE pages SET published_template_version = 'old'");
-      const names = await stalePages(model, 300);
+      const names = await stalePages(model, 150);
       c.puts.clear();
       for (const w of c.of('worker')) w.lines.length = 0;
       await Promise.all(c.of('worker').map((w) => w.restart()));
