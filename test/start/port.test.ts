@@ -7,7 +7,7 @@ import { loadConfig } from '../../core/config.js';
 import { StartupError } from '../../core/errors.js';
 import { bindPort, KEEP_ALIVE_MS } from '../../start/port.js';
 import { startProcess } from '../../start/process.js';
-import { openDatabase } from '../../store/db.js';
+import { lockFolder } from '../../store/folderLock.js';
 
 describe('the port, bound before the service starts (start/port.ts)', function () {
   this.timeout(60_000);
@@ -64,9 +64,13 @@ describe('the port, bound before the service starts (start/port.ts)', function (
   it('answers the held requests 503 and lets the port go when the start fails', async () => {
     const bound = await bindPort(0, '127.0.0.1');
     const base = `http://127.0.0.1:${bound.port}`;
+    const arrived = new Promise((resolve) => bound.server.once('request', resolve));
     const held = fetch(`${base}/api/agent/me`);
-    // The data folder is held (here by this very process), so the start fails at the lock.
-    const holder = await openDatabase({ dataDir: path.join(dir, 'db') });
+    // Held before the start fails (at once, below), not refused after the port is let go.
+    await arrived;
+    // The data folder is held (here by this very process, its lock taken as an open database
+    // takes it), so the start fails at the lock.
+    const holder = lockFolder(path.join(dir, 'db'));
     try {
       const config = loadConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent' });
       let failure: unknown;
@@ -79,7 +83,7 @@ describe('the port, bound before the service starts (start/port.ts)', function (
       expect(await res.text()).to.equal('The service failed to start.\n');
       expect(await fetch(`${base}/healthz`).catch(() => 'refused')).to.equal('refused');
     } finally {
-      await holder.close();
+      holder.release();
     }
   });
 });
