@@ -19,6 +19,7 @@ const PGLITE_ONLY = [
   'test/unit/**',
   'test/build/layers.test.ts',
   'test/cdn/adapters.test.ts',
+  'test/deploy/caddyfile.test.ts',
   'test/deploy/ports.test.ts',
   'test/outbound/fetcher.test.ts',
   'test/renderer/escapes.test.ts',
