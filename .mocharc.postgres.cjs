@@ -6,7 +6,7 @@
  *  - test/browser/: what Chromium shows and runs. The requests these screens make, and the SQL
  *    behind them, are the ones test/api/ and test/dashboard/ make over HTTP on both engines.
  *  - tests that open no database of the suite's: pure rendering, schemas, storage layouts, the
- *    build's layer rules, the CDN adapters, the outbound fetcher, port checks;
+ *    build's layer rules, the CDN adapters, the outbound fetcher, port checks, the Caddyfile;
  *  - tests that choose their engine themselves: `npm start` and a full disk on PGlite (they
  *    drop DATABASE_URL), PGlite's folder handling, bad settings and the tools on a PostgreSQL
  *    server of their own.
