@@ -13,9 +13,16 @@ import { SCHEMA_PREFIX } from './run.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 
-/** A fresh database on the given engine, with every migration applied (or only those given). */
+/**
+ * The suite's engine: PostgreSQL when DATABASE_URL is set, PGlite otherwise. CI runs the suite
+ * once on each, so a store test runs on this one only (a pass on PostgreSQL that ran the PGlite
+ * cases again ran them twice).
+ */
+export const suiteEngine: 'pglite' | 'postgres' = databaseUrl ? 'postgres' : 'pglite';
+
+/** A fresh database on the given engine (the suite's by default), with every migration applied (or only those given). */
 export async function freshDatabase(
-  engine: 'pglite' | 'postgres' = databaseUrl ? 'postgres' : 'pglite',
+  engine: 'pglite' | 'postgres' = suiteEngine,
   migrations: Migration[] = listMigrations(),
   /** Another address of the same server (a relay a test can cut). */
   url = databaseUrl,
@@ -124,10 +131,3 @@ export function migratedSeed(): Promise<Blob> {
 function sameVersions(a: Migration[], b: Migration[]): boolean {
   return a.length === b.length && a.every((m, i) => m.version === b[i].version);
 }
-
-/**
- * The engine the store tests run on: the suite's, PostgreSQL when DATABASE_URL is set and PGlite
- * otherwise. CI runs the suite once on each (a pass on PostgreSQL that ran the PGlite cases
- * again ran them twice).
- */
-export const engines: ('pglite' | 'postgres')[] = databaseUrl ? ['postgres'] : ['pglite'];

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { startJobs } from '../../jobs/agenda.js';
 import { startApp } from '../helpers/app.js';
-import { engines, freshDatabase } from '../helpers/db.js';
+import { freshDatabase, suiteEngine } from '../helpers/db.js';
 
 // PostgreSQL only: PGlite is one process, and the race is between processes sharing a server.
-if (engines.includes('postgres'))
+if (suiteEngine === 'postgres')
   describe('background jobs on a new PostgreSQL database', function () {
     this.timeout(60_000);
     it('start in several processes at once: one creates the job tables, the others wait for it', async () => {
