@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { api, request } from '../helpers/client.js';
+import { api, request, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -11,12 +11,7 @@ const tinyPng = () =>
     .toBuffer();
 
 async function upload(key: string, kind: 'avatar' | 'background' | 'card') {
-  const form = new FormData();
-  form.append('kind', kind);
-  form.append('file', new Blob([new Uint8Array(await tinyPng())]), 'picture.png');
-  const res = await request('POST', '/api/upload', { key, form });
-  expect(res.status, res.text).to.equal(201);
-  return res.body as { key: string; url: string };
+  return uploadImage(key, kind, await tinyPng());
 }
 
 /** The status the apex's /media/ route answers for an image. */

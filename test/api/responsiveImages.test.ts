@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parse } from 'node-html-parser';
 import sharp from 'sharp';
 import { mediaObjectKeys } from '../../store/layout.js';
-import { api, pageRequest, request } from '../helpers/client.js';
+import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -11,15 +11,6 @@ const picture = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 30 } } })
     .png()
     .toBuffer();
-
-async function upload(key: string, kind: 'avatar' | 'card', bytes: Buffer) {
-  const form = new FormData();
-  form.append('kind', kind);
-  form.append('file', new Blob([new Uint8Array(bytes)]), 'picture.png');
-  const res = await request('POST', '/api/upload', { key, form });
-  expect(res.status, res.text).to.equal(201);
-  return res.body as { key: string; url: string };
-}
 
 /** The width of the image an address serves (and that it is served). */
 async function servedWidth(url: string): Promise<number> {
@@ -43,7 +34,7 @@ async function page(name: string) {
 describe('responsive images: sizes made at upload, srcset on the page (media/pipeline.ts, renderer/srcset.ts)', () => {
   it('stores an avatar at 128, 256 and 512 px wide beside it and offers them by srcset with its own width last', async () => {
     const a = await createAgentAccount({ page: { templateId: 'editorial' } });
-    const avatar = await upload(a.key, 'avatar', await picture(1000, 1000));
+    const avatar = await uploadImage(a.key, 'avatar', await picture(1000, 1000));
     expect(avatar.key).to.match(/^avatar\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/);
     expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
       200,
@@ -60,7 +51,7 @@ describe('responsive images: sizes made at upload, srcset on the page (media/pip
 
   it('makes no size as large as the picture itself, and widens sizes for a wide picture cut to a square', async () => {
     const a = await createAgentAccount({ page: { templateId: 'editorial' } });
-    const avatar = await upload(a.key, 'avatar', await picture(300, 150));
+    const avatar = await uploadImage(a.key, 'avatar', await picture(300, 150));
     expect(avatar.key).to.match(/^avatar\/[0-9a-f]{24}\/[0-9a-f-]{36}\.avif$/);
     expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
       200,
@@ -72,7 +63,7 @@ describe('responsive images: sizes made at upload, srcset on the page (media/pip
 
   it('gives card thumbnails their sizes, the first blocks loaded at once and later ones lazily', async () => {
     const a = await createAgentAccount();
-    const card = await upload(a.key, 'card', await picture(600, 400));
+    const card = await uploadImage(a.key, 'card', await picture(600, 400));
     const blocks = Array.from({ length: 6 }, (_, i) => buildStoredBlock('link', { label: `L${i}`, image: card.key }));
     const set = await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
     expect(set.status, set.text).to.equal(200);
@@ -143,8 +134,8 @@ describe('responsive images: sizes made at upload, srcset on the page (media/pip
   it('deletes the sizes with the image when a new avatar replaces it and when the page is deleted', async () => {
     const a = await createAgentAccount();
     const [old, next] = [
-      await upload(a.key, 'avatar', await picture(600, 600)),
-      await upload(a.key, 'avatar', await picture(600, 600)),
+      await uploadImage(a.key, 'avatar', await picture(600, 600)),
+      await uploadImage(a.key, 'avatar', await picture(600, 600)),
     ];
     const storage = app().services.storage;
     const stored = async (key: string) =>

@@ -5,7 +5,7 @@ import { TEMPLATE_IDS, type TemplateId } from '../../core/schemas/fields.js';
 import { renderPage } from '../../renderer/render.js';
 import { sampleBlocks, samplePage } from '../../renderer/sample.js';
 import { CHROMIUM, screenshot } from '../helpers/browser.js';
-import { api, BROWSER_UA, request } from '../helpers/client.js';
+import { api, BROWSER_UA, uploadImage } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { ownApp } from '../helpers/hooks.js';
 
@@ -13,16 +13,6 @@ import { ownApp } from '../helpers/hooks.js';
 function picture(width: number, height: number, hue: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${hue + 60},70%,38%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height * 0.42}" r="${Math.min(width, height) * 0.22}" fill="#fff" opacity=".85"/><rect x="${width * 0.2}" y="${height * 0.72}" width="${width * 0.6}" height="${height * 0.4}" rx="${width * 0.3}" fill="#fff" opacity=".85"/></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-/** Uploads a picture through the API as the account's `kind` of image; its media key. */
-async function upload(key: string, kind: string, image: Buffer): Promise<string> {
-  const form = new FormData();
-  form.set('kind', kind);
-  form.set('file', new Blob([new Uint8Array(image)]), 'picture.png');
-  const res = await request('POST', '/api/upload', { key, form });
-  expect(res.status, res.text).to.equal(201);
-  return res.body.key as string;
 }
 
 /** Each template with a self-hosted face (mono draws in the system's): the face, and an element drawn in it. */
@@ -75,19 +65,19 @@ describe('published pages in Chromium', function () {
       const a = await createAgentAccount({ page: { displayName: 'Ada Example', templateId } });
       const blocks = sampleBlocks().map((b) => (b.type === 'link' && b.image ? { ...b, image: null } : b));
       Object.assign(blocks.find((b) => b.id === 'portfolio')!, {
-        image: await upload(a.key, 'card', await picture(400, 400, 200)),
+        image: (await uploadImage(a.key, 'card', await picture(400, 400, 200))).key,
         imageFocus: { x: 30, y: 70 },
       });
       const res = await api.patch(
         `/api/profiles/${a.page.id}`,
         {
-          avatar: await upload(a.key, 'avatar', await picture(480, 480, 20)),
+          avatar: (await uploadImage(a.key, 'avatar', await picture(480, 480, 20))).key,
           avatarFocus: { x: 40, y: 20 },
           // Letters of the faces' Latin Extended subset too (ł, ó, ź), which load a file of their own.
           bio: 'Illustrator and type designer in Łódź and Kraków. Drawing letters, maps and the odd cat.',
           theme: {
             accent: templateId === 'noir' ? '#e11d48' : '#d9480f',
-            backgroundImage: await upload(a.key, 'background', await picture(1200, 800, 210)),
+            backgroundImage: (await uploadImage(a.key, 'background', await picture(1200, 800, 210))).key,
           },
           blocks,
           layout: templateId === 'showcase' ? 'grid' : 'list',

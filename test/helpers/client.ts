@@ -93,6 +93,19 @@ export function randomAddress(): string {
   return `198.${18 + Math.floor(n / (256 * 254))}.${Math.floor(n / 254) % 256}.${1 + (n % 254)}`;
 }
 
+/**
+ * Uploads `image` (the bytes of a picture file) through `POST /api/upload` as the account's
+ * `kind` of image, as a form would; throws unless it answers 201. Its answer: the media key and URL.
+ */
+export async function uploadImage(key: string, kind: string, image: Buffer): Promise<{ key: string; url: string }> {
+  const form = new FormData();
+  form.set('kind', kind);
+  form.set('file', new Blob([new Uint8Array(image)]), 'picture.png');
+  const res = await request('POST', '/api/upload', { key, form });
+  if (res.status !== 201) throw new Error(`POST /api/upload answered ${res.status}: ${res.text}`);
+  return res.body;
+}
+
 export const api = {
   get: <T = any>(path: string, o?: RequestOptions) => request<T>('GET', path, o),
   post: <T = any>(path: string, body?: unknown, o?: RequestOptions) => request<T>('POST', path, { ...o, body }),

@@ -3,7 +3,7 @@ import type { Services } from '../../core/services.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } from '../../jobs/agenda.js';
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { hearPublishes } from '../../start/process.js';
-import { api, pageRequest, request } from '../helpers/client.js';
+import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -16,16 +16,13 @@ const T0 = new Date('2031-01-10T02:00:00Z');
 async function provisional(days: number, viewed: boolean) {
   app().clock.set(new Date(T0.getTime() - days * DAY));
   const a = await createAgentAccount();
-  const form = new FormData();
-  form.append('kind', 'avatar');
-  form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
-  const upload = await request('POST', '/api/upload', { key: a.key, form });
-  await api.patch(`/api/profiles/${a.page.id}`, { avatar: upload.body.key }, { key: a.key });
+  const upload = await uploadImage(a.key, 'avatar', await imageOf('png'));
+  await api.patch(`/api/profiles/${a.page.id}`, { avatar: upload.key }, { key: a.key });
   if (viewed) {
     await pageRequest(a.page.username, '/_/v');
     await app().counters.flush();
   }
-  return { ...a, imageUrl: upload.body.url as string, days, viewed };
+  return { ...a, imageUrl: upload.url, days, viewed };
 }
 
 async function state(a: { key: string; page: { id: string; username: string }; imageUrl: string }) {

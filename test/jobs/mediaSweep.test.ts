@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { mediaObjectKeys } from '../../store/layout.js';
-import { api, request } from '../helpers/client.js';
+import { api, request, uploadImage } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 
@@ -10,15 +10,10 @@ const HOUR = 3_600_000;
 const T0 = new Date('2031-03-10T02:00:00Z');
 
 async function upload(key: string) {
-  const form = new FormData();
-  form.append('kind', 'avatar');
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3366cc' } })
     .png()
     .toBuffer();
-  form.append('file', new Blob([new Uint8Array(png)]), 'me.png');
-  const res = await request('POST', '/api/upload', { key, form });
-  expect(res.status, res.text).to.equal(201);
-  return res.body as { key: string; url: string };
+  return uploadImage(key, 'avatar', png);
 }
 
 const served = async (image: { url: string }) => {

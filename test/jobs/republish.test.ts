@@ -9,7 +9,7 @@ import { type RunningProcess, startProcess } from '../../start/process.js';
 import { pageKeys } from '../../store/layout.js';
 import type { ObjectMeta } from '../../store/objects.js';
 import { republishRepo } from '../../store/republish.js';
-import { api, pageRequest, request } from '../helpers/client.js';
+import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -66,12 +66,9 @@ async function storedVersions(usernames: string[]): Promise<Record<string, strin
 /** A published page with an uploaded avatar, shown from MEDIA_URL. */
 async function pageWithAvatar() {
   const a = await createAgentAccount({ page: { templateId: 'photo', blocks: [buildLinkBlock()] } });
-  const form = new FormData();
-  form.append('kind', 'avatar');
-  form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
-  const upload = await request('POST', '/api/upload', { key: a.key, form });
-  await api.patch(`/api/profiles/${a.page.id}`, { avatar: upload.body.key }, { key: a.key });
-  return { ...a, avatarKey: upload.body.key as string };
+  const upload = await uploadImage(a.key, 'avatar', await imageOf('png'));
+  await api.patch(`/api/profiles/${a.page.id}`, { avatar: upload.key }, { key: a.key });
+  return { ...a, avatarKey: upload.key };
 }
 
 describe('republishing stale pages (core/commands/republish.ts)', () => {

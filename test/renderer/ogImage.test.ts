@@ -11,7 +11,7 @@ import { ogLocale } from '../../renderer/ogImage.js';
 import { ogImagePrefix } from '../../store/layout.js';
 import type { ObjectStorage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
-import { api, pageRequest, request } from '../helpers/client.js';
+import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -44,12 +44,7 @@ function near(a: string, b: string): boolean {
 }
 
 async function uploadAvatar(key: string): Promise<string> {
-  const form = new FormData();
-  form.append('kind', 'avatar');
-  form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
-  const upload = await request('POST', '/api/upload', { key, form });
-  expect(upload.status, upload.text).to.equal(201);
-  return upload.body.key;
+  return (await uploadImage(key, 'avatar', await imageOf('png'))).key;
 }
 
 function linkPreviews(storage: () => ObjectStorage) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { pageKeys } from '../../store/layout.js';
-import { api, type HostAnswer, pageRequest, request } from '../helpers/client.js';
+import { api, type HostAnswer, pageRequest, uploadImage } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -33,14 +33,10 @@ describe("a page host's icons, llms.txt and colours (router/hostFiles.ts, publis
 
   it('makes the icons from the avatar, cut to a square around its focus point', async () => {
     const a = await createAgentAccount({ page: { theme: { accent: '#1a7f37' } } });
-    const form = new FormData();
-    form.append('kind', 'avatar');
-    form.append('file', new Blob([new Uint8Array(await imageOf('png'))]), 'me.png');
-    const upload = await request('POST', '/api/upload', { key: a.key, form });
-    expect(upload.status, upload.text).to.equal(201);
+    const upload = await uploadImage(a.key, 'avatar', await imageOf('png'));
     const set = await api.patch(
       `/api/profiles/${a.page.id}`,
-      { avatar: upload.body.key, avatarFocus: { x: 0, y: 50 } },
+      { avatar: upload.key, avatarFocus: { x: 0, y: 50 } },
       { key: a.key },
     );
     expect(set.status, set.text).to.equal(200);
