@@ -4,7 +4,6 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import QRCode from 'qrcode';
 import { loadAccount } from '../core/commands/account.js';
 import { pageStatesOf } from '../core/queries/publishState.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
@@ -35,7 +34,11 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           isPublished: p.isPublished,
           banned: p.bannedAt !== null,
           blocks: p.blocks.length,
-          qr: await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+          qr: await (await import('qrcode')).default.toString(url, {
+            type: 'svg',
+            margin: 1,
+            errorCorrectionLevel: 'M',
+          }),
         };
       }),
     );

@@ -5,7 +5,6 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import QRCode from 'qrcode';
 import { loadAccount } from '../core/commands/account.js';
 import { securityNotice } from '../core/commands/sessions.js';
 import {
@@ -40,7 +39,11 @@ export function totpRoutes(
     extra: Record<string, unknown> = {},
     status = 200,
   ) {
-    const qr = await QRCode.toString(setup.uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    const qr = await (await import('qrcode')).default.toString(setup.uri, {
+      type: 'svg',
+      margin: 1,
+      errorCorrectionLevel: 'M',
+    });
     await show(
       ctx,
       'totpSetup',

@@ -7,14 +7,10 @@
  * file that claims a huge picture (a decompression bomb) is refused, not expanded.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { AppError } from '../core/errors.js';
 import { IMAGE_KINDS, IMAGE_WIDTHS, type ImageKind } from '../store/layout.js';
-
-// One picture at a time per worker thread and no libvips operation cache: memory stays flat
-// across many uploads instead of holding on to the last decoded pictures.
-sharp.cache(false);
-sharp.concurrency(1);
+import { loadSharp } from './sharp.js';
 
 const MB = 1024 * 1024;
 
@@ -98,6 +94,7 @@ async function convert(bytes: Buffer, kind: ImageKind, field: string): Promise<P
     });
   }
   try {
+    const sharp = await loadSharp();
     const input = source === 'HEIC' ? await decodeHeic(bytes) : sharp(bytes, sharpInput);
     // Decoded, turned and scaled once; every size is encoded from these pixels.
     const { data, info } = await input
@@ -140,7 +137,7 @@ async function decodeHeic(bytes: Buffer): Promise<Sharp> {
     if (!first) throw new Error('no picture in the file');
     if (first.width * first.height > MAX_INPUT_PIXELS) throw new Error('Input image exceeds pixel limit');
     const { width, height, data } = await first.decode();
-    return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+    return (await loadSharp())(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
       raw: { width, height, channels: 4 },
     });
   } finally {

@@ -11,6 +11,7 @@
  * installed face draws, are left out rather than shown as empty boxes.
  */
 import { pageKey } from '../cdn/cdn.js';
+import { loadSharp } from '../media/sharp.js';
 import { type CardAvatar, cardSvg } from '../renderer/ogCard.js';
 import { loadCardFonts } from '../renderer/ogFonts.js';
 import { type OgInputs, ogHash, ogInputs } from '../renderer/ogImage.js';
@@ -20,7 +21,6 @@ import type { PageFile } from './encode.js';
 import type { RenderRow } from './pageFiles.js';
 
 // Loaded with the first picture: the render worker threads never draw one.
-const sharpOf = () => import('sharp').then((m) => m.default);
 
 /** The picture's URL holds the hash of its inputs: it never changes under its key. */
 const OG_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -36,7 +36,7 @@ export function drawableName(name: string): string {
 
 /** The avatar cut to the card's box around its focus point, its corners rounded to the box's radius. */
 async function avatarCut(bytes: Buffer, focus: OgInputs['focus'], box: CardAvatar): Promise<Buffer> {
-  const sharp = await sharpOf();
+  const sharp = await loadSharp();
   const { width = box.w, height = box.h } = await sharp(bytes).metadata();
   // The largest part of the picture in the box's shape, centred on the focus where it can be.
   const scale = Math.min(width / box.w, height / box.h);
@@ -57,7 +57,7 @@ async function avatarCut(bytes: Buffer, focus: OgInputs['focus'], box: CardAvata
 
 /** Draws the picture of `i`; an avatar that cannot be read or decoded gives the initial instead. */
 export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<Buffer> {
-  const sharp = await sharpOf();
+  const sharp = await loadSharp();
   await loadCardFonts();
   const stored = i.avatar ? await storage.get(mediaObjectKey(i.avatar)).catch(() => null) : null;
   const box = cardSvg(i, '', false).avatar;

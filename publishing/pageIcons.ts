@@ -6,6 +6,7 @@
  * those inputs; storage skips bytes it already holds).
  */
 import { pageKey } from '../cdn/cdn.js';
+import { loadSharp } from '../media/sharp.js';
 import { readableOn } from '../renderer/contrast.js';
 import { escapeHtml } from '../renderer/escape.js';
 import { initialOf } from '../renderer/view.js';
@@ -15,7 +16,6 @@ import type { PageFile } from './encode.js';
 import type { RenderRow } from './pageFiles.js';
 
 // Loaded with the first icon: the render worker threads, which import the publisher, never need it.
-const sharpOf = () => import('sharp').then((m) => m.default);
 
 const SIZES = { favicon: 48, touchIcon: 180 } as const;
 const ICON_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
@@ -42,7 +42,7 @@ function initialSvg(i: IconInputs, size: number): Buffer {
 
 /** The avatar cut to a square around its focus point, at `size`. */
 async function fromAvatar(bytes: Buffer, focus: IconInputs['focus'], size: number): Promise<Buffer> {
-  const sharp = await sharpOf();
+  const sharp = await loadSharp();
   const { width = size, height = size } = await sharp(bytes).metadata();
   const side = Math.min(width, height);
   const fx = (focus?.x ?? 50) / 100;
@@ -66,7 +66,7 @@ async function makeIcons(i: IconInputs, storage: ObjectStorage) {
         // An avatar sharp cannot read: the initial instead.
       }
     }
-    return (await sharpOf())(initialSvg(i, size)).png({ compressionLevel: 9, palette: true }).toBuffer();
+    return (await loadSharp())(initialSvg(i, size)).png({ compressionLevel: 9, palette: true }).toBuffer();
   };
   return { favicon: await one(SIZES.favicon), touchIcon: await one(SIZES.touchIcon) };
 }

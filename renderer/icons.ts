@@ -2,47 +2,13 @@
  * Social icons as inline SVG: brand glyphs from simple-icons for the common platforms, a
  * neutral link glyph for the rest. Each icon a page uses is defined once as a <symbol>.
  */
-import * as si from 'simple-icons';
+import { BRAND_ICONS } from './brandIcons.js';
 import { memo } from './memo.js';
 
 type Icon = { path: string; title: string };
 
-const BRANDS: Record<string, Icon> = {
-  instagram: si.siInstagram,
-  tiktok: si.siTiktok,
-  youtube: si.siYoutube,
-  x: si.siX,
-  twitter: si.siX,
-  facebook: si.siFacebook,
-  github: si.siGithub,
-  threads: si.siThreads,
-  bluesky: si.siBluesky,
-  mastodon: si.siMastodon,
-  twitch: si.siTwitch,
-  spotify: si.siSpotify,
-  soundcloud: si.siSoundcloud,
-  telegram: si.siTelegram,
-  whatsapp: si.siWhatsapp,
-  viber: si.siViber,
-  pinterest: si.siPinterest,
-  snapchat: si.siSnapchat,
-  discord: si.siDiscord,
-  reddit: si.siReddit,
-  applemusic: si.siApplemusic,
-  behance: si.siBehance,
-  dribbble: si.siDribbble,
-  medium: si.siMedium,
-  substack: si.siSubstack,
-  patreon: si.siPatreon,
-  kofi: si.siKofi,
-  vk: si.siVk,
-  tumblr: si.siTumblr,
-  etsy: si.siEtsy,
-  vimeo: si.siVimeo,
-  bandcamp: si.siBandcamp,
-  kick: si.siKick,
-  rss: si.siRss,
-};
+/** The brand glyphs by icon key (brandIcons.ts is written from simple-icons; see build/brandIcons.mjs). */
+const BRANDS: Record<string, Icon> = { ...BRAND_ICONS, twitter: BRAND_ICONS.x };
 
 /** A neutral glyph (two chain links) for platforms without a brand icon. */
 const LINK_PATH =

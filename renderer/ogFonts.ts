@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { loadSharp } from '../media/sharp.js';
 
 const resolve = createRequire(import.meta.url).resolve;
 
@@ -85,7 +86,7 @@ let ready: Promise<void> | null = null;
 /** Makes the card faces known to fontconfig, once per process (a failure is tried again next time). */
 export function loadCardFonts(): Promise<void> {
   ready ??= (async () => {
-    const sharp = (await import('sharp')).default;
+    const sharp = await loadSharp();
     const files = await Promise.all(FACES.map(async (spec) => ({ spec, body: await readFile(resolve(spec)) })));
     const hash = createHash('sha256');
     for (const f of files) hash.update(f.body);

@@ -3,6 +3,7 @@
  * small pages in three templates' colours, drawn once per process in the card faces (ogFonts.ts).
  */
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
+import { loadSharp } from '../media/sharp.js';
 import { loadCardFonts } from './ogFonts.js';
 import { OG_HEIGHT, OG_WIDTH, SERVICE_NAME } from './ogImage.js';
 
@@ -41,7 +42,7 @@ let drawn: Promise<Buffer> | null = null;
 export function homeOgImage(): Promise<Buffer> {
   drawn ??= (async () => {
     await loadCardFonts();
-    const sharp = (await import('sharp')).default;
+    const sharp = await loadSharp();
     return sharp(homeSvg()).png({ compressionLevel: 9 }).toBuffer();
   })().catch((err) => {
     drawn = null;
@@ -58,7 +59,7 @@ let icon: Promise<Buffer> | null = null;
  */
 export function serviceIcon(): Promise<Buffer> {
   icon ??= (async () => {
-    const sharp = (await import('sharp')).default;
+    const sharp = await loadSharp();
     const svg =
       '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 32 32">' +
       '<rect width="32" height="32" rx="8" fill="#4338ca"/><path d="M10 8v16h12" stroke="#fff" stroke-width="4" fill="none"/></svg>';

@@ -6,7 +6,7 @@
  * server, so the second step makes or claims exactly that account, with the passkey it verified
  * and no password. The e-mail is confirmed by its link as after any sign-up or claim.
  */
-import { generateRegistrationOptions, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import * as v from 'valibot';
 import { accountsRepo } from '../../store/accounts.js';
 import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
@@ -17,7 +17,15 @@ import { newId } from '../secrets.js';
 import type { Services } from '../services.js';
 import { parseOrThrow } from '../validation.js';
 import { sendVerification } from './emailVerification.js';
-import { failed, keepChallenge, newCredential, relyingParty, SERVICE_NAME, takeChallenge } from './passkeys.js';
+import {
+  failed,
+  keepChallenge,
+  newCredential,
+  relyingParty,
+  SERVICE_NAME,
+  takeChallenge,
+  webAuthn,
+} from './passkeys.js';
 import { completeClaim, usableClaim } from './people.js';
 
 /** What the passkey made at sign-up (or claim) is called on the account screen. */
@@ -37,6 +45,7 @@ export async function passkeySignUpOptions(
 
 /** A registration challenge for the attempt, kept with it. */
 async function attemptOptions(s: Services, purpose: 'signup' | 'claim', attempt: SignupAttempt) {
+  const { generateRegistrationOptions } = await webAuthn();
   const options = await generateRegistrationOptions({
     rpName: SERVICE_NAME,
     rpID: relyingParty(s).rpID,

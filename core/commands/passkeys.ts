@@ -4,14 +4,12 @@
  * is the service's own public address (BASE_URL): its host name is the RP ID, its origin the only
  * origin accepted. Challenges are kept by the server, used once, for five minutes.
  */
-import {
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -22,6 +20,12 @@ import { NewPasskey } from '../schemas/passkeys.js';
 import { newId } from '../secrets.js';
 import type { Services } from '../services.js';
 import { parseOrThrow } from '../validation.js';
+
+/**
+ * SimpleWebAuthn, loaded when a passkey is first used: with its certificate parsers it holds
+ * ~200 modules that a process whose users never touch a passkey need not keep in memory.
+ */
+export const webAuthn = () => import('@simplewebauthn/server');
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 /** Enough for every device a person owns; a limit so that no account grows without end. */
@@ -75,6 +79,7 @@ export async function registrationOptions(
   if (existing.length >= PASSKEYS_MAX) {
     throw new AppError('invalid_fields', { hint: `An account holds at most ${PASSKEYS_MAX} passkeys.` });
   }
+  const { generateRegistrationOptions } = await webAuthn();
   const options = await generateRegistrationOptions({
     rpName: SERVICE_NAME,
     rpID: relyingParty(s).rpID,
@@ -109,7 +114,7 @@ export async function newCredential(s: Services, response: unknown, challenge: s
   const { rpID, origin } = relyingParty(s);
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
-    result = await verifyRegistrationResponse({
+    result = await (await webAuthn()).verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: origin,
@@ -147,6 +152,7 @@ export async function signInOptions(
           id: p.credentialId,
           transports: p.transports as AuthenticatorTransport[],
         }));
+  const { generateAuthenticationOptions } = await webAuthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(s).rpID,
     userVerification: 'required',
@@ -171,7 +177,7 @@ export async function verifyPasskey(
   const { rpID, origin } = relyingParty(s);
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
-    result = await verifyAuthenticationResponse({
+    result = await (await webAuthn()).verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
       expectedChallenge: kept.challenge,
       expectedOrigin: origin,
