@@ -3,9 +3,8 @@
  * know, taken from the simple-icons package. The pages import that small module rather than
  * simple-icons itself, whose module holds all of its 3,000-odd icons: ~30 MB resident in every
  * process that renders a page, for the 33 drawn (bench/README.md, "A lighter embedded default").
- * Run it after upgrading simple-icons or adding a platform below (then `biome format`, as the
- * npm script does);
- * test/renderer/brandIcons.test.ts fails while the module and the package disagree.
+ * Run it after upgrading simple-icons or adding a platform below (the npm script also formats
+ * the module); test/renderer/brandIcons.test.ts fails while the module and the package disagree.
  */
 import { writeFileSync } from 'node:fs';
 import * as si from 'simple-icons';
