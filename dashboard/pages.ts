@@ -11,6 +11,7 @@ import { callerFrom } from '../edge/caller.js';
 import { pagesRepo } from '../store/pages.js';
 import type { DashboardContext } from './context.js';
 import { START_NETWORKS, startPage } from './onboarding.js';
+import { qrSvg } from './qr.js';
 
 const NOTICE = {
   links: 'Your new page is live, with the links of your link page. Make it yours.',
@@ -34,11 +35,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           isPublished: p.isPublished,
           banned: p.bannedAt !== null,
           blocks: p.blocks.length,
-          qr: await (await import('qrcode')).default.toString(url, {
-            type: 'svg',
-            margin: 1,
-            errorCorrectionLevel: 'M',
-          }),
+          qr: await qrSvg(url),
         };
       }),
     );

@@ -20,6 +20,7 @@ import { accountForm, type ShowAccount } from './account.js';
 import type { DashboardContext } from './context.js';
 import type { WithFreshProof } from './freshProof.js';
 import { browserAnswer } from './passkeyForms.js';
+import { qrSvg } from './qr.js';
 
 const SETUP = 'Set up an authenticator app';
 
@@ -39,11 +40,7 @@ export function totpRoutes(
     extra: Record<string, unknown> = {},
     status = 200,
   ) {
-    const qr = await (await import('qrcode')).default.toString(setup.uri, {
-      type: 'svg',
-      margin: 1,
-      errorCorrectionLevel: 'M',
-    });
+    const qr = await qrSvg(setup.uri);
     await show(
       ctx,
       'totpSetup',

@@ -8,7 +8,7 @@
  */
 import type sharpModule from 'sharp';
 
-export type SharpFn = typeof sharpModule;
+type SharpFn = typeof sharpModule;
 
 let loaded: Promise<SharpFn> | null = null;
 
