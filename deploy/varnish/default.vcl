@@ -18,9 +18,10 @@
 #     of three copies;
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
-#   - asks again, up to twice, when a router fails a GET or HEAD (refuses, times out or answers
-#     5xx, or has not begun to answer within 5 s, as a router starting again does), before the
-#     health probe has marked it sick, so a visitor does not see the failure;
+#   - asks again, up to three times and of two routers at least, when a router fails a GET
+#     or HEAD (refuses, times out or answers 5xx, or has not begun to answer within 5 s, as a
+#     router starting again does), before the health probe has marked it sick, so a visitor
+#     does not see the failure;
 #   - serves the last good copy while every router is down or failing (refuses, or answers 5xx
 #     as a router does while storage is away), never a purged one;
 #   - answers page hosts and custom domains (any other public name, which Caddy passes on after
@@ -246,11 +247,21 @@ sub vcl_pass {
 
 sub vcl_backend_fetch {
   # Each fetch picks a router by its first transaction id (spread like round robin); a retry
-  # keeps that key and takes the next healthy router after the one that failed (alt).
+  # keeps that key and takes, in the key's order, the next healthy router after the first
+  # (alt=1), the first again, then the third (alt=2; with two routers, the second again). Not
+  # simply alt=retries: a killed router counts as healthy until the probe marks it sick, and
+  # with two routers alt 1 and alt 2 can both name it, so one failure of the live router made
+  # a visitor's 503.
   if (bereq.retries == 0) {
     set bereq.http.x-router-key = bereq.xid;
   }
-  set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=bereq.retries);
+  if (bereq.retries == 1) {
+    set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=1);
+  } elsif (bereq.retries == 3) {
+    set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=2);
+  } else {
+    set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=0);
+  }
   # A router starting again passes the probe (its /healthz answers at once) while it holds page
   # requests until it is ready, seconds on a loaded machine: after 5 s, ask the other one.
   set bereq.first_byte_timeout = 5s;
@@ -267,7 +278,7 @@ sub vcl_backend_response {
   if (beresp.http.surrogate-key) {
     set beresp.http.xkey = beresp.http.surrogate-key;
   }
-  if (beresp.status >= 500 && bereq.retries < 2 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+  if (beresp.status >= 500 && bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
     # Another router may answer: the visitor never sees one router's failure.
     return (retry);
   }
@@ -298,8 +309,9 @@ sub vcl_backend_response {
 
 sub vcl_backend_error {
   # A router that refused or timed out, before the probe has marked it sick: ask again, up to
-  # twice (a router killed and one starting again can fail the same request in turn).
-  if (bereq.retries < 2 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+  # three times (a router killed and one starting again, or failing once, can fail the same
+  # request in turn).
+  if (bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
     return (retry);
   }
   # Then a cached request's fetch is given up, for vcl_synth to look for a stale copy.

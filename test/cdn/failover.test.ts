@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { hostRequest } from '../helpers/client.js';
 import { startVarnish, type Varnish } from '../helpers/varnish.js';
 
-type Mode = 'answers' | 'answers 503' | 'drops the connection' | 'holds the request';
+type Mode = 'answers' | 'answers 503' | 'answers 503 once per request' | 'drops the connection' | 'holds the request';
 
 interface StandIn {
   name: string;
@@ -18,6 +18,8 @@ interface StandIn {
   mode: Mode;
   /** Page requests it took (not the probe's). */
   taken: number;
+  /** Host and path of every page request it took. */
+  seen: Set<string>;
   /** Stops listening: connections are refused from then on. */
   kill(): Promise<void>;
 }
@@ -29,13 +31,15 @@ async function standIn(name: string): Promise<StandIn> {
       return;
     }
     router.taken++;
+    const first = !router.seen.has(`${req.headers.host}${req.url}`);
+    router.seen.add(`${req.headers.host}${req.url}`);
     // As a router starting again does: its /healthz answers, pages wait until it is ready.
     if (router.mode === 'holds the request') return;
     if (router.mode === 'drops the connection') {
       req.socket.destroy();
       return;
     }
-    if (router.mode === 'answers 503') {
+    if (router.mode === 'answers 503' || (router.mode === 'answers 503 once per request' && first)) {
       res
         .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5', 'cache-control': 'no-store' })
         .end('503\n');
@@ -53,6 +57,7 @@ async function standIn(name: string): Promise<StandIn> {
     port: (server.address() as AddressInfo).port,
     mode: 'answers',
     taken: 0,
+    seen: new Set(),
     async kill() {
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
@@ -155,6 +160,16 @@ describe('Varnish in front of two routers, one failing (deploy/varnish/default.v
     await a.kill();
     const { errors, servedBy } = await visit();
     expect(errors).to.deep.equal([]);
+    expect([...servedBy]).to.deep.equal(['router-b']);
+  });
+
+  it('answers every request when one router is killed and the other fails each request once, before the probe marks the killed one sick', async () => {
+    b.mode = 'answers 503 once per request';
+    await a.kill();
+    // Within the probe's first two seconds: the killed router still counts as healthy.
+    const { errors, servedBy } = await visit();
+    expect(errors).to.deep.equal([]);
+    expect(b.taken, 'the failing router was asked first for some').to.be.greaterThan(40);
     expect([...servedBy]).to.deep.equal(['router-b']);
   });
 });

@@ -73,7 +73,8 @@ export async function underFault(c: Cluster, pages: Made[], fault: Fault): Promi
  * test starts it again after the load). `routerKilled` below also starts it again under load,
  * which the fault table measures: a router starting again passes Varnish's probe (/healthz)
  * before it answers pages, and in two runs on 2026-11-26 one short-path request in ~15,000 got
- * a 503 then (not yet explained; bench/README.md).
+ * a 503 then. Likely the retry order the VCL had until 2026-11-28 (bench/README.md): with two
+ * routers it asked the one not yet marked sick twice, so one failure of the other was enough.
  */
 export const routerKilledAndGone: Fault = {
   name: 'a router killed (SIGKILL) under load',
