@@ -132,11 +132,13 @@ async function loadChunk(db: Database, from: number, to: number, sampleIds: stri
   const samples = sampleIds.length;
   const range = [from, to - 1, samples];
   await db.query(
-    `INSERT INTO accounts (id, email, password_hash, locale, created_at, claimed_at, created_by, program_pages_made, email_verified_at)
+    `INSERT INTO accounts (id, email, password_hash, locale, created_at, claimed_at, created_by, program_pages_made, email_verified_at,
+                           first_viewed_at)
      SELECT ${ID('a')}, CASE WHEN ${PROVISIONAL} THEN NULL ELSE 'user' || g || '@example.com' END,
             CASE WHEN ${PROVISIONAL} THEN NULL ELSE $4 END, 'en', now() - make_interval(days => ${AGE_DAYS}),
             CASE WHEN ${PROVISIONAL} THEN NULL ELSE now() - make_interval(days => ${AGE_DAYS}) + interval '1 hour' END,
-            'scale-bench', 1, CASE WHEN ${PROVISIONAL} THEN NULL ELSE now() - make_interval(days => ${AGE_DAYS}) + interval '1 hour' END
+            'scale-bench', 1, CASE WHEN ${PROVISIONAL} THEN NULL ELSE now() - make_interval(days => ${AGE_DAYS}) + interval '1 hour' END,
+            CASE WHEN ${VIEWED} THEN now() - make_interval(days => ${AGE_DAYS}) + interval '2 hours' END
      FROM generate_series($1::int, $2::int) g WHERE $3::int > 0`,
     [...range, passwordHash],
   );

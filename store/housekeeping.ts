@@ -8,9 +8,12 @@ import type { Page } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { queryPages } from './pages.js';
 
-/** An account that housekeeping may act on: provisional, older than `cutoff` ($1), never viewed. */
-const FORGOTTEN = `a.email IS NULL AND a.created_at < $1
-  AND NOT EXISTS (SELECT 1 FROM pages v WHERE v.account_id = a.id AND v.first_viewed_at IS NOT NULL)`;
+/**
+ * An account that housekeeping may act on: provisional, older than `cutoff` ($1), none of its
+ * pages ever viewed (the account's own first view, which index accounts_never_viewed_idx keeps
+ * to the few such accounts; migration 028).
+ */
+const FORGOTTEN = `a.email IS NULL AND a.first_viewed_at IS NULL AND a.created_at < $1`;
 
 export function forgottenAccountsRepo(db: Queryable) {
   return {

@@ -186,8 +186,15 @@ export function pagesRepo(db: Queryable) {
       );
     },
 
+    /** Deletes the page; its account's first view is then that of the pages it has left (or none). */
     async delete(id: string): Promise<void> {
-      await db.query('DELETE FROM pages WHERE id = $1', [id]);
+      await db.query(
+        `WITH gone AS (DELETE FROM pages WHERE id = $1 RETURNING account_id, first_viewed_at)
+         UPDATE accounts SET first_viewed_at =
+           (SELECT min(p.first_viewed_at) FROM pages p WHERE p.account_id = accounts.id AND p.id <> $1)
+         FROM gone WHERE accounts.id = gone.account_id AND gone.first_viewed_at IS NOT NULL`,
+        [id],
+      );
     },
   };
 }

@@ -92,10 +92,17 @@ export function statsRepo(db: Queryable) {
       }
       const viewed = all.filter((e) => e.counts.views > 0 || e.counts.personReads > 0);
       if (viewed.length > 0) {
+        // A page's first view is its account's too, unless another page of it was viewed before.
         await db.query(
-          `UPDATE pages SET first_viewed_at = t.d
-           FROM (SELECT p, min(d::date) AS d FROM unnest($1::text[], $2::text[]) AS u (p, d) GROUP BY p) AS t
-           WHERE pages.id = t.p AND pages.first_viewed_at IS NULL`,
+          `WITH firsts AS (
+             UPDATE pages SET first_viewed_at = t.d
+             FROM (SELECT p, min(d::date) AS d FROM unnest($1::text[], $2::text[]) AS u (p, d) GROUP BY p) AS t
+             WHERE pages.id = t.p AND pages.first_viewed_at IS NULL
+             RETURNING pages.account_id, pages.first_viewed_at
+           )
+           UPDATE accounts SET first_viewed_at = f.d
+           FROM (SELECT account_id, min(first_viewed_at) AS d FROM firsts GROUP BY account_id) AS f
+           WHERE accounts.id = f.account_id AND accounts.first_viewed_at IS NULL`,
           columns(viewed, (e) => [e.pageId, e.day], 2),
         );
       }

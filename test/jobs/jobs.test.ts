@@ -95,6 +95,21 @@ describe('background jobs', () => {
       });
     });
 
+    it('spares a provisional account while a page of it that was viewed remains, and not once that page is deleted', async () => {
+      const a = await provisional(61, false);
+      const second = await api.post('/api/profiles', { username: uniqueName('second') }, { key: a.key });
+      expect(second.status).to.equal(201);
+      await pageRequest(second.body.username, '/_/v');
+      await app().counters.flush();
+      app().clock.set(T0);
+      expect((await housekeeping(app().services, T0)).deletedAccounts).to.equal(0);
+      expect((await state(a)).account).to.equal(true);
+
+      expect((await api.delete(`/api/profiles/${second.body.id}`, { key: a.key })).status).to.equal(204);
+      expect((await housekeeping(app().services, T0)).deletedAccounts).to.equal(1);
+      expect((await state(a)).account).to.equal(false);
+    });
+
     it('frees the names a forgotten account had parked, where a deletion by its owner keeps them', async () => {
       app().clock.set(new Date(T0.getTime() - 61 * DAY));
       const a = await createAgentAccount();
