@@ -127,8 +127,11 @@ async function mixedLoad(port: number, seconds: number) {
   return { requests: result.requests.total, edits };
 }
 
-/** `npm start` (node build/start.mjs) on a fresh DATA_DIR: idle once ready, then after the load. */
-async function service(settleMs: number, loadSeconds: number) {
+/**
+ * `npm start` (node build/start.mjs) on a fresh DATA_DIR: idle once ready, then after the load,
+ * sampled every `settleMs` for `settleAfterMs` (the last sample is the figure).
+ */
+async function service(settleMs: number, loadSeconds: number, settleAfterMs: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-mem-'));
   const port = await freePort();
   // The start script itself (its `exec` makes the shell's process the service's).
@@ -147,8 +150,14 @@ async function service(settleMs: number, loadSeconds: number) {
     await sleep(settleMs);
     const idle = await rss(child.pid!);
     const load = await mixedLoad(port, loadSeconds);
-    await sleep(settleMs);
-    return { idle, after: await rss(child.pid!), load };
+    // V8 gives back the heap the load grew only once its allocation rate has stayed low for a
+    // while (its memory reducer: 15-20 s after the load here), so the RSS is followed for 30 s.
+    const afterSamples: number[] = [];
+    for (let waited = 0; waited < settleAfterMs; waited += settleMs) {
+      await sleep(settleMs);
+      afterSamples.push((await rss(child.pid!)).rss);
+    }
+    return { idle, after: await rss(child.pid!), afterSamples, load };
   } finally {
     await ended(child);
     await rm(dir, { recursive: true, force: true });
@@ -161,6 +170,6 @@ export async function memoryBench(o: { settleMs?: number; loadSeconds?: number; 
   // The seed and the service as `npm start` runs them, from dist/ (bench/run.ts builds it when stale).
   const defaults = o.short ? null : await pgliteAlone('defaults', settleMs);
   const tuned = await pgliteAlone('service', settleMs);
-  const app = await service(settleMs, o.loadSeconds ?? 60);
-  return { defaults, tuned, ...app, loadSeconds: o.loadSeconds ?? 60 };
+  const app = await service(settleMs, o.loadSeconds ?? 60, o.short ? settleMs : 30_000);
+  return { defaults, tuned, ...app, loadSeconds: o.loadSeconds ?? 60, settleMs };
 }

@@ -237,7 +237,7 @@ async function memory(o: Parameters<typeof memoryBench>[0]) {
   const r = await memoryBench(o);
   const mb = (x: number) => `${x.toFixed(0)} MB`;
   console.log(
-    `resident memory, fresh data folder (MALLOC_ARENA_MAX=2): PGlite alone, PostgreSQL's defaults ${r.defaults ? mb(r.defaults.rss) : '(not in a short run)'}; PGlite alone, the service's settings ${mb(r.tuned.rss)}; npm start idle ${mb(r.idle.rss)} (${(r.idle.rss / r.tuned.rss).toFixed(2)}x PGlite alone; target <= 200 MB or <= 1.2x), after ${r.loadSeconds} s of mixed load (${r.load.requests} reads, ${r.load.edits} edits) ${mb(r.after.rss)}, peak ${mb(r.after.peak)} (target <= 300 MB)`,
+    `resident memory, fresh data folder (MALLOC_ARENA_MAX=2): PGlite alone, PostgreSQL's defaults ${r.defaults ? mb(r.defaults.rss) : '(not in a short run)'}; PGlite alone, the service's settings ${mb(r.tuned.rss)}; npm start idle ${mb(r.idle.rss)} (${(r.idle.rss / r.tuned.rss).toFixed(2)}x PGlite alone; target <= 200 MB or <= 1.2x), after ${r.loadSeconds} s of mixed load (${r.load.requests} reads, ${r.load.edits} edits) ${mb(r.after.rss)} once settled (every ${r.settleMs / 1000} s after it: ${r.afterSamples.map((x) => x.toFixed(0)).join(', ')} MB), peak ${mb(r.after.peak)} (target <= 300 MB)`,
   );
 }
 

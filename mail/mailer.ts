@@ -11,7 +11,7 @@
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { compose, type MessageKind } from './messages.js';
 import type { NoticeFacts } from './security.js';
@@ -56,9 +56,15 @@ export interface MailSettings {
 
 export function createMailer(config: MailSettings, log: Logger): Mailer {
   const smtp = config.mail.smtpUrl;
-  const transport = smtp
-    ? nodemailer.createTransport(smtp)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // nodemailer and its hundred modules (~15 MB resident) load with the first message: most of a
+  // service's life, and every start, sends none.
+  let transport: Promise<Transporter> | undefined;
+  const transportNow = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      smtp
+        ? nodemailer.createTransport(smtp)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   const folder = path.join(config.dataDir, 'mail');
   const pending = new Set<Promise<void>>();
   let sequence = 0;
@@ -71,7 +77,7 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       link: m.link,
       notice: m.notice,
     });
-    const info = await transport.sendMail({ from: config.mail.from, to: m.to, ...body });
+    const info = await (await transportNow()).sendMail({ from: config.mail.from, to: m.to, ...body });
     if (smtp) {
       log.info({ kind: m.kind, messageId: info.messageId }, `mail: ${m.kind} sent`);
       return;
@@ -103,7 +109,7 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       await Promise.all(names.filter((n) => n.includes(mark)).map((n) => rm(path.join(folder, n), { force: true })));
     },
     close() {
-      transport.close();
+      void transport?.then((t) => t.close());
     },
   };
 }

@@ -6,7 +6,6 @@
  * encoded as AVIF, and again at the kind's smaller widths (the sizes pages pick from by srcset). The pixel count is bounded before anything is decoded in full, so a small
  * file that claims a huge picture (a decompression bomb) is refused, not expanded.
  */
-import { fileTypeFromBuffer } from 'file-type';
 import type { Sharp, SharpOptions } from 'sharp';
 import { AppError } from '../core/errors.js';
 import { IMAGE_KINDS, IMAGE_WIDTHS, type ImageKind } from '../store/layout.js';
@@ -53,6 +52,8 @@ export function tooLarge(kind: ImageKind): AppError {
 
 /** The accepted format of these bytes (JPEG, PNG, …), or null. */
 async function detectFormat(bytes: Uint8Array): Promise<string | null> {
+  // Loaded with the first upload (~10 MB resident with its modules).
+  const { fileTypeFromBuffer } = await import('file-type');
   const type = await fileTypeFromBuffer(bytes);
   return (type && ACCEPTED.get(type.mime)) ?? null;
 }
