@@ -2,8 +2,9 @@
  * View and tap counters, summed in memory and flushed at least every second (and at
  * shutdown) in one transaction of at most four statements (store/stats.ts): per-hit database
  * writes would cap the router at the database's speed. A flush that fails writes nothing and puts
- * its counts back, so nothing is lost and nothing counted twice. The sums, the visitors' hashes
- * and putting back are router/countBuffer.ts.
+ * its counts back, so nothing is lost and nothing counted twice. Then, outside it, the accounts
+ * of pages viewed for the first time are marked viewed (housekeeping's index). The sums, the
+ * visitors' hashes and putting back are router/countBuffer.ts.
  */
 import type { Logger } from 'pino';
 import type { Database } from '../store/db.js';
@@ -33,7 +34,12 @@ export function createCounters(d: CountersDeps) {
     try {
       // One transaction: a flush that fails at any statement writes nothing, so putting all of
       // it back counts nothing twice.
-      await d.db.transaction((tx) => statsRepo(tx).addAll(entries));
+      const firsts = await d.db.transaction((tx) => statsRepo(tx).addAll(entries));
+      await statsRepo(d.db)
+        .markAccountsViewed(firsts)
+        .catch((err) =>
+          d.log.warn({ err }, 'accounts viewed for the first time not marked; housekeeping checks their pages'),
+        );
     } catch (err) {
       counts.putBack(batch);
       d.log.warn({ err }, 'counter flush failed; counts kept for the next flush');

@@ -10,10 +10,12 @@ import { queryPages } from './pages.js';
 
 /**
  * An account that housekeeping may act on: provisional, older than `cutoff` ($1), none of its
- * pages ever viewed (the account's own first view, which index accounts_never_viewed_idx keeps
- * to the few such accounts; migration 028).
+ * pages ever viewed. The account's own mark (first_viewed_at, set after each counters' flush)
+ * narrows the search to the few never marked (index accounts_never_viewed_idx, migration 028);
+ * their pages have the last word, as a mark can be lost to a crash.
  */
-const FORGOTTEN = `a.email IS NULL AND a.first_viewed_at IS NULL AND a.created_at < $1`;
+const FORGOTTEN = `a.email IS NULL AND a.first_viewed_at IS NULL AND a.created_at < $1
+  AND NOT EXISTS (SELECT 1 FROM pages v WHERE v.account_id = a.id AND v.first_viewed_at IS NOT NULL)`;
 
 export function forgottenAccountsRepo(db: Queryable) {
   return {

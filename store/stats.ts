@@ -23,8 +23,8 @@ export interface DayEntry {
 export function statsRepo(db: Queryable) {
   return {
     /** One page's counts of one day: `addAll` of one entry. */
-    add(pageId: string, day: string, counts: DayCounts): Promise<void> {
-      return this.addAll([{ pageId, day, counts }]);
+    async add(pageId: string, day: string, counts: DayCounts): Promise<void> {
+      await this.markAccountsViewed(await this.addAll([{ pageId, day, counts }]));
     },
 
     /**
@@ -32,10 +32,11 @@ export function statsRepo(db: Queryable) {
      * kind of row); pages deleted meanwhile are skipped. Run it in a transaction: a failure at
      * any statement then leaves nothing, and the flush can be tried again without counting twice.
      * Rows are written in (page, day) order, so concurrent flushes take their locks in one order.
+     * Answers the pages viewed for the first time, with their accounts (markAccountsViewed).
      */
-    async addAll(entries: readonly DayEntry[]): Promise<void> {
+    async addAll(entries: readonly DayEntry[]): Promise<{ accountId: string; at: Date }[]> {
       const all = [...entries].sort((a, b) => compare(a.pageId, b.pageId) || compare(a.day, b.day));
-      if (all.length === 0) return;
+      if (all.length === 0) return [];
       const visitors = all.flatMap((e) => e.counts.visitors.map((v) => [e.pageId, e.day, v]));
       await db.query(
         `WITH fresh AS (
@@ -92,20 +93,33 @@ export function statsRepo(db: Queryable) {
       }
       const viewed = all.filter((e) => e.counts.views > 0 || e.counts.personReads > 0);
       if (viewed.length > 0) {
-        // A page's first view is its account's too, unless another page of it was viewed before.
-        await db.query(
-          `WITH firsts AS (
-             UPDATE pages SET first_viewed_at = t.d
-             FROM (SELECT p, min(d::date) AS d FROM unnest($1::text[], $2::text[]) AS u (p, d) GROUP BY p) AS t
-             WHERE pages.id = t.p AND pages.first_viewed_at IS NULL
-             RETURNING pages.account_id, pages.first_viewed_at
-           )
-           UPDATE accounts SET first_viewed_at = f.d
-           FROM (SELECT account_id, min(first_viewed_at) AS d FROM firsts GROUP BY account_id) AS f
-           WHERE accounts.id = f.account_id AND accounts.first_viewed_at IS NULL`,
+        const firsts = await db.query<{ accountId: string; at: Date }>(
+          `UPDATE pages SET first_viewed_at = t.d
+           FROM (SELECT p, min(d::date) AS d FROM unnest($1::text[], $2::text[]) AS u (p, d) GROUP BY p) AS t
+           WHERE pages.id = t.p AND pages.first_viewed_at IS NULL
+           RETURNING pages.account_id AS "accountId", pages.first_viewed_at AS at`,
           columns(viewed, (e) => [e.pageId, e.day], 2),
         );
+        return firsts;
       }
+      return [];
+    },
+
+    /**
+     * Marks accounts viewed (`addAll`'s answer: pages viewed for the first time), unless viewed
+     * before. Run after addAll's transaction, not in it: this locks account rows, which
+     * housekeeping and page deletions lock before the pages that transaction has locked. The
+     * mark is housekeeping's index (accounts_never_viewed_idx), not its proof: a mark lost to a
+     * crash in between only leaves the account for housekeeping to check against its pages.
+     */
+    async markAccountsViewed(firsts: readonly { accountId: string; at: Date }[]): Promise<void> {
+      if (firsts.length === 0) return;
+      await db.query(
+        `UPDATE accounts SET first_viewed_at = t.at
+         FROM (SELECT a, min(at) AS at FROM unnest($1::text[], $2::timestamptz[]) AS u (a, at) GROUP BY a) AS t
+         WHERE accounts.id = t.a AND accounts.first_viewed_at IS NULL`,
+        [firsts.map((f) => f.accountId), firsts.map((f) => f.at)],
+      );
     },
 
     async daily(pageId: string, from: string, to: string) {

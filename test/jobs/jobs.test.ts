@@ -110,6 +110,25 @@ describe('background jobs', () => {
       expect((await state(a)).account).to.equal(false);
     });
 
+    it('marks an account viewed with the first view of any of its pages, and spares a viewed one whose mark was lost', async () => {
+      const a = await provisional(61, true);
+      const b = await provisional(61, true);
+      const mark = (x: typeof a) =>
+        app().services.db.query<{ at: Date | null }>(
+          'SELECT first_viewed_at AS at FROM accounts WHERE id = (SELECT account_id FROM pages WHERE id = $1)',
+          [x.page.id],
+        );
+      expect((await mark(a))[0].at).to.be.instanceOf(Date);
+      // As a crash between the counters' flush and the mark leaves it.
+      await app().services.db.query(
+        'UPDATE accounts SET first_viewed_at = NULL WHERE id = (SELECT account_id FROM pages WHERE id = $1)',
+        [b.page.id],
+      );
+      app().clock.set(T0);
+      expect((await housekeeping(app().services, T0)).deletedAccounts).to.equal(0);
+      expect([(await state(a)).account, (await state(b)).account]).to.deep.equal([true, true]);
+    });
+
     it('frees the names a forgotten account had parked, where a deletion by its owner keeps them', async () => {
       app().clock.set(new Date(T0.getTime() - 61 * DAY));
       const a = await createAgentAccount();

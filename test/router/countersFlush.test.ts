@@ -67,6 +67,15 @@ async function written(pageId: string) {
   };
 }
 
+/** Whether the page's account is marked viewed (housekeeping's index, migration 028). */
+async function accountMarked(pageId: string): Promise<boolean> {
+  const [row] = await app().services.db.query<{ at: Date | null }>(
+    'SELECT a.first_viewed_at AS at FROM accounts a JOIN pages p ON p.account_id = a.id WHERE p.id = $1',
+    [pageId],
+  );
+  return row.at !== null;
+}
+
 const NOTHING = { day: null, visitors: 0, daily: 0, monthly: 0, blockTaps: 0, viewed: 0 };
 const EXACT = {
   day: { views: 2, uniques: 2, taps: 1, reads: 1 },
@@ -87,9 +96,11 @@ describe('router/counters: a flush that fails part-way', () => {
     await counters.flush();
     const statements = failing.sent();
     expect(await written(probe.page.id)).to.deep.equal(EXACT);
-    expect(statements).to.equal(4);
+    // Four in the transaction, then the account's mark (store/stats.ts markAccountsViewed).
+    expect(statements).to.equal(5);
+    expect(await accountMarked(probe.page.id)).to.equal(true);
 
-    for (let at = 1; at <= statements; at++) {
+    for (let at = 1; at < statements; at++) {
       const { page } = await createAgentAccount();
       countSome(counters, page.id);
       failing.arm(at);
@@ -101,6 +112,15 @@ describe('router/counters: a flush that fails part-way', () => {
       expect(await written(page.id), `tried again after a failure at statement ${at}`).to.deep.equal(EXACT);
       expect(counters.stats().buffered).to.equal(0);
     }
+
+    // The mark fails after the counts are committed: they stay, once, and only the mark is lost.
+    const { page } = await createAgentAccount();
+    countSome(counters, page.id);
+    failing.arm(statements);
+    await counters.flush();
+    expect(await written(page.id)).to.deep.equal(EXACT);
+    expect(counters.stats().buffered).to.equal(0);
+    expect(await accountMarked(page.id)).to.equal(false);
   });
 
   it('writes nothing when the commit itself fails, and exactly the counts when tried again', async () => {

@@ -162,9 +162,7 @@ export async function startCluster(
     s3,
     env,
     logs: (tail = 30) =>
-      processes
-        .map((p) => `--- ${p.name} (${p.alive() ? 'alive' : 'exited'})\n${p.lines.slice(-tail).join('\n')}`)
-        .join('\n'),
+      processes.map((p) => `--- ${p.name} (${state(p)})\n${p.lines.slice(-tail).join('\n')}`).join('\n'),
     async close() {
       await Promise.all(processes.map((p) => p.stop()));
       await cluster.varnish?.stop();
@@ -187,6 +185,12 @@ export async function startCluster(
     throw new Error(`${(err as Error).message}\n${logs}`);
   }
   return cluster;
+}
+
+/** alive, or how it ended: a process killed from outside (SIGKILL, a crash) leaves no line of its own. */
+function state(p: ServiceProcess): string {
+  if (p.alive()) return 'alive';
+  return p.child?.signalCode ? `exited on ${p.child.signalCode}` : `exited with status ${p.child?.exitCode}`;
 }
 
 function serviceProcess(role: Role, name: string, port: number, env: NodeJS.ProcessEnv): ServiceProcess {
