@@ -109,7 +109,8 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       await Promise.all(names.filter((n) => n.includes(mark)).map((n) => rm(path.join(folder, n), { force: true })));
     },
     close() {
-      void transport?.then((t) => t.close());
+      // A transport never made (nodemailer not loaded, or failed to load) has nothing to close.
+      transport?.then((t) => t.close()).catch(() => {});
     },
   };
 }

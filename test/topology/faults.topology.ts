@@ -94,8 +94,10 @@ describe('faults on the topology (npm run test:topology)', function () {
       const pages = await loadPages(c, 6);
       const r = await underFault(c, pages, routerKilledAndGone);
       await c.of('router')[0].restart();
+      const refused = new Map<string, number>();
+      for (const answer of r.editsRefused) refused.set(answer, (refused.get(answer) ?? 0) + 1);
       console.log(
-        `      ${r.visitorRequests} visitor requests, ${r.visitorErrors.length} errors; ${r.editsAcknowledged} of ${r.editsSent} edits acknowledged, ${r.lostEdits.length} lost`,
+        `      ${r.visitorRequests} visitor requests, ${r.visitorErrors.length} errors; ${r.editsAcknowledged} of ${r.editsSent} edits acknowledged${[...refused].map(([answer, n]) => `, ${n} answered ${answer}`).join('')}, ${r.lostEdits.length} lost`,
       );
       expect(r.visitorRequests, 'a load, not a trickle').to.be.above(200);
       if (r.visitorErrors.length > 0)
