@@ -20,6 +20,12 @@ export interface DayEntry {
   counts: DayCounts;
 }
 
+/** A page viewed for the first time: its account, and the day (addAll's answer, markAccountsViewed's input). */
+interface FirstView {
+  accountId: string;
+  at: Date;
+}
+
 export function statsRepo(db: Queryable) {
   return {
     /** One page's counts of one day: `addAll` of one entry. */
@@ -34,7 +40,7 @@ export function statsRepo(db: Queryable) {
      * Rows are written in (page, day) order, so concurrent flushes take their locks in one order.
      * Answers the pages viewed for the first time, with their accounts (markAccountsViewed).
      */
-    async addAll(entries: readonly DayEntry[]): Promise<{ accountId: string; at: Date }[]> {
+    async addAll(entries: readonly DayEntry[]): Promise<FirstView[]> {
       const all = [...entries].sort((a, b) => compare(a.pageId, b.pageId) || compare(a.day, b.day));
       if (all.length === 0) return [];
       const visitors = all.flatMap((e) => e.counts.visitors.map((v) => [e.pageId, e.day, v]));
@@ -93,7 +99,7 @@ export function statsRepo(db: Queryable) {
       }
       const viewed = all.filter((e) => e.counts.views > 0 || e.counts.personReads > 0);
       if (viewed.length > 0) {
-        const firsts = await db.query<{ accountId: string; at: Date }>(
+        const firsts = await db.query<FirstView>(
           `UPDATE pages SET first_viewed_at = t.d
            FROM (SELECT p, min(d::date) AS d FROM unnest($1::text[], $2::text[]) AS u (p, d) GROUP BY p) AS t
            WHERE pages.id = t.p AND pages.first_viewed_at IS NULL
@@ -112,7 +118,7 @@ export function statsRepo(db: Queryable) {
      * mark is housekeeping's index (accounts_never_viewed_idx), not its proof: a mark lost to a
      * crash in between only leaves the account for housekeeping to check against its pages.
      */
-    async markAccountsViewed(firsts: readonly { accountId: string; at: Date }[]): Promise<void> {
+    async markAccountsViewed(firsts: readonly FirstView[]): Promise<void> {
       if (firsts.length === 0) return;
       await db.query(
         `UPDATE accounts SET first_viewed_at = t.at
