@@ -1,3 +1,4 @@
+import type { ValidateFunction } from 'ajv';
 import { expect } from 'chai';
 import { app } from '../helpers/hooks.js';
 import { dereference, schemaValidator } from '../helpers/openapi.js';
@@ -16,8 +17,14 @@ describe('openapi.json examples', () => {
     );
   }
 
+  // One validator, and each distinct schema compiled once: many answers share a schema (the error
+  // object, a page), and compiling the inlined schemas again for each took seconds of a core.
+  const ajv = schemaValidator();
+  const compiled = new Map<string, ValidateFunction>();
   function expectValid(schema: unknown, example: unknown, what: string) {
-    const validate = schemaValidator().compile(schema as object);
+    const key = JSON.stringify(schema);
+    const validate = compiled.get(key) ?? ajv.compile(schema as object);
+    compiled.set(key, validate);
     expect(validate(example), `${what}: ${JSON.stringify(validate.errors)}`).to.equal(true);
   }
 

@@ -117,6 +117,7 @@ export const api = {
 let document: any;
 const ajv = schemaValidator();
 const validators = new Map<string, ValidateFunction>();
+const bySchema = new Map<string, ValidateFunction>();
 
 async function openapi(): Promise<any> {
   document ??= dereference(await (await fetch(`${app().url}/openapi.json`)).json());
@@ -144,7 +145,10 @@ async function checkContract(method: string, path: string, res: Response): Promi
   const id = `${method} ${template} ${res.status}`;
   let validate = validators.get(id);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // Answers of many operations share a schema (the error object, a page): compiled once each.
+    const key = JSON.stringify(schema);
+    validate = bySchema.get(key) ?? ajv.compile(schema);
+    bySchema.set(key, validate);
     validators.set(id, validate);
   }
   if (!validate(res.body)) {
