@@ -48,7 +48,9 @@ export interface Api {
 /** `tools`: the MCP tools as declared (mcp/tools.ts, handed in by start/web.ts), for llms.txt. */
 export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEntry[]): Api {
   const routes = apiRoutes(s, limiter);
-  const openapi = JSON.stringify(buildOpenApi(routes, s.config), null, 2);
+  // Written when first asked for (700 KB of text, and the time to make it, that a process which
+  // never serves it would otherwise hold from its start).
+  let openapi: string | undefined;
   const router = new Router<RequestState>();
   for (const r of routes) {
     router[r.method](
@@ -63,6 +65,7 @@ export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEnt
   crawlRoutes(router, s);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
+    openapi ??= JSON.stringify(buildOpenApi(routes, s.config), null, 2);
     ctx.body = openapi;
   });
   return { router, multipartPaths: new Set(routes.filter((r) => r.multipart).map((r) => r.path)) };

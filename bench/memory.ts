@@ -55,13 +55,15 @@ async function pgliteAlone(settings: 'defaults' | 'service', settleMs: number) {
     await db.query('SELECT count(*) FROM pg_class');
     console.log('open');
     setInterval(() => {}, 1000);`;
-  // Node with the flags package.json's start script gives the service (the young generation's
-  // size, a collection after the seed is unpacked), so the two are measured alike.
+  // Node with the flags and the malloc settings package.json's start script gives the service
+  // (the young generation's size, a collection after the seed is unpacked; glibc's arenas and
+  // mmap threshold), so the two are measured alike: its `export …;` runs in the same shell.
   const { scripts } = JSON.parse(await readFile('package.json', 'utf8'));
   const flags = /exec node (.*?) build\/start\.mjs/.exec(scripts.start)?.[1].split(' ') ?? [];
-  const child = spawn(process.execPath, [...flags, '--input-type=module', '-e', script], {
+  const exports = /^export [^;]*;/.exec(scripts.start)?.[0] ?? '';
+  const command = [process.execPath, ...flags, '--input-type=module', '-e', script];
+  const child = spawn('sh', ['-c', `${exports} exec "$@"`, 'sh', ...command], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
   });
   try {
     await waitForLine(child, 'open');

@@ -11,6 +11,12 @@
  * LINKPAGE_ENV_FILE names; empty: none), when it exists: run on the service's machine it has the
  * service's settings. A variable already set in the shell wins over the file. The service itself
  * gets its settings from its unit (or the shell), never from here.
+ *
+ * A tool's stack traces name the TypeScript sources (source maps on). The service's do not,
+ * unless NODE_OPTIONS=--enable-source-maps asks for it: with source maps on, Node reads and keeps
+ * the map of every module it loads, ours and the dependencies' (5 MB of JSON, ~6 MB more heap
+ * and 10–20 MB more resident for the process's life; bench/README.md), and dist/ is one
+ * unminified file per source file, so its line numbers are readable as they are.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -47,5 +53,5 @@ if (entry !== 'main.js') {
     process.stderr.write(`Settings from ${file} (variables set in this shell take precedence).\n`);
   }
 }
-process.setSourceMapsEnabled(true);
+if (entry !== 'main.js') process.setSourceMapsEnabled(true);
 await import(pathToFileURL(path.join(DIST, entry)).href);

@@ -186,7 +186,13 @@ describe('loadSecret', () => {
 
 describe('deploy/linkpage.env.example', () => {
   /** Read by the runtime or by libraries, not by the configuration: listed for the operator. */
-  const NOT_CONFIG = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'MALLOC_ARENA_MAX'];
+  const NOT_CONFIG = [
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'MALLOC_ARENA_MAX',
+    'MALLOC_MMAP_THRESHOLD_',
+  ];
 
   it('lists every variable of the configuration schema, and no other', async () => {
     const example = await readFile(new URL('../deploy/linkpage.env.example', import.meta.url), 'utf8');
