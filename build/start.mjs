@@ -15,7 +15,7 @@
  * A tool's stack traces name the TypeScript sources (source maps on). The service's do not,
  * unless NODE_OPTIONS=--enable-source-maps asks for it: with source maps on, Node reads and keeps
  * the map of every module it loads, ours and the dependencies' (5 MB of JSON, ~6 MB more heap
- * and 10–20 MB more resident for the process's life; bench/README.md), and dist/ is one
+ * and ~10 MB more resident for the process's life; bench/README.md), and dist/ is one
  * unminified file per source file, so its line numbers are readable as they are.
  */
 import { existsSync } from 'node:fs';
