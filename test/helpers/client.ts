@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { ValidateFunction } from 'ajv';
 import type { TestApp } from './app.js';
 import { app } from './hooks.js';
-import { dereference, schemaValidator } from './openapi.js';
+import { dereference, schemaErrors, schemaValidator } from './openapi.js';
 
 export interface Response<T = any> {
   status: number;
@@ -115,9 +115,8 @@ export const api = {
 };
 
 let document: any;
-const ajv = schemaValidator();
+/** Each operation's answer validators by `method template status`: no schema text to make per answer. */
 const validators = new Map<string, ValidateFunction>();
-const bySchema = new Map<string, ValidateFunction>();
 
 async function openapi(): Promise<any> {
   document ??= dereference(await (await fetch(`${app().url}/openapi.json`)).json());
@@ -145,14 +144,11 @@ async function checkContract(method: string, path: string, res: Response): Promi
   const id = `${method} ${template} ${res.status}`;
   let validate = validators.get(id);
   if (!validate) {
-    // Answers of many operations share a schema (the error object, a page): compiled once each.
-    const key = JSON.stringify(schema);
-    validate = bySchema.get(key) ?? ajv.compile(schema);
-    bySchema.set(key, validate);
+    validate = schemaValidator(schema);
     validators.set(id, validate);
   }
   if (!validate(res.body)) {
-    throw new Error(`contract: ${id} body does not match openapi.json: ${ajv.errorsText(validate.errors)}`);
+    throw new Error(`contract: ${id} body does not match openapi.json: ${schemaErrors(validate)}`);
   }
 }
 

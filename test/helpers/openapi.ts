@@ -2,6 +2,7 @@
  * Reading the served openapi.json in tests: its `$ref`s inlined (the document has no cycles), and
  * a JSON Schema 2020-12 validator (OpenAPI 3.1's schema dialect) for its schemas.
  */
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -26,9 +27,23 @@ export function dereference<T>(doc: T): T {
   return resolve(doc, []) as T;
 }
 
-/** A validator for the document's schemas (JSON Schema 2020-12, with formats). */
-export function schemaValidator(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  return ajv;
+/** The validator for the document's schemas (JSON Schema 2020-12, with formats), one a process. */
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+/**
+ * The schema's validator, compiled once for each distinct schema (by its text): many answers
+ * share one (the error object, a page), and compiling an inlined schema takes milliseconds.
+ */
+export function schemaValidator(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  const validate = compiled.get(key) ?? ajv.compile(schema);
+  compiled.set(key, validate);
+  return validate;
+}
+
+/** A failed validation's errors in words. */
+export function schemaErrors(validate: ValidateFunction): string {
+  return ajv.errorsText(validate.errors);
 }
