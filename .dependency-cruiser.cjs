@@ -57,7 +57,7 @@ module.exports = {
       comment: 'core/ speaks no HTTP: no Koa, no node:http(s)/http2.',
       severity: 'error',
       from: { path: '^core/' },
-      to: { path: ['(^|/)node_modules/(koa|koa-body|@koa/[^/]+)/', '^(node:)?(http|https|http2)$'] },
+      to: { path: ['(^|/)node_modules/(koa|co-body|@koa/[^/]+)/', '^(node:)?(http|https|http2)$'] },
     },
     {
       name: 'lower-layers-only-core-leaves',

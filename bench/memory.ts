@@ -130,8 +130,9 @@ async function mixedLoad(port: number, seconds: number) {
 }
 
 /**
- * `npm start` (node build/start.mjs) on a fresh DATA_DIR: idle once ready, then after the load,
- * sampled every `settleMs` for `settleAfterMs` (the last sample is the figure).
+ * `npm start` (node build/start.mjs) on a fresh DATA_DIR: idle once ready and `settleMs` after;
+ * with `loadSeconds`, then after the load, sampled every `settleMs` for `settleAfterMs` (the last
+ * sample is the figure).
  */
 async function service(settleMs: number, loadSeconds: number, settleAfterMs: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-mem-'));
@@ -151,6 +152,7 @@ async function service(settleMs: number, loadSeconds: number, settleAfterMs: num
     }
     await sleep(settleMs);
     const idle = await rss(child.pid!);
+    if (!loadSeconds) return { idle };
     const load = await mixedLoad(port, loadSeconds);
     // V8 gives back the heap the load grew only once its allocation rate has stayed low for a
     // while (its memory reducer: 15-20 s after the load here), so the RSS is followed for 30 s.
@@ -159,19 +161,46 @@ async function service(settleMs: number, loadSeconds: number, settleAfterMs: num
       await sleep(settleMs);
       afterSamples.push((await rss(child.pid!)).rss);
     }
-    return { idle, after: await rss(child.pid!), afterSamples, load };
+    return { idle, after: { ...(await rss(child.pid!)), samples: afterSamples, load } };
   } finally {
     await ended(child);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** `short`: the PGlite-with-defaults process left out (the service's settings still measured). */
-export async function memoryBench(o: { settleMs?: number; loadSeconds?: number; short?: boolean } = {}) {
-  const settleMs = o.settleMs ?? 5_000;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Idle, PGlite alone and the service alternate for `rounds` rounds, each on a new folder: the
+ * same process on the same machine settles 20-30 MB apart from one start to the next (measured:
+ * PGlite alone 160, 176, 186 MB), so one pair says little and the medians are the figures.
+ * The last round's service then takes the load. `short`: one round, PGlite with PostgreSQL's
+ * defaults left out (the service's settings still measured).
+ */
+export async function memoryBench(
+  o: { settleMs?: number; loadSeconds?: number; rounds?: number; short?: boolean } = {},
+) {
+  const settleMs = o.settleMs ?? 8_000;
+  const loadSeconds = o.loadSeconds ?? 60;
+  const rounds = o.short ? 1 : (o.rounds ?? 3);
   // The seed and the service as `npm start` runs them, from dist/ (bench/run.ts builds it when stale).
   const defaults = o.short ? null : await pgliteAlone('defaults', settleMs);
-  const tuned = await pgliteAlone('service', settleMs);
-  const app = await service(settleMs, o.loadSeconds ?? 60, o.short ? settleMs : 30_000);
-  return { defaults, tuned, ...app, loadSeconds: o.loadSeconds ?? 60, settleMs };
+  const alone: number[] = [];
+  const idle: number[] = [];
+  let after: NonNullable<Awaited<ReturnType<typeof service>>['after']> | undefined;
+  for (let i = 0; i < rounds; i++) {
+    alone.push((await pgliteAlone('service', settleMs)).rss);
+    const last = i === rounds - 1;
+    const r = await service(settleMs, last ? loadSeconds : 0, o.short ? settleMs : 30_000);
+    idle.push(r.idle.rss);
+    after = r.after;
+  }
+  return {
+    defaults,
+    alone: { median: median(alone), rounds: alone },
+    idle: { median: median(idle), rounds: idle },
+    after: after!,
+    loadSeconds,
+    settleMs,
+  };
 }

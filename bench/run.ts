@@ -240,8 +240,14 @@ async function encodings(runs: number) {
 async function memory(o: Parameters<typeof memoryBench>[0]) {
   const r = await memoryBench(o);
   const mb = (x: number) => `${x.toFixed(0)} MB`;
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  const ratios = r.idle.rounds.map((x, i) => (x / r.alone.rounds[i]).toFixed(2)).join(', ');
   console.log(
-    `resident memory, fresh data folder (the start script's malloc settings): PGlite alone, PostgreSQL's defaults ${r.defaults ? mb(r.defaults.rss) : '(not in a short run)'}; PGlite alone, the service's settings ${mb(r.tuned.rss)}; npm start idle ${mb(r.idle.rss)} (${(r.idle.rss / r.tuned.rss).toFixed(2)}x PGlite alone; target <= 200 MB or <= 1.2x), after ${r.loadSeconds} s of mixed load (${r.load.requests} reads, ${r.load.edits} edits) ${mb(r.after.rss)} once settled (every ${r.settleMs / 1000} s after it: ${r.afterSamples.map((x) => x.toFixed(0)).join(', ')} MB), peak ${mb(r.after.peak)} (target <= 300 MB)`,
+    `resident memory, fresh data folder (the start script's malloc settings), ${r.settleMs / 1000} s after each is ready, medians of ${r.idle.rounds.length} alternating rounds: PGlite alone, PostgreSQL's defaults ${r.defaults ? mb(r.defaults.rss) : '(not in a short run)'}; PGlite alone, the service's settings ${mb(r.alone.median)} (${list(r.alone.rounds)}); npm start idle ${mb(r.idle.median)} (${list(r.idle.rounds)}): ${(r.idle.median / r.alone.median).toFixed(2)}x PGlite alone (rounds: ${ratios}; target <= 200 MB or <= 1.2x)`,
+  );
+  const a = r.after;
+  console.log(
+    `  after ${r.loadSeconds} s of mixed load (${a.load.requests} reads, ${a.load.edits} edits) ${mb(a.rss)} once settled (every ${r.settleMs / 1000} s after it: ${list(a.samples)} MB), peak ${mb(a.peak)} (target <= 300 MB)`,
   );
 }
 

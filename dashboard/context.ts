@@ -5,13 +5,13 @@
  * `dashboardContext` and passed to each screen.
  */
 import type Koa from 'koa';
-import { koaBody } from 'koa-body';
 import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import { ownedPage } from '../core/queries/pages.js';
 import { isStorableText, UNSTORABLE_HINT } from '../core/schemas/fields.js';
 import { pageUrl, type Services, servingDomainOf } from '../core/services.js';
+import { formBodies } from '../edge/body.js';
 import { csrfToken, csrfValid, readSession } from '../edge/sessions.js';
 import type { Form } from './forms.js';
 import { type NoticeText, noticeId, noticeText } from './notices.js';
@@ -65,7 +65,7 @@ export interface DashboardContext {
 }
 
 export function dashboardContext(s: Services, limiter: Limiter): DashboardContext {
-  const form = koaBody({ urlencoded: true, json: false, multipart: false, formLimit: '256kb' });
+  const form = formBodies('256kb');
 
   async function requireCsrf(ctx: Koa.Context, submitted: unknown): Promise<void> {
     if (!(await csrfValid(s, ctx, submitted))) {

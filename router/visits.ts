@@ -7,7 +7,7 @@
 import { isbot } from 'isbot';
 import { readerOf } from '../core/rules/readers.js';
 import { campaignOf, DIRECT, inAppSite, siteOf } from '../core/rules/referrers.js';
-import { agentParts, countryOf, openCountries, UNKNOWN } from '../core/visitors.js';
+import { agentParts, countryOf, UNKNOWN } from '../core/visitors.js';
 
 /** One view's place in each breakdown; `campaign` is null when the visit had no UTM parameters. */
 export interface ViewFacts {
@@ -32,7 +32,6 @@ interface Agent {
 const KEPT = 2000;
 
 export function createVisits(): Visits {
-  openCountries();
   const agents = new Map<string, Agent>();
   const referers = new Map<string, { referrer: string | null; campaign: string | null }>();
 

@@ -70,8 +70,26 @@ function markFilesDone(root: Mocha.Suite | undefined): void {
 // app serves a whole serial run, and what the worker leaves open when it is ended is removed by
 // the main process (runFixtures.ts, mochaGlobalTeardown).
 
+/**
+ * With TEST_TIMINGS set, each file's wall time and the CPU its worker used meanwhile (the
+ * process's own: PGlite's WebAssembly counts, Chromium's processes do not) are appended to that
+ * file as `ms wall, ms CPU, file` lines: where a suite's minutes go, file by file.
+ */
+let fileStart: { wall: number; cpu: NodeJS.CpuUsage } | undefined;
+function logTimings(root: Mocha.Suite | undefined): void {
+  const log = process.env.TEST_TIMINGS;
+  if (!log || !root || !fileStart) return;
+  const wall = Math.round(performance.now() - fileStart.wall);
+  const used = process.cpuUsage(fileStart.cpu);
+  const cpu = Math.round((used.user + used.system) / 1000);
+  const files = root.suites.map((s) => s.file).filter((f): f is string => Boolean(f));
+  const named = [...new Set(files)].map((f) => path.relative(process.cwd(), f)).join(' ');
+  appendFileSync(log, `${wall}\t${cpu}\t${named}\n`);
+}
+
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
+    fileStart = { wall: performance.now(), cpu: process.cpuUsage() };
     this.timeout(180_000);
     shared ??= await startApp();
   },
@@ -80,6 +98,7 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     markFilesDone(this.test?.parent);
+    logTimings(this.test?.parent);
     if (inWorker) return;
     await shared?.close();
     shared = undefined;

@@ -46,6 +46,16 @@ describe('a visitor in words (core/visitors.ts, core/commands/sessions.ts)', () 
     expect(countryOf('::ffff:85.214.132.117')).to.equal('DE');
     expect(countryOf('10.0.0.1')).to.equal('unknown');
     expect(countryOf('not an address')).to.equal('unknown');
+    expect(countryOf('::1')).to.equal('unknown');
+  });
+
+  it('looks an IPv6 address up in the IPv6 table, never in the IPv4 one', () => {
+    // The IPv4 table answers any 128-bit address with the country of its first 32 bits (US here).
+    expect(countryOf('2001:4860:4860::8888')).to.equal('CA');
+    expect(countryOf('2a00:1450:4001:80b::200e')).to.equal('DE');
+  });
+
+  it('names countries in English, and no country for unknown', () => {
     expect(countryName('DE')).to.equal('Germany');
     expect(countryName('unknown')).to.equal(null);
     expect(countryName(null)).to.equal(null);
