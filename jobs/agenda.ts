@@ -13,6 +13,7 @@ import type { Pool } from 'pg';
 import { republishStalePages } from '../core/commands/republish.js';
 import type { Services } from '../core/services.js';
 import { LOCKS, whileLocked } from '../store/locks.js';
+import { embeddedUpkeep } from '../store/upkeep.js';
 import { checkDomains } from './domainChecks.js';
 import { housekeeping } from './housekeeping.js';
 import { checkLinks } from './linkCheck.js';
@@ -33,6 +34,8 @@ export const JOBS = {
   linkCheck: 'nightly link check',
   /** Custom domains whose DNS check is due: pending ones with backoff, active and failing ones each night. */
   domainChecks: 'custom domain checks',
+  /** The embedded database only: VACUUM and ANALYZE where autovacuum would (PGlite runs none, store/upkeep.ts). */
+  upkeep: 'embedded database upkeep',
 } as const;
 
 /** 04:00 every day, in Kyiv time (summer and winter alike). */
@@ -41,6 +44,7 @@ export const HOUSEKEEPING_TIMEZONE = 'Europe/Kyiv';
 const OUTBOX_EVERY = '5 seconds';
 const WEBHOOKS_EVERY = '10 seconds';
 const DOMAIN_CHECKS_EVERY = '1 minute';
+const UPKEEP_EVERY = '1 hour';
 /** How long a republish or link-check run's lock holds without being renewed. */
 const REPUBLISH_LEASE_MS = 30_000;
 
@@ -127,6 +131,17 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     },
     { concurrency: 1 },
   );
+  agenda.define(
+    JOBS.upkeep,
+    async () => {
+      const started = performance.now();
+      const done = await embeddedUpkeep(s.db);
+      if (done.vacuumed.length + done.analyzed.length === 0) return;
+      const ms = Math.round(performance.now() - started);
+      s.log.info({ ...done, ms }, `jobs: embedded database upkeep in ${ms} ms`);
+    },
+    { concurrency: 1 },
+  );
   agenda.on('error', (err: unknown) => s.log.warn({ err }, 'jobs: database error'));
 
   await agenda.ready;
@@ -136,6 +151,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     await agenda.every(OUTBOX_EVERY, JOBS.outbox);
     await agenda.every(WEBHOOKS_EVERY, JOBS.webhooks);
     await agenda.every(DOMAIN_CHECKS_EVERY, JOBS.domainChecks);
+    if (s.db.engine === 'pglite') await agenda.every(UPKEEP_EVERY, JOBS.upkeep, undefined, { skipImmediate: true });
     // At every start: templates may have changed with the deploy, and the page or media
     // addresses with the configuration. One job row however many workers start together, so
     // the pages are rendered again once.

@@ -4,6 +4,7 @@ import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } 
 import { housekeeping } from '../../jobs/housekeeping.js';
 import { hearPublishes } from '../../start/process.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
+import { suiteEngine } from '../helpers/db.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
@@ -238,6 +239,48 @@ describe('background jobs', () => {
         for (const w of workers) await w.stop();
       }
     });
+
+    it(
+      suiteEngine === 'pglite'
+        ? 'keeps the embedded database up every hour (from an hour after the start): vacuums what autovacuum would'
+        : 'schedules no database upkeep on a PostgreSQL server, whose autovacuum keeps it',
+      async () => {
+        const worker = await startJobs(app().services, { work: true });
+        try {
+          const rows = await app().services.db.query<{ repeat_interval: string; next_run_at: Date }>(
+            'SELECT repeat_interval, next_run_at FROM agenda_jobs WHERE name = $1',
+            [JOBS.upkeep],
+          );
+          if (suiteEngine === 'postgres') {
+            expect(rows).to.deep.equal([]);
+            return;
+          }
+          expect(rows).to.have.length(1);
+          expect(rows[0].repeat_interval).to.equal('1 hour');
+          expect(rows[0].next_run_at.getTime() - Date.now()).to.be.within(55 * 60_000, 61 * 60_000);
+          const db = app().services.db;
+          const names = Array.from({ length: 100 }, (_, i) => `upkeep-${i}-${uniqueName()}`);
+          await db.query('INSERT INTO publish_queue (username) SELECT unnest($1::text[])', [names]);
+          for (let round = 0; round < 3; round++) {
+            await db.query('UPDATE publish_queue SET attempts = attempts + 1 WHERE username = ANY($1)', [names]);
+          }
+          let ran = 0;
+          worker.agenda.on(`complete:${JOBS.upkeep}`, () => ran++);
+          await worker.agenda.now(JOBS.upkeep);
+          const until = Date.now() + 20_000;
+          while (ran === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+          expect(ran, 'the upkeep job ran').to.equal(1);
+          const [queue] = await db.query<{ dead: number; vacuumed: boolean }>(
+            `SELECT n_dead_tup::int AS dead, last_vacuum IS NOT NULL AS vacuumed
+             FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = 'publish_queue'`,
+          );
+          expect(queue).to.deep.equal({ dead: 0, vacuumed: true });
+          await db.query('DELETE FROM publish_queue WHERE username = ANY($1)', [names]);
+        } finally {
+          await worker.stop();
+        }
+      },
+    );
 
     it('stores the nightly job with its time zone when a worker starts', async () => {
       const worker = await startJobs(app().services, { work: true });

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import type { Database } from '../../store/db.js';
+import { embeddedUpkeep } from '../../store/upkeep.js';
+import { suiteEngine as engine, freshDatabase } from '../helpers/db.js';
+
+/** Dead row versions and whether a VACUUM and an ANALYZE have run, of one table in the current schema. */
+async function tableState(db: Database, table: string) {
+  const [row] = await db.query<{ dead: number; vacuumed: boolean; analyzed: boolean }>(
+    `SELECT n_dead_tup::int AS dead, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed
+     FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = $1`,
+    [table],
+  );
+  return row;
+}
+
+describe(`the embedded database's upkeep (store/upkeep.ts) on ${engine}`, function () {
+  this.timeout(60_000);
+  let db: Database;
+  let drop: () => Promise<void>;
+  before(async () => {
+    ({ db, drop } = await freshDatabase());
+  });
+  after(() => drop());
+
+  /** Dead row versions in publish_queue: 300 rows, each updated five times (1,500). */
+  async function churn(prefix: string) {
+    for (let i = 0; i < 300; i++)
+      await db.query('INSERT INTO publish_queue (username) VALUES ($1)', [`${prefix}-${i}`]);
+    for (let round = 0; round < 5; round++) await db.query('UPDATE publish_queue SET attempts = attempts + 1');
+  }
+
+  if (engine === 'pglite') {
+    it('vacuums and analyzes a table whose rows were updated over and over, then leaves it until it needs it again', async () => {
+      await churn('churned');
+      await db.query('SELECT pg_stat_force_next_flush()');
+      expect((await tableState(db, 'publish_queue')).dead, 'dead row versions after the updates').to.be.above(1000);
+      expect((await embeddedUpkeep(db)).vacuumed).to.include('publish_queue');
+      expect(await tableState(db, 'publish_queue')).to.deep.equal({ dead: 0, vacuumed: true, analyzed: true });
+      expect(await embeddedUpkeep(db), 'nothing left to do').to.deep.equal({ vacuumed: [], analyzed: [] });
+    });
+
+    it('analyzes a table that only grew, without vacuuming it', async () => {
+      for (let i = 0; i < 300; i++) await db.query('INSERT INTO publish_queue (username) VALUES ($1)', [`grown-${i}`]);
+      const result = await embeddedUpkeep(db);
+      expect(result.analyzed).to.include('publish_queue');
+      expect(result.vacuumed).to.not.include('publish_queue');
+    });
+  } else {
+    it('does nothing on a PostgreSQL server, whose own autovacuum keeps the tables', async () => {
+      await churn('churned');
+      expect(await embeddedUpkeep(db)).to.deep.equal({ vacuumed: [], analyzed: [] });
+    });
+  }
+});
