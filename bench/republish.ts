@@ -11,6 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { renderThreads } from '../publishing/renderPool.js';
 import { start, stop } from './processes.js';
 
 /** Seconds one thread takes to write `pages` pages' HTML, Markdown and llms.txt (19 KB, 1 KB, 0.3 KB) with writeFileSync. */
@@ -37,15 +38,20 @@ interface Load {
   requests: number;
 }
 
-/** Loads GET /api/profiles/{id} with a key until `until` settles (or for `seconds`). */
-function loadApi(port: number, key: string, pageId: string, o: { seconds?: number; until?: Promise<unknown> }) {
+/** Loads GET /api/profiles/{id} with a key, at `rate` a second (API_RATE), until `until` settles (or for `seconds`). */
+function loadApi(
+  port: number,
+  key: string,
+  pageId: string,
+  o: { seconds?: number; until?: Promise<unknown>; rate?: number },
+) {
   return new Promise<Load>((resolve, reject) => {
     const instance = autocannon(
       {
         url: `http://127.0.0.1:${port}/api/profiles/${pageId}`,
         headers: { authorization: `Bearer ${key}` },
         connections: 4,
-        overallRate: API_RATE,
+        overallRate: o.rate ?? API_RATE,
         duration: o.seconds ?? 600,
       },
       (err, result) => {
@@ -58,6 +64,61 @@ function loadApi(port: number, key: string, pageId: string, o: { seconds?: numbe
   });
 }
 
+interface JobRun {
+  /** What ran: the job as the embedded default runs it under the API's load, or with the API idle on one thread or on every core. */
+  setting: 'under load' | 'idle, one thread' | 'idle, every core';
+  threads: number;
+  pages: number;
+  shownPerSecond: number;
+  pagesPerSecond: number;
+  /** The API's latency meanwhile: under load, from the load itself; idle, from a probe at 5 requests/s. */
+  during: Load;
+}
+
+/**
+ * GET of one of the bench server's own paths, its JSON answer. node:http rather than fetch,
+ * whose answer headers time out after 300 s: a run on a loaded machine takes longer.
+ */
+function benchCall<T>(port: number, path: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    http
+      .get(`http://127.0.0.1:${port}${path}`, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(text))));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Runs the job once in the server, on `threads` render threads (or its default) with the API loaded or not. */
+async function runJob(port: number, key: string, pageId: string, setting: JobRun['setting']): Promise<JobRun> {
+  const query = setting === 'under load' ? '' : setting === 'idle, one thread' ? '?threads=1' : '?alone';
+  const threads =
+    setting === 'under load' ? renderThreads(true) : setting === 'idle, one thread' ? 1 : renderThreads(false);
+  await benchCall(port, '/__bench/stale');
+  const job = benchCall<{ republished: number; ms: number; visibleMs: number }>(port, `/__bench/republish${query}`);
+  const during = await loadApi(port, key, pageId, { until: job, rate: setting === 'under load' ? API_RATE : 5 });
+  const result = await job;
+  return {
+    setting,
+    threads,
+    pages: result.republished,
+    shownPerSecond: result.republished / (result.visibleMs / 1000),
+    pagesPerSecond: result.republished / (result.ms / 1000),
+    during,
+  };
+}
+
+/**
+ * The job three times, every page made stale again before each: as the embedded default runs
+ * it under the API's load (a render thread fewer than the cores), then with the API idle on one
+ * render thread and on every core (as ROLE=worker and `npm run republish` run it).
+ */
 export async function republishBench() {
   const server = await start('republish');
   try {
@@ -66,32 +127,12 @@ export async function republishBench() {
     const [, key, pageId] = keyLine.split(' ');
     await loadApi(server.port, key, pageId, { seconds: 2 }); // warm-up, not counted
     const rest = await loadApi(server.port, key, pageId, { seconds: 5 });
-    // node:http rather than fetch, whose answer headers time out after 300 s: a run on a
-    // loaded machine takes longer.
-    const job = new Promise<{ republished: number; ms: number; visibleMs: number }>((resolve, reject) => {
-      http
-        .get(`http://127.0.0.1:${server.port}/__bench/republish`, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-          });
-          res.on('end', () => resolve(JSON.parse(text)));
-          res.on('error', reject);
-        })
-        .on('error', reject);
-    });
-    const during = await loadApi(server.port, key, pageId, { until: job });
-    const result = await job;
-    const raw = rawWrites(result.republished);
-    return {
-      pages: result.republished,
-      shownPerSecond: result.republished / (result.visibleMs / 1000),
-      pagesPerSecond: result.republished / (result.ms / 1000),
-      rawPerSecond: result.republished / raw,
-      rest,
-      during,
-    };
+    const runs: JobRun[] = [];
+    for (const setting of ['under load', 'idle, one thread', 'idle, every core'] as const) {
+      runs.push(await runJob(server.port, key, pageId, setting));
+    }
+    const raw = rawWrites(runs[0].pages);
+    return { runs, rawPerSecond: runs[0].pages / raw, rest };
   } finally {
     await stop(server);
   }

@@ -8,6 +8,7 @@ import { defaultProfile } from '../core/model.js';
 import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
+import { embeddedUpkeep } from '../store/upkeep.js';
 import { embeddedApp } from './embedded.js';
 
 export const REPUBLISH_PAGES = 10_000;
@@ -15,8 +16,10 @@ export const REPUBLISH_PAGES = 10_000;
 /**
  * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
  * published 20-block pages whose files were rendered with an older render version. Prints `key <api key>
- * <page id>`; `GET /__bench/republish` runs the republish job in this process and answers its
- * result when it is done, while the API keeps serving.
+ * <page id>`; `GET /__bench/stale` makes every page stale again (the first call finds them so);
+ * `GET /__bench/republish?threads=N&alone` then runs the republish job in this process (on N
+ * render threads, or the default for a process that serves requests, or with `alone` for one
+ * that does not) and answers its result when it is done, while the API keeps serving.
  */
 export async function republishApp(temporary: string[]): Promise<http.Server> {
   const { dataDir, db, services, handler } = await embeddedApp({ onDisk: true });
@@ -53,12 +56,31 @@ export async function republishApp(temporary: string[]): Promise<http.Server> {
   const key = await issueApiKey(db, { accountId, label: 'bench', createdBy: 'bench', now: new Date() });
   const [first] = await db.query<{ id: string }>(`SELECT id FROM pages WHERE username = 'page-1'`);
   process.stdout.write(`key ${key.apiKey} ${first.id}\n`);
+  let runs = 0;
   return createServer((req, res) => {
-    if (req.url === '/__bench/republish') {
-      republishStalePages(services).then(
-        (result) => res.end(JSON.stringify(result)),
+    const url = new URL(req.url ?? '/', 'http://bench');
+    const answer = (work: Promise<unknown>) =>
+      work.then(
+        (result) => res.end(JSON.stringify(result ?? null)),
         (err) => res.writeHead(500).end(String(err)),
       );
+    if (url.pathname === '/__bench/stale') {
+      // Every page stale again, its files showing another bio than the new render (the first
+      // run's pages were made so above); then the upkeep the service runs every hour, which
+      // clears the dead row versions the UPDATEs leave (PGlite runs no autovacuum).
+      const stale =
+        runs++ === 0
+          ? Promise.resolve()
+          : db.query(
+              `UPDATE pages SET profile = jsonb_set(profile, '{bio}', to_jsonb($1::text)), published_template_version = 'old'`,
+              [`After deploy ${runs}`],
+            );
+      answer(stale.then(() => embeddedUpkeep(db)));
+      return;
+    }
+    if (url.pathname === '/__bench/republish') {
+      const threads = Number(url.searchParams.get('threads')) || undefined;
+      answer(republishStalePages(services, { threads, alone: url.searchParams.has('alone') }));
       return;
     }
     handler(req, res);

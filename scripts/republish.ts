@@ -51,7 +51,8 @@ if (args.includes('--all')) {
   process.exit(all.failed > 0 ? 1 : 0);
 }
 
-const result = await republishStalePages(services, { onProgress: progress });
+// The service is stopped (or serves from elsewhere): every core can render.
+const result = await republishStalePages(services, { onProgress: progress, alone: true });
 if (tty && result.republished + result.copied > 0) process.stderr.write('\n');
 await tool.stop();
 const seconds = result.ms / 1000;

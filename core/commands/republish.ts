@@ -11,7 +11,7 @@
 import { templateKey } from '../../cdn/cdn.js';
 import type { Copies } from '../../publishing/encode.js';
 import { fromSource, type RenderSource } from '../../publishing/pageFiles.js';
-import { startRenderWorker } from '../../publishing/renderPool.js';
+import { renderThreads, startRenderPool } from '../../publishing/renderPool.js';
 import { renderVersions } from '../../renderer/versions.js';
 import type { Queryable } from '../../store/db.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
@@ -44,6 +44,13 @@ export interface RepublishOptions {
    * default when the storage can be opened there and at least WORKER_MIN_PAGES need it.
    */
   worker?: boolean;
+  /**
+   * Render threads when it does; by default the cores the process can spare
+   * (publishing/renderPool.ts): all of them when `alone`, else one fewer, up to four.
+   */
+  threads?: number;
+  /** The process serves no requests meanwhile (ROLE=worker, `npm run republish`); by default, when ROLE is worker. */
+  alone?: boolean;
   /** Called between a large run's two passes, when every page is rendered again and none has its copies yet. */
   betweenPasses?: () => Promise<void>;
 }
@@ -89,7 +96,14 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   const spec = s.storage.spec;
   if (o.worker && !spec) throw new Error('this storage cannot be opened on a worker thread');
   const worker =
-    spec && (o.worker ?? total >= WORKER_MIN_PAGES) ? startRenderWorker(spec, s.config, concurrency) : null;
+    spec && (o.worker ?? total >= WORKER_MIN_PAGES)
+      ? startRenderPool(
+          spec,
+          s.config,
+          o.threads ?? renderThreads(!(o.alone ?? s.config.role === 'worker')),
+          concurrency,
+        )
+      : null;
 
   /** Renders and stores pages here, a few at a time, with all their files. */
   const writeHere = async (rows: RenderSource[], unlessSame: boolean) => {

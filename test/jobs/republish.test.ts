@@ -133,10 +133,10 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     expect(rows[0].claims).to.equal(0);
   });
 
-  it('renders on a worker thread the same files as in process, with their compressed copies, and records the new version', async () => {
+  it('renders on a pool of worker threads the same files as in process, with their compressed copies, and records the new version', async () => {
     app().clock.set('2031-02-01T10:00:00Z');
     const pages = [];
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i < 5; i++)
       pages.push(await createAgentAccount({ page: { templateId: 'brutal', bio: `Bio ${i}` } }));
     const inProcess = await Promise.all(pages.map(async (a) => (await pageRequest(a.page.username, '/')).text));
     await app().services.db.query(`UPDATE pages SET published_template_version = 'old' WHERE username = ANY($1)`, [
@@ -145,8 +145,9 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     // What the worker writes must be its own: remove the files first.
     await removeFiles(pages.map((a) => a.page.username));
 
-    const result = await republishStalePages(app().services, { worker: true, batchSize: 2 });
-    expect(result.republished).to.equal(3);
+    // Batches of up to three pages, each cut in two runs, one a thread.
+    const result = await republishStalePages(app().services, { worker: true, threads: 2, batchSize: 3 });
+    expect(result.republished).to.equal(5);
     for (const [i, a] of pages.entries()) {
       const stored = await app().services.storage.get(`pages/${a.page.username}/index.html`);
       expect(stored?.body.toString()).to.equal(inProcess[i]);
@@ -179,6 +180,7 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     const seen: { html: string; copy: number; versions: string[] }[] = [];
     const result = await republishStalePages(app().services, {
       worker: true,
+      threads: 1,
       batchSize: 2,
       betweenPasses: async () => {
         const { storage } = app().services;
