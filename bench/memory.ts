@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { call, closeConnections } from './call.js';
 import { freePort } from './coldStart.js';
+import { median } from './stats.js';
 
 const MB = 1024 * 1024;
 
@@ -167,8 +168,6 @@ async function service(settleMs: number, loadSeconds: number, settleAfterMs: num
     await rm(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Idle, PGlite alone and the service alternate for `rounds` rounds, each on a new folder: the

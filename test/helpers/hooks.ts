@@ -60,9 +60,15 @@ export function ownApp(o: { each?: boolean; start?: () => Promise<TestApp> } = {
 function markFilesDone(root: Mocha.Suite | undefined): void {
   const log = process.env.TEST_FILES_DONE;
   if (!log || !root) return;
+  const files = filesOf(root);
+  if (files.length === 0) return;
+  appendFileSync(log, files.map((f) => `${f}\n`).join(''));
+}
+
+/** The test files a root suite ran, relative to the working folder, each once. */
+function filesOf(root: Mocha.Suite): string[] {
   const files = new Set(root.suites.map((s) => s.file).filter((f): f is string => Boolean(f)));
-  if (files.size === 0) return;
-  appendFileSync(log, [...files].map((f) => `${path.relative(process.cwd(), f)}\n`).join(''));
+  return [...files].map((f) => path.relative(process.cwd(), f));
 }
 
 // A worker of `mocha --parallel` runs the root hooks' beforeAll and afterAll around every file it
@@ -82,9 +88,7 @@ function logTimings(root: Mocha.Suite | undefined): void {
   const wall = Math.round(performance.now() - fileStart.wall);
   const used = process.cpuUsage(fileStart.cpu);
   const cpu = Math.round((used.user + used.system) / 1000);
-  const files = root.suites.map((s) => s.file).filter((f): f is string => Boolean(f));
-  const named = [...new Set(files)].map((f) => path.relative(process.cwd(), f)).join(' ');
-  appendFileSync(log, `${wall}\t${cpu}\t${named}\n`);
+  appendFileSync(log, `${wall}\t${cpu}\t${filesOf(root).join(' ')}\n`);
 }
 
 export const mochaHooks = {
