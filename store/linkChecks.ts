@@ -4,6 +4,10 @@ import type { LinkCheck, LinkOutcome, Page } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { queryPages } from './pages.js';
 
+/** A link_checks row as a LinkCheck. */
+export const LINK_CHECK_COLUMNS = `url, checked_at AS "checkedAt", outcome, status, error, failed_nights AS "failedNights",
+  broken_since AS "brokenSince"`;
+
 /** Failures this close together count as one night (a run started twice the same night). */
 const SAME_NIGHT = '12 hours';
 
@@ -75,9 +79,7 @@ export function linkChecksRepo(db: Queryable) {
     async find(urls: readonly string[]): Promise<LinkCheck[]> {
       if (urls.length === 0) return [];
       return db.query<LinkCheck>(
-        `SELECT url, checked_at AS "checkedAt", outcome, status, error, failed_nights AS "failedNights",
-           broken_since AS "brokenSince" FROM link_checks
-         WHERE url = ANY($1::text[]) AND checked_at IS NOT NULL`,
+        `SELECT ${LINK_CHECK_COLUMNS} FROM link_checks WHERE url = ANY($1::text[]) AND checked_at IS NOT NULL`,
         [urls],
       );
     },

@@ -57,7 +57,7 @@ export interface CheckRecord {
  * SQL: whether the row `alias` serves at `now` (a parameter): active, or failing for less than
  * `graceMs` (a parameter), as `isServing` in core/rules/customDomain.ts decides for one row.
  */
-function servingSql(alias: string, now: string, graceMs: string): string {
+export function servingSql(alias: string, now: string, graceMs: string): string {
   return `(${alias}.state = 'active' OR (${alias}.state = 'failing'
     AND ${alias}.failing_since > ${now}::timestamptz - ${graceMs}::float8 * interval '1 millisecond'))`;
 }

@@ -24,8 +24,7 @@ import { presentPage } from '../presenters/page.js';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
 import { HISTORY_KEPT } from '../rules/pages.js';
 import type { Services } from '../services.js';
-import { linkStatusesOf } from './linkStatus.js';
-import { pageStatesOf } from './publishState.js';
+import { lookupsOf } from './pageLookups.js';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -41,13 +40,12 @@ export async function exportAccount(s: Services, accountId: string) {
     mailTokensRepo(s.db).listByAccount(account.id),
   ]);
   const pageIds = pages.map((p) => p.id);
-  const [daily, blockTaps, breakdowns, history, links, states, webhooks] = await Promise.all([
+  const [daily, blockTaps, breakdowns, history, { links, states }, webhooks] = await Promise.all([
     statsRepo(s.db).dailyOfPages(pageIds),
     statsRepo(s.db).blockTapsOfPages(pageIds),
     statsRepo(s.db).breakdownsOfPages(pageIds),
     Promise.all(pageIds.map((id) => pageVersionsRepo(s.db, HISTORY_KEPT).list(id, s.now()))),
-    linkStatusesOf(s, pages),
-    pageStatesOf(s, pages),
+    lookupsOf(s, pages),
     webhooksWithDeliveries(s, account.id),
   ]);
   return {

@@ -19,7 +19,7 @@ export interface LinkStatus {
 
 export type LinkStatuses = ReadonlyMap<string, LinkStatus>;
 
-function statusOf(row: LinkCheck): LinkStatus {
+export function linkStatusOf(row: LinkCheck): LinkStatus {
   const state = row.brokenSince
     ? 'broken'
     : row.outcome === 'unknown'
@@ -36,10 +36,15 @@ function statusOf(row: LinkCheck): LinkStatus {
   };
 }
 
-/** The link statuses of every link block of the pages, by URL (one query for them all). */
-export async function linkStatusesOf(s: Services, pages: readonly Pick<Page, 'blocks'>[]): Promise<LinkStatuses> {
+/** The URLs of the link blocks of the pages, each once. */
+export function linkUrls(pages: readonly Pick<Page, 'blocks'>[]): string[] {
   const urls = new Set<string>();
   for (const page of pages) for (const b of page.blocks) if (b.type === 'link') urls.add(b.url);
-  const rows = await linkChecksRepo(s.db).find([...urls]);
-  return new Map(rows.map((row) => [row.url, statusOf(row)]));
+  return [...urls];
+}
+
+/** The link statuses of every link block of the pages, by URL (one query for them all). */
+export async function linkStatusesOf(s: Services, pages: readonly Pick<Page, 'blocks'>[]): Promise<LinkStatuses> {
+  const rows = await linkChecksRepo(s.db).find(linkUrls(pages));
+  return new Map(rows.map((row) => [row.url, linkStatusOf(row)]));
 }

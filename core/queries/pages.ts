@@ -6,8 +6,7 @@ import { presentPage } from '../presenters/page.js';
 import type { RangeInput } from '../rules/statsRange.js';
 import { ID_PATTERN } from '../secrets.js';
 import type { Services } from '../services.js';
-import { linkStatusesOf } from './linkStatus.js';
-import { pageStatesOf } from './publishState.js';
+import { lookupsOf } from './pageLookups.js';
 import { pageStats, statsDates } from './stats.js';
 
 /** Page ids are ids like any other (core/secrets.ts); anything else cannot name a page. */
@@ -22,13 +21,13 @@ export async function ownedPage(s: Services, accountId: string, id: string): Pro
 
 export async function listPages(s: Services, accountId: string) {
   const rows = await pagesRepo(s.db).listByAccount(accountId);
-  const [links, states] = await Promise.all([linkStatusesOf(s, rows), pageStatesOf(s, rows)]);
+  const { states, links } = await lookupsOf(s, rows);
   return { pages: rows.map((r) => presentPage(s.config, r, states, links)) };
 }
 
 /** A page as reads and writes answer it, its link blocks with what the link check found. */
 export async function presentWithLinks(s: Services, row: Page) {
-  const [links, states] = await Promise.all([linkStatusesOf(s, [row]), pageStatesOf(s, [row])]);
+  const { states, links } = await lookupsOf(s, [row]);
   return presentPage(s.config, row, states, links);
 }
 

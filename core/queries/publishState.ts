@@ -7,7 +7,7 @@
  * outbox's retries get it there. A publish merely under way is not pending: the answer of a write
  * comes after it.
  */
-import { pageDomainsRepo } from '../../store/pageDomains.js';
+import { pageLookupsRepo } from '../../store/pageLookups.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import type { Page } from '../entities.js';
 import type { Services } from '../services.js';
@@ -19,17 +19,22 @@ export interface PageStates {
   domains: ReadonlyMap<string, string>;
 }
 
-/** The states of the pages (two queries, whatever their number). */
+/** The states of the pages (one statement, whatever their number; core/queries/pageLookups.ts adds their links'). */
 export async function pageStatesOf(s: Services, pages: readonly Pick<Page, 'id' | 'username'>[]): Promise<PageStates> {
-  const [pending, domains] = await Promise.all([
-    publishQueueRepo(s.db).waiting(pages.map((p) => p.username)),
-    pageDomainsRepo(s.db).servingDomains(
-      pages.map((p) => p.id),
-      s.now(),
-      s.config.domains.graceMs,
-    ),
-  ]);
+  if (pages.length === 0) return NOT_YET_KNOWN;
+  const { pending, domains } = await pageLookupsRepo(s.db).of(lookupsQuery(s, pages, []));
   return { pending, domains };
+}
+
+/** The lookups of the pages (and of the links `urls`) at the service's now and domain grace. */
+export function lookupsQuery(s: Services, pages: readonly Pick<Page, 'id' | 'username'>[], urls: readonly string[]) {
+  return {
+    usernames: pages.map((p) => p.username),
+    pageIds: pages.map((p) => p.id),
+    urls,
+    now: s.now(),
+    graceMs: s.config.domains.graceMs,
+  };
 }
 
 /** Before a create's publish (its answer's page is told apart after: createdWithPublishState); a new page has no domain. */
