@@ -18,7 +18,7 @@ import { memoryBench } from './memory.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
-import { API_RATE, republishBench } from './republish.js';
+import { API_RATE, PROBE_RATE, republishBench } from './republish.js';
 import { printScale } from './scaleReport.js';
 import { statsQueryBench } from './statsQuery.js';
 
@@ -183,7 +183,7 @@ async function republish() {
     `republish after a template change (embedded default, in the API process), ${r.runs[0].pages} pages a run; baseline: plain file writes of the same pages at ${raw} pages/s; API p99 ${r.rest.p99} ms at rest at ${API_RATE} req/s (targets: shown >= 2000 pages/s, copies >= 1000 pages/s, p99 < 50 ms meanwhile)`,
   );
   for (const run of r.runs) {
-    const rate = run.setting === 'under load' ? API_RATE : 5;
+    const rate = run.setting === 'under load' ? API_RATE : PROBE_RATE;
     console.log(
       `  ${run.setting} (${run.threads} render thread${run.threads === 1 ? '' : 's'}): shown at ${Math.round(run.shownPerSecond)} pages/s (ratio ${(run.shownPerSecond / r.rawPerSecond).toFixed(3)}), with their compressed copies at ${Math.round(run.pagesPerSecond)} pages/s; API at ${rate} req/s meanwhile: p99 ${run.during.p99} ms (p50 ${run.during.p50} ms, ${run.during.requests} requests)`,
     );
