@@ -78,17 +78,6 @@ export function pageDomainsRepo(db: Queryable) {
       return row?.domain ?? null;
     },
 
-    /** The domains the pages serve on at `now`, by page id (pages without one are left out). */
-    async servingDomains(pageIds: readonly string[], now: Date, graceMs: number): Promise<Map<string, string>> {
-      if (pageIds.length === 0) return new Map();
-      const rows = await db.query<{ page_id: string; domain: string }>(
-        `SELECT d.page_id, d.domain FROM page_domains d
-         WHERE d.page_id = ANY($1::text[]) AND ${servingSql('d', '$2', '$3')}`,
-        [pageIds, now, graceMs],
-      );
-      return new Map(rows.map((r) => [r.page_id, r.domain]));
-    },
-
     /** The names of the pages (to publish again when their address changes). */
     async pageNames(pageIds: readonly string[]): Promise<string[]> {
       const rows = await db.query<{ username: string }>('SELECT username FROM pages WHERE id = ANY($1::text[])', [

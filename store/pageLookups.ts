@@ -3,9 +3,10 @@
  * after a failed publish (store/publishQueue.ts), the custom domain each serves on
  * (store/pageDomains.ts), and what the link check found for their links (store/linkChecks.ts).
  *
- * Three statements of ~0.3–0.8 ms each on PGlite, most of it the statement's own cost (six
- * protocol messages, planning) rather than the lookups': asked as one they take about half
- * (bench/README.md, "one statement for a page's lookups").
+ * Three statements of ~0.3–0.8 ms each on PGlite, a good part of it each statement's own cost
+ * (six protocol messages through the WebAssembly, the parse, the plan: ~0.1–0.2 ms for a bare
+ * `SELECT $1`): asked as one they take two thirds of the time (bench/README.md, "One statement
+ * for a page's lookups").
  */
 import type { LinkCheck, LinkOutcome } from '../core/entities.js';
 import type { Queryable } from './db.js';
