@@ -33,8 +33,8 @@ export function rawWrites(pages: number): number {
 export const API_RATE = 200;
 
 /**
- * The rate of the probe with the API idle: ~20 s of a job give it ~400 requests, enough for
- * their p99 to be one (at 5 a second it was the second-worst request, in effect the maximum).
+ * The rate of the probe with the API idle: a job of 30–40 s gives it 600–800 requests, enough
+ * for their p99 to be one (at 5 a second it was the second-worst request, in effect the maximum).
  */
 export const PROBE_RATE = 20;
 

@@ -3,12 +3,13 @@
  * after a failed publish (store/publishQueue.ts), the custom domain each serves on
  * (store/pageDomains.ts), and what the link check found for their links (store/linkChecks.ts).
  *
- * Three statements of ~0.3–0.8 ms each on PGlite, a good part of it each statement's own cost
- * (six protocol messages through the WebAssembly, the parse, the plan: ~0.1–0.2 ms for a bare
- * `SELECT $1`): asked as one they take two thirds of the time (bench/README.md, "One statement
- * for a page's lookups").
+ * Asked apart they were three statements on PGlite (two for pages without link blocks) of
+ * ~0.3–0.8 ms each measured alone, a good part of it each statement's own cost (six protocol
+ * messages through the WebAssembly, the parse, the plan: ~0.1–0.2 ms for `SELECT $1::int`):
+ * asked as one they take two thirds of the time (bench/README.md, "One statement for a page's
+ * lookups").
  */
-import type { LinkCheck, LinkOutcome } from '../core/entities.js';
+import type { LinkCheck } from '../core/entities.js';
 import type { Queryable } from './db.js';
 import { LINK_CHECK_COLUMNS } from './linkChecks.js';
 import { servingSql } from './pageDomains.js';
@@ -56,7 +57,6 @@ export function pageLookupsRepo(db: Queryable) {
         domains: new Map(row.domains ?? []),
         links: (row.links ?? []).map((c) => ({
           ...c,
-          outcome: c.outcome as LinkOutcome | null,
           checkedAt: new Date(c.checkedAt),
           brokenSince: c.brokenSince === null ? null : new Date(c.brokenSince),
         })),

@@ -9,7 +9,7 @@ import { pageUrl, type Services } from '../services.js';
 /**
  * What every form of a page starts with: who it is, where it lives (on its custom domain when it
  * serves on one), whether it is up, and whether its latest change is still on its way there
- * (`states`: pageStatesOf).
+ * (`states`: lookupsOf in core/queries/pageLookups.ts, or pageStatesOf).
  */
 function pageHead(config: Services['config'], row: Page, states: PageStates) {
   const url = pageUrl(config, row.username, states.domains.get(row.id));
@@ -24,7 +24,7 @@ function pageHead(config: Services['config'], row: Page, states: PageStates) {
   };
 }
 
-/** The page with every field; `links` (linkStatusesOf) gives link blocks their `linkStatus`, null when unknown. */
+/** The page with every field; `links` (lookupsOf, or linkStatusesOf) gives link blocks their `linkStatus`, null when unknown. */
 export function presentPage(config: Services['config'], row: Page, states: PageStates, links?: LinkStatuses) {
   return {
     ...pageHead(config, row, states),

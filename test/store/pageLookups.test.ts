@@ -39,7 +39,8 @@ describe(`the lookups beside a page's row in one statement (store/pageLookups.ts
       `INSERT INTO link_checks (url, host, seen_at, checked_at, outcome, status, error, failed_nights, broken_since) VALUES
          ('https://ok.example/', 'ok.example', $1, $1, 'ok', 200, NULL, 0, NULL),
          ('https://gone.example/', 'gone.example', $1, $1, 'failed', 404, 'Not Found', 2, $2),
-         ('https://new.example/', 'new.example', $1, NULL, NULL, NULL, NULL, 0, NULL)`,
+         ('https://new.example/', 'new.example', $1, NULL, NULL, NULL, NULL, 0, NULL),
+         ('https://other.example/', 'other.example', $1, $1, 'ok', 200, NULL, 0, NULL)`,
       [NOW, new Date('2026-11-27T03:04:05.678Z')],
     );
   });
