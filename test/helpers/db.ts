@@ -58,6 +58,25 @@ export async function freshDatabase(
 }
 
 /**
+ * A fresh database for a describe block, as freshDatabase() makes one: made before its tests
+ * (register it before the block's own before hooks, which may then fill it), given back after
+ * them. Read `.db` in hooks and tests.
+ */
+export function freshDatabaseForBlock(): { readonly db: Database } {
+  let made: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  before(async () => {
+    made = await freshDatabase();
+  });
+  after(() => made?.drop());
+  return {
+    get db() {
+      if (!made) throw new Error("the block's database is made in its before hook");
+      return made.db;
+    },
+  };
+}
+
+/**
  * Databases given back, emptied, for the next freshDatabase() of the same engine in this process.
  * A new embedded database costs ~0.7 s of CPU to unpack and a new schema on the server its
  * migrations; emptying one costs a TRUNCATE. The tests that start an app of their own (jobs that

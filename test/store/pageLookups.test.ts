@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { defaultProfile } from '../../core/model.js';
-import type { Database } from '../../store/db.js';
 import { pageLookupsRepo } from '../../store/pageLookups.js';
-import { suiteEngine as engine, freshDatabase } from '../helpers/db.js';
+import { suiteEngine as engine, freshDatabaseForBlock } from '../helpers/db.js';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -12,10 +11,9 @@ const ACCOUNT = 'a00000000000000000000001';
 const pageId = (n: number) => `p${String(n).padStart(23, '0')}`;
 
 describe(`the lookups beside a page's row in one statement (store/pageLookups.ts) on ${engine}`, () => {
-  let db: Database;
-  let drop: () => Promise<void>;
+  const fresh = freshDatabaseForBlock();
   before(async () => {
-    ({ db, drop } = await freshDatabase());
+    const { db } = fresh;
     await db.query(`INSERT INTO accounts (id, created_by) VALUES ($1, 'test')`, [ACCOUNT]);
     for (let n = 1; n <= 5; n++)
       await db.query(
@@ -44,10 +42,9 @@ describe(`the lookups beside a page's row in one statement (store/pageLookups.ts
       [NOW, new Date('2026-11-27T03:04:05.678Z')],
     );
   });
-  after(() => drop());
 
   const lookups = (pages: number[], urls: string[] = []) =>
-    pageLookupsRepo(db).of({
+    pageLookupsRepo(fresh.db).of({
       usernames: pages.map((n) => `page-${n}`),
       pageIds: pages.map(pageId),
       urls,

@@ -1,19 +1,13 @@
 import { expect } from 'chai';
-import type { Database } from '../../store/db.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
-import { suiteEngine as engine, freshDatabase } from '../helpers/db.js';
+import { suiteEngine as engine, freshDatabaseForBlock } from '../helpers/db.js';
 
 describe(`the publish outbox (store/publishQueue.ts) on ${engine}`, function () {
   this.timeout(60_000);
-  let db: Database;
-  let drop: () => Promise<void>;
-  before(async () => {
-    ({ db, drop } = await freshDatabase());
-  });
-  after(() => drop());
+  const fresh = freshDatabaseForBlock();
 
   it('records a failed attempt against its own generation only: a name queued again meanwhile keeps its fresh state', async () => {
-    const repo = publishQueueRepo(db);
+    const repo = publishQueueRepo(fresh.db);
     const t0 = new Date('2026-03-02T10:00:00Z');
     await repo.enqueue('requeued', t0);
     const [tried] = await repo.due(t0, 10);
@@ -26,7 +20,7 @@ describe(`the publish outbox (store/publishQueue.ts) on ${engine}`, function () 
   });
 
   it('counts a failed attempt and waits until its retry time when the name was not queued again', async () => {
-    const repo = publishQueueRepo(db);
+    const repo = publishQueueRepo(fresh.db);
     const t0 = new Date('2026-03-02T11:00:00Z');
     await repo.enqueue('failing', t0);
     const [tried] = (await repo.due(t0, 10)).filter((r) => r.username === 'failing');
