@@ -6,6 +6,10 @@
  * probe and the bind. CI runs the suites beside the topology test, and their thousands of
  * connections took a router's port that way ("Port … is in use"). Below that range only other
  * callers of freePort compete, at random over 12,000 ports.
+ *
+ * A port once handed out is never handed out again by this process: a caller may bind it only
+ * later (the topology test picks Varnish's port first and starts Varnish after the roles), and a
+ * role that had to move off a taken port once drew exactly that unbound port.
  */
 import http from 'node:http';
 
@@ -20,9 +24,13 @@ function listens(port: number): Promise<boolean> {
   });
 }
 
+const handedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = LOWEST + Math.floor(Math.random() * RANGE);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
     if (await listens(port)) return port;
   }
 }
