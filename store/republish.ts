@@ -30,21 +30,19 @@ const WHERE: Record<Staleness, string> = {
 
 export function republishRepo(db: Queryable) {
   return {
-    async countStale(versions: string, which: Staleness = 'any'): Promise<number> {
-      const [{ count }] = await db.query<{ count: number }>(
-        `SELECT count(*)::int AS count FROM pages WHERE ${WHERE[which]}`,
+    /**
+     * The stale pages by template, and how many of them have their files but not their compressed
+     * copies yet: what a run needs to know before its first batch, in one scan of the pages (a
+     * scan of every page's profile took ~50 ms on 10,000 pages, and an API request in the same
+     * process waits for it).
+     */
+    async staleByTemplate(versions: string): Promise<{ template: string; stale: number; withoutCopies: number }[]> {
+      return db.query<{ template: string; stale: number; withoutCopies: number }>(
+        `SELECT profile ->> 'templateId' AS template, count(*)::int AS stale,
+           (count(*) FILTER (WHERE ${WHERE.withoutCopies}))::int AS "withoutCopies"
+         FROM pages WHERE ${WHERE.any} GROUP BY 1 ORDER BY 1`,
         [versions],
       );
-      return count;
-    },
-
-    /** The templates of the stale pages (their CDN keys are purged once the run is over). */
-    async staleTemplates(versions: string): Promise<string[]> {
-      const rows = await db.query<{ template: string }>(
-        `SELECT DISTINCT profile ->> 'templateId' AS template FROM pages WHERE ${WHERE.any}`,
-        [versions],
-      );
-      return rows.map((r) => r.template);
     },
 
     /**

@@ -80,7 +80,10 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   };
   const db: Queryable = { query };
   const pages = republishRepo(db);
-  const total = await pages.countStale(versions);
+  const byTemplate = await pages.staleByTemplate(versions);
+  const total = byTemplate.reduce((n, t) => n + t.stale, 0);
+  /** Pages whose files are current and whose copies are not, when the run started. */
+  const withoutCopies = byTemplate.reduce((n, t) => n + t.withoutCopies, 0);
   if (total > 0) {
     const { pageScheme, pageDomain, mediaUrl } = s.config;
     s.log.info(
@@ -89,7 +92,7 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
     );
   }
   // The CDN keeps each page until its template's key is purged: after the last page of each pass.
-  const templates = total > 0 && s.cdn.kind !== 'none' ? (await pages.staleTemplates(versions)).map(templateKey) : [];
+  const templates = s.cdn.kind !== 'none' ? byTemplate.map((t) => templateKey(t.template)) : [];
   if (templates.length > 0) await s.publisher.purges.hold(templates, TEMPLATE_PURGE_HOLD_MS);
   const logEvery = o.logEveryMs ?? 5_000;
   let logged = started;
@@ -133,10 +136,10 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
    * One pass over the pages in key order: the batch being written while the next one is read.
    * Each batch's new version is recorded once it is stored; a page changed (edited,
    * unpublished, banned) since it was read is converged once more through the outbox. Progress
-   * (and the job's heartbeat, jobs/agenda.ts) counts the pass's own pages; returns how many.
+   * (and the job's heartbeat, jobs/agenda.ts) counts the pass's own pages, of `of` expected;
+   * returns how many.
    */
-  const pass = async (which: Staleness, copies: Copies) => {
-    const of = which === 'any' ? total : await pages.countStale(versions, which);
+  const pass = async (which: Staleness, copies: Copies, of: number) => {
     const what = copies === 'only' ? 'compressed copies of ' : '';
     let made = 0;
     const finish = async (ids: string[], readAt: Date) => {
@@ -193,19 +196,20 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
   let visibleMs = 0;
   try {
     if (!worker) {
-      done = await pass('any', 'all');
+      done = await pass('any', 'all', total);
     } else {
       // A large run: the pages first, so visitors see the new render sooner, then their
       // compressed copies (most of the work: encode.ts). Between the two the page host sends a
       // page uncompressed; the first pass removes the copies it makes stale.
-      done = await pass('stale', 'none');
+      done = await pass('stale', 'none', total - withoutCopies);
       visibleMs = performance.now() - started;
       if (templates.length > 0) {
         await s.publisher.purges.release(templateKey(''));
         await s.publisher.purges.hold(templates, TEMPLATE_PURGE_HOLD_MS);
       }
       await o.betweenPasses?.();
-      copied = await pass('withoutCopies', 'only');
+      // Those the first pass left without copies, and those left so by a run before.
+      copied = await pass('withoutCopies', 'only', withoutCopies + done);
     }
   } finally {
     await worker?.close();

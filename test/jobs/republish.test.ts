@@ -178,10 +178,12 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
       [names],
     );
     const seen: { html: string; copy: number; versions: string[] }[] = [];
+    const progress: [number, number][] = [];
     const result = await republishStalePages(app().services, {
       worker: true,
       threads: 1,
       batchSize: 2,
+      onProgress: (done, of) => progress.push([done, of]),
       betweenPasses: async () => {
         const { storage } = app().services;
         for (const name of names) {
@@ -198,6 +200,13 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
       },
     });
     expect(result).to.include({ republished: 3, total: 3, copied: 3 });
+    // Each pass counts its own pages, of the number it expects: the pages, then their copies.
+    expect(progress).to.deep.equal([
+      [2, 3],
+      [3, 3],
+      [2, 3],
+      [3, 3],
+    ]);
     expect(result.visibleMs).to.be.at.most(result.ms);
     for (const between of seen) {
       expect(between.html).to.include('After the deploy');
@@ -224,9 +233,14 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     await app().services.storage.delete(names.flatMap((n) => [pageKeys(n).htmlBr, pageKeys(n).htmlGzip]));
 
     for (const worker of [true, false]) {
-      const result = await republishStalePages(app().services, { worker });
+      const progress: [number, number][] = [];
+      const result = await republishStalePages(app().services, {
+        worker,
+        onProgress: (done, of) => progress.push([done, of]),
+      });
       expect(result.total).to.equal(worker ? 2 : 0);
       if (worker) expect(result).to.include({ republished: 0, copied: 2 });
+      expect(progress).to.deep.equal(worker ? [[2, 2]] : []);
       for (const name of names) {
         const gzip = await app().services.storage.get(pageKeys(name).htmlGzip);
         expect(gunzipSync(gzip!.body).toString()).to.equal((await files(name)).html);
