@@ -9,7 +9,8 @@
  *
  * A port once handed out is never handed out again by this process: a caller may bind it only
  * later (the topology test picks Varnish's port first and starts Varnish after the roles), and a
- * role that had to move off a taken port once drew exactly that unbound port.
+ * role that has to move off a taken port could draw exactly that unbound port (a CI run failed so,
+ * Varnish saying "Could not get socket …: Address already in use" with a router on its port).
  */
 import http from 'node:http';
 
