@@ -47,6 +47,11 @@ probe router_health {
   .interval = 2s;
   .window = 3;
   .threshold = 2;
+  # Healthy from the start (Varnish's default, threshold - 1, starts each router sick until a
+  # probe answers): a Varnish started or restarted would otherwise answer 503 to every visitor
+  # until its first probe came back, as long as 1 s on a busy machine. A router that is down is
+  # refused and asked of the other meanwhile (below), and two failed probes mark it sick.
+  .initial = 2;
 }
 
 # BEGIN backends: every ROLE=router process, added to the director below. linkpage-router.service

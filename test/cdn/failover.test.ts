@@ -20,6 +20,8 @@ interface StandIn {
   taken: number;
   /** Host and path of every page request it took. */
   seen: Set<string>;
+  /** Health probes still to answer only after the probe's timeout. */
+  probesHeld: number;
   /** Stops listening: connections are refused from then on. */
   kill(): Promise<void>;
 }
@@ -27,7 +29,10 @@ interface StandIn {
 async function standIn(name: string): Promise<StandIn> {
   const server = http.createServer((req, res) => {
     if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      // Past the probe's 1 s timeout, as a busy machine's first probe can be.
+      const wait = router.probesHeld > 0 ? 1_500 : 0;
+      router.probesHeld = Math.max(0, router.probesHeld - 1);
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'), wait);
       return;
     }
     router.taken++;
@@ -56,6 +61,7 @@ async function standIn(name: string): Promise<StandIn> {
     name,
     port: (server.address() as AddressInfo).port,
     mode: 'answers',
+    probesHeld: 0,
     taken: 0,
     seen: new Set(),
     async kill() {
@@ -132,6 +138,19 @@ describe('Varnish in front of two routers, one failing (deploy/varnish/default.v
     }
     expect(a.taken, 'the holding router was asked').to.be.greaterThan(0);
     expect([...servedBy]).to.deep.equal(['router-b']);
+  });
+
+  it('answers pages from its start, before any probe has answered: the routers count as healthy until probes fail', async () => {
+    await varnish.stop();
+    a.probesHeld = 1;
+    b.probesHeld = 1;
+    varnish = await startVarnish({
+      routers: [a, b].map((r) => ({ host: '127.0.0.1', port: r.port })),
+      pageDomain: 'pages.test',
+    });
+    const { errors } = await visit();
+    expect(errors).to.deep.equal([]);
+    expect(a.probesHeld + b.probesHeld, 'both first probes were held').to.equal(0);
   });
 
   it('serves the last copy of a page when every router answers 503, also past the grace a healthy router gets (10 s), and a 503 with Retry-After when there is none', async () => {
