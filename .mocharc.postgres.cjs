@@ -20,6 +20,7 @@ const PGLITE_ONLY = [
   'test/build/layers.test.ts',
   'test/cdn/adapters.test.ts',
   'test/deploy/caddyfile.test.ts',
+  'test/deploy/nodeFlags.test.ts',
   'test/deploy/ports.test.ts',
   'test/outbound/fetcher.test.ts',
   'test/renderer/escapes.test.ts',
