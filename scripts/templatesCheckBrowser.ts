@@ -16,6 +16,7 @@ import pMap from 'p-map';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { FONT_PATH, fontFile } from '../renderer/fonts.js';
+import { CHROMIUM_ARGS } from './chromiumFlags.js';
 import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
 import { type GeometryFinding, geometry } from './templatesCheckGeometry.js';
 
@@ -50,18 +51,6 @@ export interface BrowserResult {
   /** What breaks the page's geometry, by rule and width. */
   geometry: GeometryFinding[];
 }
-
-/**
- * `--disable-site-isolation-trials`: the stand-in players in frames would each get a renderer
- * process of their own (128 processes for two templates' pages, 16 without; 6 % less CPU).
- */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-site-isolation-trials',
-];
 
 /**
  * A picture like an upload gives (AVIF of the kind's size), so layouts show real images: a

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../scripts/chromiumFlags.js';
 import { randomAddress } from './client.js';
 import { uniqueName } from './factories.js';
 import { app } from './hooks.js';
@@ -11,20 +12,13 @@ import { app } from './hooks.js';
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** Headless Chromium as the tests launch it: no network of its own, page hosts mapped to loopback. */
+/**
+ * Headless Chromium as the tests launch it (scripts/chromiumFlags.ts): no network of its own,
+ * page hosts mapped to loopback.
+ */
 export const CHROMIUM = {
   executablePath: CHROMIUM_PATH,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--host-resolver-rules=MAP *.pages.test 127.0.0.1',
-    // The tests go between sites (the dashboard on 127.0.0.1, pages on *.pages.test, stand-in
-    // players in frames), and site isolation starts a renderer process for each: a twelfth of
-    // the browser tests' CPU (measured: 239 → 219 s). Nothing here tests Chromium's process model.
-    '--disable-site-isolation-trials',
-  ],
+  args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.pages.test 127.0.0.1'],
 };
 
 /** Where the browser tests put the screenshots they take for people to look at. */
