@@ -49,8 +49,15 @@ async function writeBatch(batch: RenderBatch): Promise<void> {
     const rows = batch.rows.slice(i, i + concurrency);
     const files = rows.flatMap((row) => pageFiles(fromSource(row), site, now, { routes: false, copies: batch.copies }));
     // The old copies go before the new page is stored: a brotli or gzip client meanwhile gets
-    // the old page whole, never an old copy beside a new page.
-    if (batch.copies === 'none') await storage.delete(rows.flatMap((row) => copyKeys(row.username)));
+    // the old page whole, never an old copy beside a new page. Their metadata stays for the
+    // second pass, which stores them again with the same (the folder storage then creates one
+    // file a copy, not two: on ext4 a new file is the dear part of a write).
+    if (batch.copies === 'none') {
+      await storage.delete(
+        rows.flatMap((row) => copyKeys(row.username)),
+        { keepMeta: true },
+      );
+    }
     await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
   }
 }

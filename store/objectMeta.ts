@@ -59,8 +59,13 @@ export interface ObjectStorage {
   get(key: string): Promise<StoredObject | null>;
   /** Whether the object exists, without reading it. */
   has(key: string): Promise<boolean>;
-  /** Deletes the keys that exist; missing ones are not an error. */
-  delete(keys: readonly string[]): Promise<void>;
+  /**
+   * Deletes the keys that exist; missing ones are not an error. `keepMeta`: the keys are stored
+   * again soon with the same metadata (a republish's compressed copies), so the folder storage
+   * keeps their metadata files and the next put writes one file, not two; the objects are gone
+   * all the same (get answers null, has false).
+   */
+  delete(keys: readonly string[], options?: { keepMeta?: boolean }): Promise<void>;
   /**
    * Deletes every object under a folder (`prefix` is a key followed by `/`) but the keys in
    * `keep`; returns how many.

@@ -110,13 +110,13 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   // Folders known to exist: most writes go to a page's folder that is already there.
   const folders = new Set<string>();
 
-  /** Removes the keys' files and their metadata, if there. */
-  async function removeKeys(keys: readonly string[]): Promise<void> {
-    const paths = keys.flatMap((key) => [file(key), metaFile(key)]);
+  /** Removes the keys' files and, unless `keepMeta`, their metadata, if there. */
+  async function removeKeys(keys: readonly string[], keepMeta = false): Promise<void> {
+    const paths = keepMeta ? keys.map(file) : keys.flatMap((key) => [file(key), metaFile(key)]);
     // A worker thread (blocking) unlinks in turn: a republish removes 8 files a page.
     if (options.blocking) for (const p of paths) unlinkIfThere(p);
     else await Promise.all(paths.map((p) => rm(p, { force: true })));
-    for (const key of keys) written.delete(key);
+    if (!keepMeta) for (const key of keys) written.delete(key);
   }
 
   /** Writes the file through a temporary name; true when its folder had gone (removed by hand) and was made again. */
@@ -200,9 +200,9 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       return existsSync(file(key));
     },
 
-    async delete(keys) {
+    async delete(keys, options) {
       keys.forEach(assertKey);
-      await removeKeys(keys);
+      await removeKeys(keys, options?.keepMeta);
     },
 
     async removeLeftovers() {

@@ -90,6 +90,14 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect(await storage.get('pages/carol/page.md')).to.equal(null);
   });
 
+  it('deletes an object told to keep its metadata all the same: nothing to get, nothing there', async () => {
+    const storage = open();
+    await storage.put('pages/dora/index.html.br', 'x', { ...meta, contentEncoding: 'br' });
+    await storage.delete(['pages/dora/index.html.br'], { keepMeta: true });
+    expect(await storage.get('pages/dora/index.html.br')).to.equal(null);
+    expect(await storage.has('pages/dora/index.html.br')).to.equal(false);
+  });
+
   it('deletes everything under a folder and nothing beside it', async () => {
     const storage = open();
     for (const key of ['media/avatar/dave/1.avif', 'media/avatar/dave/2.avif', 'media/avatar/davey/3.avif']) {
@@ -157,6 +165,36 @@ describe('object storage', () => {
       const got = await storage.get('pages/gone/index.html');
       expect(got?.body.toString()).to.equal('<p>two</p>');
       expect(got?.contentType).to.equal(meta.contentType);
+    });
+
+    it('removes a deleted object’s metadata file, unless told to keep it for the next put, which then writes the object alone', async () => {
+      const storage = fsStorage(dir);
+      const meta = {
+        contentType: 'text/html; charset=utf-8',
+        cacheControl: 'public, max-age=60',
+        contentEncoding: 'gzip' as const,
+      };
+      const sidecar = path.join(dir, '.meta/pages/eve/index.html.gz.json');
+      await storage.put('pages/eve/index.html.gz', 'one', meta);
+      await storage.delete(['pages/eve/index.html.gz']);
+      await stat(sidecar).then(
+        () => expect.fail('the metadata file is still there'),
+        (err: NodeJS.ErrnoException) => expect(err.code).to.equal('ENOENT'),
+      );
+      await storage.put('pages/eve/index.html.gz', 'two', meta);
+      const kept = await stat(sidecar);
+      await storage.delete(['pages/eve/index.html.gz'], { keepMeta: true });
+      expect((await stat(sidecar)).ino).to.equal(kept.ino);
+      // Stored again, by this process or another: the metadata file is the one kept.
+      for (const writer of [storage, fsStorage(dir)]) {
+        await writer.put('pages/eve/index.html.gz', 'three', meta);
+        expect((await stat(sidecar)).ino).to.equal(kept.ino);
+        expect(await writer.get('pages/eve/index.html.gz')).to.include({ contentEncoding: 'gzip' });
+        await writer.delete(['pages/eve/index.html.gz'], { keepMeta: true });
+      }
+      // Other metadata is written anew.
+      await storage.put('pages/eve/index.html.gz', 'four', { ...meta, cacheControl: 'no-cache' });
+      expect((await storage.get('pages/eve/index.html.gz'))?.cacheControl).to.equal('no-cache');
     });
 
     it('leaves a file stored again with the same bytes untouched, and replaces one with other bytes', async () => {
