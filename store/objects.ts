@@ -113,7 +113,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   /** Removes the keys' files and, unless `keepMeta`, their metadata, if there. */
   async function removeKeys(keys: readonly string[], keepMeta = false): Promise<void> {
     const paths = keepMeta ? keys.map(file) : keys.flatMap((key) => [file(key), metaFile(key)]);
-    // A worker thread (blocking) unlinks in turn: a republish removes 8 files a page.
+    // A worker thread (blocking) unlinks in turn: a republish removes 4 files a page.
     if (options.blocking) for (const p of paths) unlinkIfThere(p);
     else await Promise.all(paths.map((p) => rm(p, { force: true })));
     if (!keepMeta) for (const key of keys) written.delete(key);
