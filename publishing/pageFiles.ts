@@ -8,7 +8,7 @@ import { pageLlmsTxt } from '../renderer/llmsTxt.js';
 import { renderPage } from '../renderer/render.js';
 import { withUtm } from '../renderer/utm.js';
 import type { SiteUrls } from '../renderer/versions.js';
-import { pageKeys } from '../store/layout.js';
+import { ENCODINGS, encodedKey, pageKeys } from '../store/layout.js';
 import type { PageSource } from '../store/pages.js';
 import { type Copies, type PageFile, withEncodings } from './encode.js';
 
@@ -68,10 +68,15 @@ export function fromSource({ blocksJson, ...row }: RenderSource): RenderRow {
   return { ...row, blocks: JSON.parse(blocksJson) };
 }
 
-/** The keys of a page's compressed copies (of its HTML and its Markdown). */
-export function copyKeys(username: string): string[] {
+/** The keys of a file's compressed copies (brotli and gzip), for the HTML and the Markdown. */
+export function copyKeys(key: string): string[] {
+  return ENCODINGS.map((encoding) => encodedKey(key, encoding));
+}
+
+/** Whether the file has compressed copies (the HTML and the Markdown; llms.txt and meta.json do not). */
+export function hasCopies(username: string, key: string): boolean {
   const keys = pageKeys(username);
-  return [keys.htmlBr, keys.htmlGzip, keys.mdBr, keys.mdGzip];
+  return key === keys.html || key === keys.md;
 }
 
 /** The page's address: on its custom domain when it serves on one (same scheme as page hosts), else on its own name. */

@@ -8,8 +8,8 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SiteUrls } from '../renderer/versions.js';
 import { type StorageSpec, storageFromSpec } from '../store/objects.js';
-import type { Copies } from './encode.js';
-import { copyKeys, fromSource, pageFiles, type RenderSource } from './pageFiles.js';
+import type { Copies, PageFile } from './encode.js';
+import { copyKeys, fromSource, hasCopies, pageFiles, type RenderSource } from './pageFiles.js';
 
 export interface RenderBatch {
   id: number;
@@ -43,22 +43,35 @@ const { spec, site, concurrency } = workerData as { spec: StorageSpec; site: Sit
 // This thread only renders and stores, so blocking file calls are the fastest way to make them.
 const storage = storageFromSpec(spec, { blocking: true });
 
+/**
+ * The compressed copies that a page's new files make stale: those of an HTML or Markdown file
+ * whose bytes change. A template change leaves the Markdown as it was, and its copies stay;
+ * where the storage cannot compare at little cost (S3), every copy goes.
+ */
+async function staleCopies(pages: { username: string; files: PageFile[] }[]): Promise<string[]> {
+  const stale: string[] = [];
+  for (const { username, files } of pages) {
+    for (const f of files) {
+      if (!hasCopies(username, f.key) || (await storage.holds?.(f.key, f.body))) continue;
+      stale.push(...copyKeys(f.key));
+    }
+  }
+  return stale;
+}
+
 async function writeBatch(batch: RenderBatch): Promise<void> {
   const now = new Date(batch.now);
   for (let i = 0; i < batch.rows.length; i += concurrency) {
-    const rows = batch.rows.slice(i, i + concurrency);
-    const files = rows.flatMap((row) => pageFiles(fromSource(row), site, now, { routes: false, copies: batch.copies }));
-    // The old copies go before the new page is stored: a brotli or gzip client meanwhile gets
+    const pages = batch.rows.slice(i, i + concurrency).map((row) => ({
+      username: row.username,
+      files: pageFiles(fromSource(row), site, now, { routes: false, copies: batch.copies }),
+    }));
+    // The stale copies go before the new page is stored: a brotli or gzip client meanwhile gets
     // the old page whole, never an old copy beside a new page. Their metadata stays for the
     // second pass, which stores them again with the same (the folder storage then creates one
     // file a copy, not two: on ext4 a new file is the dear part of a write).
-    if (batch.copies === 'none') {
-      await storage.delete(
-        rows.flatMap((row) => copyKeys(row.username)),
-        { keepMeta: true },
-      );
-    }
-    await Promise.all(files.map((f) => storage.put(f.key, f.body, f.meta)));
+    if (batch.copies === 'none') await storage.delete(await staleCopies(pages), { keepMeta: true });
+    await Promise.all(pages.flatMap((p) => p.files).map((f) => storage.put(f.key, f.body, f.meta)));
   }
 }
 

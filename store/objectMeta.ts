@@ -60,6 +60,11 @@ export interface ObjectStorage {
   /** Whether the object exists, without reading it. */
   has(key: string): Promise<boolean>;
   /**
+   * Whether the object is stored with exactly these bytes, where the storage can tell at little
+   * cost (the folder storage reads the file); absent where asking costs a request (S3).
+   */
+  holds?(key: string, body: Buffer): Promise<boolean>;
+  /**
    * Deletes the keys that exist; missing ones are not an error. `keepMeta`: the keys are stored
    * again soon with the same metadata (a republish's compressed copies), so the folder storage
    * keeps their metadata files and the next put writes one file, not two; the objects are gone

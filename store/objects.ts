@@ -81,7 +81,7 @@ function unlinkIfThere(file: string): void {
 }
 
 /** Whether the file exists with exactly these bytes (a small file: read with one blocking call). */
-function holds(file: string, bytes: Buffer): boolean {
+function fileHolds(file: string, bytes: Buffer): boolean {
   try {
     return readFileSync(file).equals(bytes);
   } catch {
@@ -166,7 +166,7 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
       // An object stored again with the same bytes is left alone, unless a write of the same
       // key is still under way (it would land after this put). Re-renders often come out the
       // same (a page's Markdown after an HTML template change, its route table after most edits).
-      if (bytes.length <= BLOCKING_WRITE_MAX && !writing.has(key) && holds(file(key), bytes)) {
+      if (bytes.length <= BLOCKING_WRITE_MAX && !writing.has(key) && fileHolds(file(key), bytes)) {
         return { etag, lastModified: statSync(file(key)).mtime };
       }
       writing.set(key, (writing.get(key) ?? 0) + 1);
@@ -198,6 +198,11 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
     async has(key) {
       assertKey(key);
       return existsSync(file(key));
+    },
+
+    async holds(key, body) {
+      assertKey(key);
+      return fileHolds(file(key), body);
     },
 
     async delete(keys, options) {

@@ -221,6 +221,52 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     expect(Object.values(await storedVersions(names))).to.deep.equal([current, current, current]);
   });
 
+  it("keeps the Markdown's compressed copies through a template change, which leaves the Markdown as it was", async () => {
+    const pages = [];
+    for (let i = 0; i < 2; i++) pages.push(await createAgentAccount({ page: { templateId: 'zine', bio: `Bio ${i}` } }));
+    const names = pages.map((a) => a.page.username);
+    const { storage } = app().services;
+    const mdCopies = (name: string) => [pageKeys(name).mdBr, pageKeys(name).mdGzip];
+    const before = await Promise.all(names.flatMap(mdCopies).map((k) => storage.get(k)));
+    // Another template: every HTML file differs from the new render, every Markdown file is the same.
+    await app().services.db.query(
+      `UPDATE pages SET published_template_version = 'old', profile = jsonb_set(profile, '{templateId}', '"mono"')
+       WHERE username = ANY($1)`,
+      [names],
+    );
+    const between: { html: number; md: number }[] = [];
+    const result = await republishStalePages(app().services, {
+      worker: true,
+      threads: 1,
+      betweenPasses: async () => {
+        for (const name of names) {
+          const k = pageKeys(name);
+          const [html, md] = await Promise.all([
+            Promise.all([k.htmlBr, k.htmlGzip].map((key) => storage.has(key))),
+            Promise.all(mdCopies(name).map((key) => storage.has(key))),
+          ]);
+          between.push({ html: html.filter(Boolean).length, md: md.filter(Boolean).length });
+        }
+      },
+    });
+    expect(result).to.include({ republished: 2, copied: 2 });
+    expect(between).to.deep.equal([
+      { html: 0, md: 2 },
+      { html: 0, md: 2 },
+    ]);
+    const after = await Promise.all(names.flatMap(mdCopies).map((k) => storage.get(k)));
+    for (const [i, copy] of after.entries()) {
+      expect(copy?.etag, 'the copy is the same').to.equal(before[i]?.etag);
+      expect(copy?.lastModified, 'the copy was not written again').to.deep.equal(before[i]?.lastModified);
+    }
+    for (const name of names) {
+      const { html, md } = await files(name);
+      expect(html).to.include('<body class="t-mono"');
+      expect(gunzipSync((await storage.get(pageKeys(name).mdGzip))!.body).toString()).to.equal(md);
+      expect(brotliDecompressSync((await storage.get(pageKeys(name).htmlBr))!.body).toString()).to.equal(html);
+    }
+  });
+
   it('makes the compressed copies a run that stopped between its passes did not make', async () => {
     const pages = [];
     for (let i = 0; i < 2; i++) pages.push(await createAgentAccount({ page: { templateId: 'mono' } }));

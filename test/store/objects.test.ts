@@ -211,6 +211,22 @@ describe('object storage', () => {
       expect(changed.etag).to.not.equal(first.etag);
       expect((await storage.get('pages/same/page.md'))?.body.toString()).to.equal('# Changed');
     });
+
+    it('tells whether a file holds exactly these bytes: not a longer or shorter one, not a missing one', async () => {
+      const storage = fsStorage(dir);
+      const meta = { contentType: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=60' };
+      await storage.put('pages/held/page.md', '# Held', meta);
+      expect(await storage.holds!('pages/held/page.md', Buffer.from('# Held'))).to.equal(true);
+      for (const other of ['# Hel', '# Held!', '# Hold', '']) {
+        expect(await storage.holds!('pages/held/page.md', Buffer.from(other)), other).to.equal(false);
+      }
+      expect(await storage.holds!('pages/nobody/page.md', Buffer.from('# Held'))).to.equal(false);
+      const refused = await storage.holds!('../page.md', Buffer.from('')).then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      expect(refused).to.match(/bad storage key/);
+    });
   });
 
   describe('s3Storage against an S3 HTTP server (s3rver)', () => {
