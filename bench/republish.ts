@@ -6,6 +6,7 @@
  * The baseline, measured in the same run: the same number of files of a page's sizes written
  * with plain blocking file writes, as fast as one thread can.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,11 +15,16 @@ import autocannon from 'autocannon';
 import { renderThreads } from '../publishing/renderPool.js';
 import { start, stop } from './processes.js';
 
-/** Seconds one thread takes to write `pages` pages' HTML, Markdown and llms.txt (19 KB, 1 KB, 0.3 KB) with writeFileSync. */
-export function rawWrites(pages: number): number {
+/**
+ * Seconds one thread takes to write `pages` pages' HTML, Markdown and llms.txt (19 KB, 1 KB,
+ * 0.3 KB), or with `htmlOnly` their HTML alone, with writeFileSync.
+ */
+export function rawWrites(pages: number, htmlOnly = false): number {
   const dir = mkdtempSync(path.join(tmpdir(), 'linkpage-bench-raw-'));
-  const bodies = [19_000, 1_100, 300].map((n) => Buffer.alloc(n, 'x'));
+  const bodies = (htmlOnly ? [19_000] : [19_000, 1_100, 300]).map((n) => Buffer.alloc(n, 'x'));
   try {
+    // What is still to be written to disk (the job's files, the other baseline's) first.
+    spawnSync('sync');
     const started = performance.now();
     for (let i = 0; i < pages; i++) {
       for (const [j, body] of bodies.entries()) writeFileSync(path.join(dir, `${i}.${j}`), body);
@@ -72,7 +78,7 @@ function loadApi(
 
 interface JobRun {
   /** What ran: the job as the embedded default runs it under the API's load, or with the API idle on one thread or on every core. */
-  setting: 'under load' | 'idle, one thread' | 'idle, every core';
+  setting: 'under load' | 'idle, one thread' | 'idle, every core' | 'a template change, under load';
   threads: number;
   pages: number;
   shownPerSecond: number;
@@ -103,14 +109,14 @@ function benchCall<T>(port: number, path: string): Promise<T> {
 
 /** Runs the job once in the server, on `threads` render threads (or its default) with the API loaded or not. */
 async function runJob(port: number, key: string, pageId: string, setting: JobRun['setting']): Promise<JobRun> {
-  const query = setting === 'under load' ? '' : setting === 'idle, one thread' ? '?threads=1' : '?alone';
-  const threads =
-    setting === 'under load' ? renderThreads(true) : setting === 'idle, one thread' ? 1 : renderThreads(false);
-  await benchCall(port, '/__bench/stale');
+  const loaded = setting.endsWith('under load');
+  const query = loaded ? '' : setting === 'idle, one thread' ? '?threads=1' : '?alone';
+  const threads = loaded ? renderThreads(true) : setting === 'idle, one thread' ? 1 : renderThreads(false);
+  await benchCall(port, setting === 'a template change, under load' ? '/__bench/stale?template' : '/__bench/stale');
   const job = benchCall<{ republished: number; ms: number; visibleMs: number }>(port, `/__bench/republish${query}`);
   const during = await loadApi(port, key, pageId, {
     until: job,
-    rate: setting === 'under load' ? API_RATE : PROBE_RATE,
+    rate: loaded ? API_RATE : PROBE_RATE,
   });
   const result = await job;
   return {
@@ -124,9 +130,11 @@ async function runJob(port: number, key: string, pageId: string, setting: JobRun
 }
 
 /**
- * The job three times, every page made stale again before each: as the embedded default runs
- * it under the API's load (a render thread fewer than the cores), then with the API idle on one
- * render thread and on every core (as ROLE=worker and `npm run republish` run it).
+ * The job four times, every page made stale again before each: with every file of every page
+ * changed (another bio), as the embedded default runs it under the API's load (a render thread
+ * fewer than the cores), then with the API idle on one render thread and on every core (as
+ * ROLE=worker and `npm run republish` run it); last, a template change under the API's load
+ * (a new version of each page's template: its HTML changes; its Markdown, llms.txt and the files' metadata stay as they were).
  */
 export async function republishBench() {
   const server = await start('republish');
@@ -137,11 +145,11 @@ export async function republishBench() {
     await loadApi(server.port, key, pageId, { seconds: 2 }); // warm-up, not counted
     const rest = await loadApi(server.port, key, pageId, { seconds: 5 });
     const runs: JobRun[] = [];
-    for (const setting of ['under load', 'idle, one thread', 'idle, every core'] as const) {
-      runs.push(await runJob(server.port, key, pageId, setting));
-    }
+    const settings = ['under load', 'idle, one thread', 'idle, every core', 'a template change, under load'] as const;
+    for (const setting of settings) runs.push(await runJob(server.port, key, pageId, setting));
     const raw = rawWrites(runs[0].pages);
-    return { runs, rawPerSecond: runs[0].pages / raw, rest };
+    const rawHtml = rawWrites(runs[0].pages, true);
+    return { runs, rawPerSecond: runs[0].pages / raw, rawHtmlPerSecond: runs[0].pages / rawHtml, rest };
   } finally {
     await stop(server);
   }

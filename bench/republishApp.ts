@@ -1,4 +1,5 @@
 /** The republish bench's server (bench/servers.ts starts it as the kind `republish`). */
+import { spawnSync } from 'node:child_process';
 import type http from 'node:http';
 import { createServer } from 'node:http';
 import * as v from 'valibot';
@@ -8,6 +9,8 @@ import { defaultProfile } from '../core/model.js';
 import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
+import { pageKeys } from '../store/layout.js';
+import type { ObjectStorage } from '../store/objects.js';
 import { embeddedUpkeep } from '../store/upkeep.js';
 import { embeddedApp } from './embedded.js';
 
@@ -16,11 +19,22 @@ export const REPUBLISH_PAGES = 10_000;
 /**
  * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
  * published 20-block pages whose files were rendered with an older render version. Prints `key <api key>
- * <page id>`; `GET /__bench/stale` makes every page stale again (the first call finds them so);
+ * <page id>`; `GET /__bench/stale` makes every page stale again (the first call finds them so;
+ * `?template` by an older HTML file, else by another bio);
  * `GET /__bench/republish?threads=N&alone` then runs the republish job in this process (on N
  * render threads, or the default for a process that serves requests, or with `alone` for one
  * that does not) and answers its result when it is done, while the API keeps serving.
  */
+/** Every page's stored HTML as an older version of its template made it: a comment more, the same metadata. */
+async function olderHtml(storage: ObjectStorage): Promise<void> {
+  for (let g = 1; g <= REPUBLISH_PAGES; g++) {
+    const key = pageKeys(`page-${g}`).html;
+    const stored = await storage.get(key);
+    if (!stored) throw new Error(`${key} is not stored`);
+    await storage.put(key, Buffer.concat([stored.body, Buffer.from('<!-- before the deploy -->\n')]), stored);
+  }
+}
+
 export async function republishApp(temporary: string[]): Promise<http.Server> {
   const { dataDir, db, services, handler } = await embeddedApp({ onDisk: true });
   temporary.push(dataDir);
@@ -66,16 +80,27 @@ export async function republishApp(temporary: string[]): Promise<http.Server> {
       );
     if (url.pathname === '/__bench/stale') {
       // Every page stale again, its files showing another bio than the new render (the first
-      // run's pages were made so above); then the upkeep the service runs every hour, which
-      // clears the dead row versions the UPDATEs leave (PGlite runs no autovacuum).
+      // run's pages were made so above), or with `template` what a template's new version does:
+      // every stored HTML file differs from the new render, the Markdown, llms.txt and every
+      // file's metadata are the same; then the upkeep the service runs every hour, which clears
+      // the dead row versions the UPDATEs leave (PGlite runs no autovacuum).
       const stale =
         runs++ === 0
           ? Promise.resolve()
-          : db.query(
-              `UPDATE pages SET profile = jsonb_set(profile, '{bio}', to_jsonb($1::text)), published_template_version = 'old'`,
-              [`After deploy ${runs}`],
-            );
-      answer(stale.then(() => embeddedUpkeep(db)));
+          : url.searchParams.has('template')
+            ? olderHtml(services.storage).then(() => db.query(`UPDATE pages SET published_template_version = 'old'`))
+            : db.query(
+                `UPDATE pages SET profile = jsonb_set(profile, '{bio}', to_jsonb($1::text)), published_template_version = 'old'`,
+                [`After deploy ${runs}`],
+              );
+      // Then what is still to be written to disk (the run before's files, these) is written
+      // first, so no run pays for the one before it.
+      answer(
+        stale.then(async () => {
+          await embeddedUpkeep(db);
+          spawnSync('sync');
+        }),
+      );
       return;
     }
     if (url.pathname === '/__bench/republish') {
