@@ -134,7 +134,8 @@ async function runJob(port: number, key: string, pageId: string, setting: JobRun
  * changed (another bio), as the embedded default runs it under the API's load (a render thread
  * fewer than the cores), then with the API idle on one render thread and on every core (as
  * ROLE=worker and `npm run republish` run it); last, a template change under the API's load
- * (a new version of each page's template: its HTML changes; its Markdown, llms.txt and the files' metadata stay as they were).
+ * (a new version of each page's template: its HTML changes; its Markdown, llms.txt and the
+ * files' metadata stay as they were).
  */
 export async function republishBench() {
   const server = await start('republish');

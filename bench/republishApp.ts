@@ -16,15 +16,6 @@ import { embeddedApp } from './embedded.js';
 
 export const REPUBLISH_PAGES = 10_000;
 
-/**
- * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
- * published 20-block pages whose files were rendered with an older render version. Prints `key <api key>
- * <page id>`; `GET /__bench/stale` makes every page stale again (the first call finds them so;
- * `?template` by an older HTML file, else by another bio);
- * `GET /__bench/republish?threads=N&alone` then runs the republish job in this process (on N
- * render threads, or the default for a process that serves requests, or with `alone` for one
- * that does not) and answers its result when it is done, while the API keeps serving.
- */
 /** Every page's stored HTML as an older version of its template made it: a comment more, the same metadata. */
 async function olderHtml(storage: ObjectStorage): Promise<void> {
   for (let g = 1; g <= REPUBLISH_PAGES; g++) {
@@ -35,6 +26,15 @@ async function olderHtml(storage: ObjectStorage): Promise<void> {
   }
 }
 
+/**
+ * The embedded default as `npm start` runs it (PGlite on disk, a folder), holding 10,000
+ * published 20-block pages whose files were rendered with an older render version. Prints `key <api key>
+ * <page id>`; `GET /__bench/stale` makes every page stale again (the first call finds them so;
+ * `?template` by an older HTML file, else by another bio);
+ * `GET /__bench/republish?threads=N&alone` then runs the republish job in this process (on N
+ * render threads, or the default for a process that serves requests, or with `alone` for one
+ * that does not) and answers its result when it is done, while the API keeps serving.
+ */
 export async function republishApp(temporary: string[]): Promise<http.Server> {
   const { dataDir, db, services, handler } = await embeddedApp({ onDisk: true });
   temporary.push(dataDir);
