@@ -14,6 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { renderThreads } from '../publishing/renderPool.js';
 import { start, stop } from './processes.js';
+import { median } from './stats.js';
 
 /**
  * Seconds one thread takes to write `pages` pages' HTML, Markdown and llms.txt (19 KB, 1 KB,
@@ -156,7 +157,6 @@ export async function republishBench() {
       raw.push(rawWrites(runs[0].pages));
       rawHtml.push(rawWrites(runs[0].pages, true));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
     return {
       runs,
       rawPerSecond: runs[0].pages / median(raw),
