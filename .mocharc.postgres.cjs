@@ -42,4 +42,4 @@ const PGLITE_ONLY = [
   'test/store/outage.test.ts',
 ];
 
-module.exports = { ...everything, ignore: PGLITE_ONLY };
+module.exports = { ...everything, spec: ['test/**/*.test.ts'], ignore: PGLITE_ONLY };

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import * as cheerio from 'cheerio';
+import { validateXML } from 'xmllint-wasm';
 import { banPage } from '../../core/commands/moderation.js';
 import { SITEMAP_FILE_SIZE, sitemapIndex } from '../../core/queries/sitemap.js';
 import { api, pageRequest } from '../helpers/client.js';
@@ -13,21 +11,19 @@ import { ownAppBehindProxy } from '../helpers/cuttableDatabase.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { ownApp, app as sharedApp } from '../helpers/hooks.js';
 
-const run = promisify(execFile);
 const SCHEMAS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/sitemaps');
 
-/** Validates an XML document with xmllint against a sitemaps.org schema; throws with xmllint's words. */
+/**
+ * Validates an XML document against a sitemaps.org schema with xmllint (libxml2, as WebAssembly
+ * from npm); throws with xmllint's words.
+ */
 async function validate(xml: string, schema: 'sitemap' | 'siteindex'): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-sitemap-'));
-  try {
-    const file = path.join(dir, 'doc.xml');
-    await writeFile(file, xml);
-    await run('xmllint', ['--noout', '--nonet', '--schema', path.join(SCHEMAS, `${schema}.xsd`), file]);
-  } catch (err) {
-    throw new Error(`${schema}: ${(err as { stderr?: string }).stderr ?? String(err)}`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const file = `${schema}.xsd`;
+  const result = await validateXML({
+    xml: { fileName: 'doc.xml', contents: xml },
+    schema: { fileName: file, contents: await readFile(path.join(SCHEMAS, file), 'utf8') },
+  });
+  if (!result.valid) throw new Error(`${schema}: ${result.rawOutput}`);
 }
 
 /** An answer of the apex as text (not an API operation, so not checked against openapi.json). */

@@ -12,6 +12,8 @@ import { inWorker } from './run.js';
 
 let shared: TestApp | undefined;
 
+const FIXTURES = `test${path.sep}fixtures${path.sep}`;
+
 /** The run's app (started before the first test). */
 export function app(): TestApp {
   if (!shared) throw new Error('the test app is not started');
@@ -95,6 +97,10 @@ export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     fileStart = { wall: performance.now(), cpu: process.cpuUsage() };
     this.timeout(180_000);
+    // The files under test/fixtures/ that a test runs through mocha (CI's runner, the preflight)
+    // test the test tooling, not the service: no app for them.
+    const root = this.test?.parent;
+    if (root && filesOf(root).every((file) => file.startsWith(FIXTURES))) return;
     shared ??= await startApp();
   },
   afterEach() {

@@ -1,30 +1,25 @@
 /**
- * The test run's preflight, loaded first by .mocharc.json's `require`. Mocha imports the test
+ * The test run's preflight, loaded first by the mocha configs' `require`. Mocha imports the test
  * files, then calls mochaGlobalSetup below with the run's Runner: before the first test, and before
  * the root hooks of hooks.ts start the app. It works out what the tests this run selects need
- * beyond Node and node_modules (after --grep/--invert, .only and skips: `npm run test:fast` leaves
- * out test/browser/** and every `@slow` test, so it needs neither Chromium nor Java), checks it,
- * and when something is missing prints one line per missing thing on stderr, with the command that
- * installs it, and exits with 1 before any test runs. Under --dry-run it prints the same lines and
- * lets the dry run go on.
+ * beyond Node and node_modules (after --grep/--invert, .only and skips), checks it, and when
+ * something is missing prints one line per missing thing on stderr, with the command that installs
+ * it, and exits with 1 before any test runs. Under --dry-run it prints the same lines and lets the
+ * dry run go on.
  *
- *  - Chromium at CHROMIUM_PATH (helpers/browser.ts; /usr/bin/chromium unless set): the tests under
- *    test/browser/, which launch it through playwright-core.
- *  - Java 11 or later as `java` on PATH: the HTML validity test, which runs the Nu Html Checker
- *    (vnu-jar) with it.
- *  - Varnish (`varnishd`, with the xkey module of varnish-modules): test/cdn/varnish.test.ts, which
- *    runs the shipped deploy/varnish/default.vcl in front of the page host.
- *  - Caddy (`caddy`, Debian's 2.6): test/deploy/caddyfile.test.ts, which reads the shipped
- *    deploy/caddy/Caddyfile with `caddy adapt`. (The topology test, which runs Caddy, runs
- *    without this preflight: test/helpers/caddy.ts says what is missing there.)
- *  - When DATABASE_URL is set, a PostgreSQL server there that takes a connection: every run, since
- *    hooks.ts starts the run's app on it.
+ * What each file of the system tier (`npm run test:system`) needs is named in test/tiers.cjs:
+ * Chromium at CHROMIUM_PATH (helpers/browser.ts; /usr/bin/chromium unless set), Java 11 or later,
+ * Varnish with the xkey module, Caddy, PostgreSQL's server binaries, root (to mount a tmpfs) and
+ * promtool. `npm test` selects none of those files, so it asks for nothing; when DATABASE_URL is
+ * set, every run checks that a PostgreSQL server there takes a connection, since hooks.ts starts
+ * the run's app on it.
  *
- * A test that launches Chromium or Java in a file that TOOLS does not name makes
+ * A test file that launches one of these programs without being named in test/tiers.cjs makes
  * test/preflight.test.ts fail.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -32,36 +27,47 @@ import { CHROMIUM_PATH } from './browser.js';
 
 const repository = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Something some tests need beyond Node and node_modules. */
-interface Tool {
-  /** The test files (relative to the repository, with `/`) whose tests need it. */
-  files: RegExp;
-  /** Null when it is there, else the line that says what is missing and how to install it. */
-  missing(): string | null;
+/** test/tiers.cjs: the system tier's files, by what they need. */
+export const tiers = createRequire(import.meta.url)('../tiers.cjs') as {
+  SYSTEM: Record<keyof typeof MISSING, string[]>;
+  SYSTEM_FILES: string[];
+  named(file: string, names: string[]): boolean;
+};
+
+const SYSTEM_TIER = '(npm test needs none of this)';
+
+/** Runs `command args`; the error or the exit status when it does not run cleanly, else null. */
+function fails(command: string, args: string[]): string | null {
+  const run = spawnSync(command, args, { encoding: 'utf8', timeout: 10_000 });
+  if (run.error) return (run.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none found' : run.error.message;
+  return run.status === 0 ? null : `exited with ${run.status ?? run.signal}`;
 }
 
-export const TOOLS = {
-  chromium: { files: /^test\/browser\//, missing: missingChromium },
-  java: { files: /^test\/renderer\/validity\.test\.ts$/, missing: missingJava },
-  varnish: { files: /^test\/cdn\/varnish\.test\.ts$/, missing: missingVarnish },
-  caddy: { files: /^test\/deploy\/caddyfile\.test\.ts$/, missing: missingCaddy },
-} satisfies Record<string, Tool>;
-
 function missingVarnish(): string | null {
-  const varnishd = spawnSync('varnishd', ['-V'], { encoding: 'utf8', timeout: 10_000 });
-  const install = 'sudo apt-get install varnish varnish-modules (or run npm run test:fast, which skips it)';
-  if (varnishd.error || varnishd.status !== 0) {
-    return `npm test needs Varnish (varnishd on PATH) for the CDN test of deploy/varnish/default.vcl: ${install}`;
-  }
-  return null;
+  if (fails('varnishd', ['-V']) === null) return null;
+  return `npm run test:system needs Varnish (varnishd on PATH) for the CDN tests of deploy/varnish/default.vcl: sudo apt-get install varnish varnish-modules ${SYSTEM_TIER}`;
 }
 
 function missingCaddy(): string | null {
-  const caddy = spawnSync('caddy', ['version'], { encoding: 'utf8', timeout: 10_000 });
-  if (caddy.error || caddy.status !== 0) {
-    return 'npm test needs Caddy (caddy on PATH) for the test of deploy/caddy/Caddyfile: sudo apt-get install caddy (or run npm run test:fast, which skips it)';
-  }
-  return null;
+  if (fails('caddy', ['version']) === null) return null;
+  return `npm run test:system needs Caddy (caddy on PATH) for the test of deploy/caddy/Caddyfile: sudo apt-get install caddy ${SYSTEM_TIER}`;
+}
+
+function missingPromtool(): string | null {
+  if (fails('promtool', ['--version']) === null) return null;
+  return `npm run test:system needs promtool (on PATH) to read /metrics as Prometheus does: sudo apt-get install prometheus ${SYSTEM_TIER}`;
+}
+
+function missingPostgresServer(): string | null {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root) : [];
+  if (versions.some((version) => existsSync(path.join(root, version, 'bin/initdb')))) return null;
+  return `npm run test:system needs PostgreSQL's server binaries (${root}/*/bin/initdb) for the tests that stop a database of their own: sudo apt-get install postgresql ${SYSTEM_TIER}`;
+}
+
+function missingMount(): string | null {
+  if (process.getuid?.() === 0) return null;
+  return `npm run test:system needs root to mount the small tmpfs of the full-disk tests: run it as root (CI does) ${SYSTEM_TIER}`;
 }
 
 function missingChromium(): string | null {
@@ -77,27 +83,38 @@ function missingChromium(): string | null {
   const install = overridden
     ? 'sudo apt-get install chromium and unset CHROMIUM_PATH'
     : 'sudo apt-get install chromium';
-  return `npm test needs Chromium at ${CHROMIUM_PATH}${overridden}${broken} for the browser tests: ${install} (or run npm run test:fast, which skips them)`;
+  return `npm run test:system needs Chromium at ${CHROMIUM_PATH}${overridden}${broken} for the browser tests: ${install} ${SYSTEM_TIER}`;
 }
 
 function missingJava(): string | null {
   const java = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 10_000 });
-  const install = 'sudo apt-get install default-jre-headless (or run npm run test:fast, which skips it)';
+  const install = `sudo apt-get install default-jre-headless ${SYSTEM_TIER}`;
   const what = 'for the HTML validity test (Nu Html Checker)';
   if (java.error && (java.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    return `npm test needs Java (java on PATH, none found) ${what}: ${install}`;
+    return `npm run test:system needs Java (java on PATH, none found) ${what}: ${install}`;
   }
   if (java.error || java.status !== 0) {
     const why = java.error ? java.error.message : `exited with ${java.status ?? java.signal}`;
-    return `npm test needs a working Java (java -version ${why}) ${what}: ${install}`;
+    return `npm run test:system needs a working Java (java -version ${why}) ${what}: ${install}`;
   }
   const version = /version "(\d+)(?:\.(\d+))?/.exec(java.stderr);
   const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : null;
   if (major !== null && major < 11) {
-    return `npm test needs Java 11 or later (java on PATH is Java ${major}) ${what}: ${install}`;
+    return `npm run test:system needs Java 11 or later (java on PATH is Java ${major}) ${what}: ${install}`;
   }
   return null;
 }
+
+/** For each need of test/tiers.cjs: null when this machine has it, else the line saying how to get it. */
+const MISSING = {
+  chromium: missingChromium,
+  java: missingJava,
+  varnish: missingVarnish,
+  caddy: missingCaddy,
+  postgresServer: missingPostgresServer,
+  mount: missingMount,
+  promtool: missingPromtool,
+};
 
 /** Null when DATABASE_URL is unset or its server runs `select 1` within a few seconds. */
 async function missingDatabase(url = process.env.DATABASE_URL): Promise<string | null> {
@@ -130,8 +147,10 @@ async function missingDatabase(url = process.env.DATABASE_URL): Promise<string |
 
 /** The lines for what the tests in `files` (all tests when null) need and this machine lacks. */
 async function preflight(files: string[] | null): Promise<string[]> {
-  const tools = Object.values(TOOLS).filter((tool) => !files || files.some((file) => tool.files.test(file)));
-  const lines = tools.map((tool) => tool.missing());
+  const needs = (Object.keys(MISSING) as (keyof typeof MISSING)[]).filter(
+    (need) => !files || files.some((file) => tiers.named(file, tiers.SYSTEM[need])),
+  );
+  const lines = needs.map((need) => MISSING[need]());
   lines.push(await missingDatabase());
   return lines.filter((line) => line !== null);
 }
