@@ -16,38 +16,18 @@
  * one process, in exactly the printed order). Exits with mocha's code.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { seededRandom, shuffled } from './helpers/shuffleHook.js';
 
-interface SuiteConfig {
-  spec?: string[];
-  ignore?: string[];
-}
+/** test/tiers.cjs's reading of a mocha config. */
+const { configFiles } = createRequire(import.meta.url)('./tiers.cjs') as {
+  configFiles(config: { spec?: string[]; ignore?: string[] }): string[];
+};
 
-/** A mocha glob as a regular expression over paths with `/`: `**` crosses folders, `*` does not. */
-export function globToRegExp(glob: string): RegExp {
-  const source = glob
-    .split(/(\*\*\/|\*\*|\*)/)
-    .map((part) => {
-      if (part === '**/') return '(?:.*/)?';
-      if (part === '**') return '.*';
-      if (part === '*') return '[^/]*';
-      return part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  return new RegExp(`^${source}$`);
-}
-
-/** The test files a suite's config selects (its spec, less its ignores), sorted. */
-export function suiteFiles(suite: string): string[] {
-  const config = createRequire(import.meta.url)(`../.mocharc.${suite}.cjs`) as SuiteConfig;
-  const spec = (config.spec ?? ['test/**/*.test.ts']).map(globToRegExp);
-  const ignore = (config.ignore ?? []).map(globToRegExp);
-  return readdirSync('test', { recursive: true, encoding: 'utf8' })
-    .map((file) => `test/${file.split('\\').join('/')}`)
-    .filter((file) => spec.some((re) => re.test(file)) && !ignore.some((re) => re.test(file)))
-    .sort();
+/** The test files of a suite (.mocharc.<suite>.cjs), sorted. */
+function suiteFiles(suite: string): string[] {
+  return configFiles(createRequire(import.meta.url)(`../.mocharc.${suite}.cjs`));
 }
 
 function main(argv: string[]): number {

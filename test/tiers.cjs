@@ -11,6 +11,9 @@
  * A file is named here whole or by its folder (a name ending in `/`). test/preflight.test.ts fails
  * when a file that launches one of these programs is not named under it.
  */
+const fs = require('node:fs');
+const path = require('node:path');
+
 const SYSTEM = {
   /** Debian's Chromium (helpers/browser.ts, through playwright-core). */
   chromium: ['test/browser/'],
@@ -39,4 +42,33 @@ function named(file, names) {
   return names.some((name) => (name.endsWith('/') ? file.startsWith(name) : file === name));
 }
 
-module.exports = { SYSTEM, SYSTEM_FILES, SYSTEM_GLOBS, named };
+/** A mocha glob as a regular expression over paths with `/`: `**` crosses folders, `*` does not. */
+function globToRegExp(glob) {
+  const source = glob
+    .split(/(\*\*\/|\*\*|\*)/)
+    .map((part) => {
+      if (part === '**/') return '(?:.*/)?';
+      if (part === '**') return '.*';
+      if (part === '*') return '[^/]*';
+      return part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * The test files (relative to the repository, sorted) that a mocha config selects: its `spec`
+ * (every test file when it has none), less its `ignore`.
+ */
+function configFiles(config) {
+  const spec = (config.spec ?? ['test/**/*.test.ts']).map(globToRegExp);
+  const ignore = (config.ignore ?? []).map(globToRegExp);
+  const root = path.join(__dirname, '..');
+  return fs
+    .readdirSync(path.join(root, 'test'), { recursive: true, encoding: 'utf8' })
+    .map((file) => `test/${file.split(path.sep).join('/')}`)
+    .filter((file) => spec.some((re) => re.test(file)) && !ignore.some((re) => re.test(file)))
+    .sort();
+}
+
+module.exports = { SYSTEM, SYSTEM_FILES, SYSTEM_GLOBS, named, configFiles };

@@ -32,6 +32,7 @@ export const tiers = createRequire(import.meta.url)('../tiers.cjs') as {
   SYSTEM: Record<keyof typeof MISSING, string[]>;
   SYSTEM_FILES: string[];
   named(file: string, names: string[]): boolean;
+  configFiles(config: { spec?: string[]; ignore?: string[] }): string[];
 };
 
 const SYSTEM_TIER = '(npm test needs none of this)';
@@ -183,12 +184,39 @@ function onlyTests(suite: Mocha.Suite): Mocha.Test[] {
   );
 }
 
+/** Mocha's options that take a value, the word after them being no test file. */
+const VALUED = new Set(
+  '--config --require -r --ignore --exclude --file --reporter -R --reporter-option -O --jobs -j --grep -g --fgrep -f --timeout -t --slow -s --ui -u --extension --node-option -n --package'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The test files of mocha's command line: the files or globs named on it (mocha passes a config's
+ * `spec` and `ignore` on to the process it starts as arguments), less those it ignores; null when
+ * it names none. For the main process of `mocha --parallel`, which loads no test file (its workers do).
+ */
+function commandLineFiles(argv = process.argv.slice(2)): string[] | null {
+  const spec: string[] = [];
+  const ignore: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [arg, value] = argv[i].startsWith('--') ? argv[i].split(/=(.*)/s) : [argv[i]];
+    const next = () => value ?? argv[++i];
+    if (arg === '--ignore' || arg === '--exclude') ignore.push(next());
+    else if (arg === '--spec') spec.push(next());
+    else if (VALUED.has(arg) && value === undefined) i++;
+    else if (!arg.startsWith('-')) spec.push(arg.replace(/^\.\//, ''));
+  }
+  return spec.length > 0 ? tiers.configFiles({ spec, ignore }) : null;
+}
+
 /** The files (relative to the repository) of the tests the run will run; null if not known. */
 export function selectedFiles(runner: RunnerLike): string[] | null {
   const root = runner.suite;
-  // Not a Runner (mocha --watch), or the main process of `mocha --parallel`, which loads no test
-  // file (its workers do): check for every test.
-  if (!root?.suites || (root.suites.length === 0 && root.tests.length === 0)) return null;
+  // Not a Runner (mocha --watch): check for every test.
+  if (!root?.suites) return null;
+  // The main process of `mocha --parallel` loads no test file: its command line says which.
+  if (root.suites.length === 0 && root.tests.length === 0) return commandLineFiles();
   const { _grep: grep, _invert: invert = false } = runner;
   const tests = (only(root).hasOnly() ? onlyTests(root) : allTests(root)).filter(
     (test) => !test.isPending() && (!(grep instanceof RegExp) || grep.test(test.fullTitle()) !== invert),
