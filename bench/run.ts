@@ -1,12 +1,14 @@
 /**
- * `npm run bench`: measures side by side in one run and prints ratios (this machine is noisy;
- * absolute numbers drift, ratios much less). Targets come from the issues.
+ * `npm run bench [-- bench…] [--short]`: measures side by side in one run and prints ratios (this
+ * machine is noisy; absolute numbers drift, ratios much less). `npm run bench -- compare <git-ref>
+ * [bench…]` runs benches on another commit and on this tree, alternating (compare.ts).
  */
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
 import { cdnBench } from './cdn.js';
 import { printColdStart } from './coldStart.js';
+import { compare } from './compare.js';
 import { customDomainsBench, DOMAIN_PAGES } from './customDomains.js';
 import { encodingsBench, WIRE_BUDGET } from './encodings.js';
 import { faultTable, printFaultTable } from './faults.js';
@@ -15,6 +17,7 @@ import { imageMemory, imageTime } from './images.js';
 import { lighthouseReport, lighthouseTemplates } from './lighthouseTemplates.js';
 import { linkCheckBench } from './linkCheck.js';
 import { memoryBench } from './memory.js';
+import { pixelLoad } from './pixelLoad.js';
 import { start, stop } from './processes.js';
 import { publishLatency } from './publishLatency.js';
 import { renderThroughput } from './render.js';
@@ -65,54 +68,6 @@ async function customDomains(rounds: number, seconds: number, pages: number) {
   console.log(
     `custom domains, short path over ${n} pages: by custom domain (${n} attached) ${r.byDomain.toFixed(0)} req/s, by page host (none attached) ${r.byPageHost.toFixed(0)} req/s, ratio ${(r.byDomain / r.byPageHost).toFixed(2)} (rounds: ${r.rounds.map((x) => x.toFixed(2)).join(', ')}); a page without a domain: ${r.otherWith.toFixed(0)} req/s with ${n} attached, ${r.otherWithout.toFixed(0)} with none, ratio ${(r.otherWith / r.otherWithout).toFixed(2)}`,
   );
-}
-
-/** Varied visitors for the view pixel: addresses of several countries, browsers, referrers, campaigns. */
-function pixelRequests() {
-  const addresses = [
-    '133.11.0.1',
-    '81.2.69.142',
-    '8.8.8.8',
-    '193.0.6.139',
-    '200.160.2.3',
-    '1.1.1.1',
-    '41.0.0.1',
-    '2001:67c:2e8::1',
-  ];
-  const agents = [
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36',
-    'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:131.0) Gecko/20100101 Firefox/131.0',
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 340.0.0.22.109',
-  ];
-  const referers = [
-    'https://l.instagram.com/',
-    'https://t.co/abc',
-    'http://bench.pages.test/?utm_source=mail&utm_campaign=launch',
-    '',
-  ];
-  return Array.from({ length: 64 }, (_, i) => ({
-    method: 'GET' as const,
-    path: i % 5 === 0 ? '/_/v?utm_source=qr' : '/_/v',
-    headers: {
-      host: 'bench.pages.test',
-      'x-forwarded-for': addresses[i % addresses.length],
-      'user-agent': agents[i % agents.length],
-      ...(referers[i % referers.length] ? { referer: referers[i % referers.length] } : {}),
-    },
-  }));
-}
-
-async function pixelLoad(port: number, seconds: number): Promise<number> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: 50,
-    duration: seconds,
-    requests: pixelRequests(),
-  });
-  if (result['2xx'] !== result.requests.total) throw new Error(`unexpected answers: ${result.non2xx} not 2xx`);
-  return result.requests.average;
 }
 
 /** Views with breakdowns through the page host, next to the view pixel of before (views and uniques only). */
@@ -260,15 +215,23 @@ async function memory(o: Parameters<typeof memoryBench>[0]) {
   );
 }
 
+// `npm run bench -- compare <git-ref> [bench…]`: the benches on that ref and on this tree, alternating.
+if (process.argv[2] === 'compare') process.exit(await compare(process.argv.slice(3)));
 // dist/ once, before any bench process starts: its seed is what their databases are unpacked
 // from (seed.ts), and `npm start` runs from it.
 const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { encoding: 'utf8' });
 if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 // `--short`: every bench in a few seconds, no target asserted (CI runs it so none rots unnoticed).
 const short = process.argv.includes('--short');
-const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+// `--skip a,b`: every bench but those (CI runs the hot-path ones through compare).
+const skipped =
+  process.argv
+    .find((a) => a.startsWith('--skip='))
+    ?.slice('--skip='.length)
+    .split(',') ?? [];
 const run = (name: string) => {
-  if (only && only !== name) return false;
+  if ((named.length > 0 && !named.includes(name)) || skipped.includes(name)) return false;
   if (short) console.log(`[${name}, ${((performance.now() - begun) / 1000).toFixed(0)} s into the run]`);
   return true;
 };
@@ -294,7 +257,7 @@ if (!short && run('a11y')) {
   );
 }
 // A million pages take half an hour: in a full run only when named (`npm run bench -- scale`).
-if ((short || only === 'scale') && run('scale')) await printScale(short);
+if ((short || named.includes('scale')) && run('scale')) await printScale(short);
 // The faults take ~2 min on their own processes: not in a short run.
 if (!short && run('faults')) printFaultTable(await faultTable());
 if (!short && run('lighthouse')) console.log(lighthouseReport(await lighthouseTemplates()));

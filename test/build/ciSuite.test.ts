@@ -29,10 +29,19 @@ describe('.ci/suite, the runner of each CI suite', function () {
   this.timeout(180_000);
   let dir: string;
   let runs = 0;
+  // The four runs at once: each mostly waits for its processes to start.
+  const started: Record<'killed' | 'crashedOnce' | 'crashedBesideFailure' | 'crashedTwice', Promise<Run>> = {} as never;
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'linkpage-ci-suite-'));
+    started.killed = suite([DIES, PASSES], 'SIGKILL');
+    started.crashedOnce = suite([DIES, PASSES], 'SIGSEGV', { once: true });
+    started.crashedBesideFailure = suite([DIES, FAILS], 'SIGSEGV', { once: true });
+    started.crashedTwice = suite([DIES], 'SIGBUS');
   });
-  after(() => rm(dir, { recursive: true, force: true }));
+  after(async () => {
+    await Promise.all(Object.values(started));
+    await rm(dir, { recursive: true, force: true });
+  });
 
   /** .ci/suite on `files` with seed 1, the fixture's worker dying of `signal` (every time unless `once`). */
   async function suite(files: string[], signal: string, o: { once?: boolean } = {}): Promise<Run> {
@@ -57,14 +66,14 @@ describe('.ci/suite, the runner of each CI suite', function () {
   }
 
   it('fails on a worker killed with SIGKILL (as the out-of-memory killer kills), with no rerun', async () => {
-    const run = await suite([DIES, PASSES], 'SIGKILL');
+    const run = await started.killed;
     expect(run.code).to.not.equal(0);
     expect(run.output).to.include('died (SIGKILL x1)').and.include('no rerun');
     expect(run.reruns).to.equal('');
   });
 
   it('runs the unfinished files once more after the known crash (SIGSEGV) alone, and says so and counts it', async () => {
-    const run = await suite([DIES, PASSES], 'SIGSEGV', { once: true });
+    const run = await started.crashedOnce;
     expect(run.code, run.output).to.equal(0);
     expect(run.output).to.match(
       /== RERUN of blackbox: 1 worker\(s\) died of SIGSEGV x1.*the 1 unfinished files once more: test\/fixtures\/ci\/dies\.fixture\.ts/,
@@ -73,13 +82,13 @@ describe('.ci/suite, the runner of each CI suite', function () {
   });
 
   it('fails when a test fails beside the known crash: the rerun would hide it', async () => {
-    const run = await suite([DIES, FAILS], 'SIGSEGV', { once: true });
+    const run = await started.crashedBesideFailure;
     expect(run.code).to.not.equal(0);
     expect(run.output).to.include('2 failure(s)').and.include('no rerun');
   });
 
   it('fails when the known crash comes again in the rerun', async () => {
-    const run = await suite([DIES], 'SIGBUS');
+    const run = await started.crashedTwice;
     expect(run.code).to.not.equal(0);
     expect(run.output).to.include('== RERUN of blackbox');
     expect(run.reruns).to.match(/^blackbox: 1 death\(s\) of SIGBUS x1/);

@@ -1,0 +1,198 @@
+/**
+ * `npm run bench -- compare <git-ref> [bench…] [--short] [--rounds n] [--fail-over x]`: the named
+ * benches (every bench when none is named) on a worktree of <git-ref> and on this tree, in
+ * alternating rounds (ref then this tree, then the other way round), so that the machine's drift
+ * hits both alike. Both sides run this tree's bench/ folder, so only the product's code differs;
+ * where it cannot run on the ref (the ref's modules differ), the ref's own bench/ runs there.
+ *
+ * Every figure a bench prints with a unit (ms, s, MB, req/s, pages/s…) is paired with the same
+ * figure of the other side, line by line, and its ratio taken in each round; the median of those
+ * ratios is printed, as "worse by" (above 1 when this tree is slower or bigger, whichever way the
+ * unit points). With `--fail-over x`, the exit code is 1 when a figure is worse by more than x,
+ * and the report names it. Nothing here compares with a figure from another run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { median } from './stats.js';
+
+/** Units where more is better; every other unit (ms, s, MB, %…) is a cost. */
+const RATES = new Set(['req/s', 'pages/s', 'links/s', '/s']);
+const FIGURE = /(\d[\d,]*(?:\.\d+)?)\s?(ms|s|MB|req\/s|pages\/s|links\/s|\/s)(?![\w/])/g;
+
+interface Figure {
+  /** The line with its figures replaced by `#`, then the figure's place in it. */
+  key: string;
+  /** The words before the figure, to name it in the report. */
+  label: string;
+  value: number;
+  unit: string;
+}
+
+/** The figures of a bench's output, each keyed by its line's wording and its place in the line. */
+export function figures(output: string): Figure[] {
+  const found: Figure[] = [];
+  const seen = new Map<string, number>();
+  for (const line of output.split('\n')) {
+    const matches = [...line.matchAll(FIGURE)];
+    // A short run's "[publish, 12 s into the run]" says when, not how fast.
+    if (matches.length === 0 || /^\[.* into the run\]$/.test(line)) continue;
+    const skeleton = line.replace(/\d[\d,.]*/g, '#').trim();
+    const n = (seen.get(skeleton) ?? 0) + 1;
+    seen.set(skeleton, n);
+    matches.forEach((m, i) => {
+      const before = line.slice(0, m.index).replace(FIGURE, '#').trim().split(/\s+/);
+      // A target is the same words on both sides.
+      if (/\btarget\b[^)]*$/.test(before.slice(-6).join(' '))) return;
+      const what = before.length > 8 ? [...before.slice(0, 5), '…', ...before.slice(-3)] : before;
+      found.push({
+        key: `${skeleton}\u0000${n}\u0000${i}`,
+        label: `${what.join(' ')} # ${m[2]}`,
+        value: Number(m[1].replaceAll(',', '')),
+        unit: m[2],
+      });
+    });
+  }
+  return found;
+}
+
+/** How much worse `head` is than `ref`: above 1 when slower, bigger or fewer per second. */
+export function worseBy(ref: number, head: number, unit: string): number {
+  if (ref === head) return 1;
+  return RATES.has(unit) ? ref / head : head / ref;
+}
+
+function git(args: string[], cwd = process.cwd()): string {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+/** A worktree of `ref` with node_modules: this tree's when the lockfiles agree, else its own. */
+function worktreeOf(ref: string): { dir: string; remove(): void } {
+  const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
+  const dir = mkdtempSync(path.join(tmpdir(), 'linkpage-compare-'));
+  git(['worktree', 'add', '--detach', dir, commit]);
+  const remove = () => {
+    spawnSync('git', ['worktree', 'remove', '--force', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const lock = (root: string) => readFileSync(path.join(root, 'package-lock.json'), 'utf8');
+  if (lock(dir) === lock(process.cwd())) symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'));
+  else {
+    const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+    if (ci.status !== 0) {
+      remove();
+      throw new Error(`npm ci failed in the worktree of ${ref}`);
+    }
+  }
+  return { dir, remove };
+}
+
+/** Runs `bench/run.ts` with `args` in `dir`; its output, or throws with its error. */
+function runBench(dir: string, args: string[], bench = 'bench/run.ts'): string {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', bench, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (r.status !== 0) throw new Error(`bench in ${dir} exited with ${r.status ?? r.signal}:\n${r.stderr.slice(-3000)}`);
+  return r.stdout;
+}
+
+interface Options {
+  ref: string;
+  benches: string[];
+  short: boolean;
+  rounds: number;
+  failOver: number | null;
+}
+
+function parse(argv: string[]): Options {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at >= 0 ? argv.splice(at, 2)[1] : undefined;
+  };
+  const rounds = Number(value('--rounds') ?? 3);
+  const failOver = value('--fail-over');
+  const short = argv.includes('--short');
+  const [ref, ...benches] = argv.filter((a) => !a.startsWith('--'));
+  if (!ref)
+    throw new Error('usage: npm run bench -- compare <git-ref> [bench…] [--short] [--rounds n] [--fail-over x]');
+  return { ref, benches, short, rounds, failOver: failOver === undefined ? null : Number(failOver) };
+}
+
+export async function compare(argv: string[]): Promise<number> {
+  const o = parse([...argv]);
+  const tree = worktreeOf(o.ref);
+  const head = process.cwd();
+  // Both sides run this tree's bench/ where the ref's modules allow it.
+  const ownBench = path.join(tree.dir, 'bench-of-head');
+  spawnSync('cp', ['-r', path.join(head, 'bench'), ownBench]);
+  const args = [...o.benches, ...(o.short ? ['--short'] : [])];
+  let refBench = 'bench-of-head/run.ts';
+  try {
+    const sides = { ref: [] as Figure[][], head: [] as Figure[][] };
+    console.log(
+      `compare ${o.ref} (${git(['rev-parse', '--short', o.ref])}) with this tree: ${o.rounds} rounds of ${args.join(' ') || 'every bench'}`,
+    );
+    for (let round = 0; round < o.rounds; round++) {
+      const order = round % 2 === 0 ? (['ref', 'head'] as const) : (['head', 'ref'] as const);
+      for (const side of order) {
+        let output: string;
+        if (side === 'head') output = runBench(head, args);
+        else {
+          try {
+            output = runBench(tree.dir, args, refBench);
+          } catch (err) {
+            if (refBench === 'bench/run.ts') throw err;
+            console.log(`this tree's bench/ does not run on ${o.ref}; its own bench/ runs there instead`);
+            refBench = 'bench/run.ts';
+            output = runBench(tree.dir, args, refBench);
+          }
+        }
+        sides[side].push(figures(output));
+        console.log(
+          `  round ${round + 1}, ${side === 'ref' ? o.ref : 'this tree'}: ${sides[side].at(-1)?.length} figures`,
+        );
+      }
+    }
+    return report(o, sides);
+  } finally {
+    tree.remove();
+    if (existsSync(tree.dir)) rmSync(tree.dir, { recursive: true, force: true });
+  }
+}
+
+function report(o: Options, sides: { ref: Figure[][]; head: Figure[][] }): number {
+  const worse: string[] = [];
+  const byKey = (run: Figure[]) => new Map(run.map((f) => [f.key, f]));
+  const refRuns = sides.ref.map(byKey);
+  const headRuns = sides.head.map(byKey);
+  console.log(`\n${'figure'.padEnd(70)} ${o.ref.padStart(10)} ${'this tree'.padStart(10)}  worse by`);
+  for (const figure of sides.head[0] ?? []) {
+    const pairs = refRuns
+      .map((run, i) => [run.get(figure.key), headRuns[i].get(figure.key)] as const)
+      .filter((pair): pair is readonly [Figure, Figure] => Boolean(pair[0] && pair[1]));
+    if (pairs.length === 0) continue;
+    const ratio = median(pairs.map(([a, b]) => worseBy(a.value, b.value, figure.unit)));
+    const refValue = median(pairs.map(([a]) => a.value));
+    const headValue = median(pairs.map(([, b]) => b.value));
+    const flag = o.failOver !== null && ratio > o.failOver ? '  <- over the limit' : '';
+    if (flag) worse.push(`${figure.label}: worse by ${ratio.toFixed(2)}`);
+    console.log(
+      `${figure.label.slice(0, 70).padEnd(70)} ${String(refValue).padStart(10)} ${String(headValue).padStart(10)}  ${ratio.toFixed(2)}${flag}`,
+    );
+  }
+  if (o.failOver === null) return 0;
+  if (worse.length === 0) {
+    console.log(`\nno figure worse by more than ${o.failOver}x than on ${o.ref}`);
+    return 0;
+  }
+  console.log(
+    `\n${worse.length} figure(s) worse by more than ${o.failOver}x than on ${o.ref}:\n  ${worse.join('\n  ')}`,
+  );
+  return 1;
+}
