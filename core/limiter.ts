@@ -10,6 +10,7 @@
 import type { Queryable } from '../store/db.js';
 import { rateLimitsRepo } from '../store/rateLimits.js';
 import { AppError } from './errors.js';
+import { addressGroup } from './rules/addressGroup.js';
 import { LIMITS, type LimitName, type LimitRule } from './rules/limits.js';
 import { hashAddress } from './secrets.js';
 import type { Services } from './services.js';
@@ -133,7 +134,8 @@ export function createLimiter(s: Services) {
 
   function subjectOf(name: LimitName, who: LimitSubject): string | null {
     const rule: LimitRule = LIMITS[name];
-    return (rule.per === 'account' ? who.accountId : hashAddress(s.secret, who.address)) || null;
+    if (rule.per === 'account') return who.accountId || null;
+    return hashAddress(s.secret, addressGroup(who.address, rule.ipv6Prefix)) || null;
   }
 
   function refused(name: LimitName, state: LimitState): AppError {

@@ -4,8 +4,9 @@
  * page and day, and a batch handed to the flush (router/counters.ts) and put back when it fails.
  */
 import { createHmac } from 'node:crypto';
+import { addressGroup } from '../core/rules/addressGroup.js';
 import type { DayCounts } from '../store/stats.js';
-import { addressGroup, agentSlot } from './visitorKey.js';
+import { agentSlot } from './visitorKey.js';
 import type { ViewFacts } from './visits.js';
 
 /** Distinct values a page keeps per day and breakdown in one process; more are counted as "other". */

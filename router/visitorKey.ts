@@ -10,19 +10,6 @@ import type { IncomingMessage } from 'node:http';
 /** The most uniques one address can add to a page in a day. */
 export const UNIQUES_PER_ADDRESS = 32;
 
-/** The part of the address that names a visitor: the IPv4 address, or the IPv6 /64. */
-export function addressGroup(address: string): string {
-  const plain = address.replace(/%.*$/, '').toLowerCase();
-  if (!plain.includes(':')) return plain;
-  if (plain.startsWith('::ffff:') && plain.includes('.')) return plain.slice(7);
-  const [head, tail] = plain.split('::');
-  const front = head ? head.split(':') : [];
-  const back = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const zeros = Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0');
-  const groups = [...front, ...zeros, ...back].slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ''));
-  return `${groups.join(':')}::/64`;
-}
-
 /** The User-Agent's slot, 0 to UNIQUES_PER_ADDRESS - 1 (FNV-1a: nothing to keep secret in it). */
 export function agentSlot(userAgent: string): number {
   let h = 0x811c9dc5;

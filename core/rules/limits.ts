@@ -1,6 +1,7 @@
 /**
  * Every rate limit of the service, in one table. Fixed windows aligned to the epoch (a day is a
- * UTC day), counted per hashed client address or per account.
+ * UTC day), counted per account or per hashed client address: an IPv4 address, or the IPv6 /64
+ * it is in (addressGroup.ts), or the /48 for the limits on making accounts (`ipv6Prefix`).
  *
  * `counts: 'created'` limits count only requests that create something, in the transaction that
  * creates: a request that fails, or replays an earlier answer, counts nothing. `counts:
@@ -10,6 +11,8 @@
 export interface LimitRule {
   windows: { max: number; seconds: number }[];
   per: 'address' | 'account';
+  /** For a limit per address: the IPv6 prefix counted as one client (64 unless set). */
+  ipv6Prefix?: 48 | 64;
   counts: 'created' | 'requests' | 'fetches';
   /** The error code when the limit is hit. */
   code: 'rate_limited' | 'quota';
@@ -32,6 +35,7 @@ export const LIMITS = {
       { max: 30, seconds: HOUR },
     ],
     per: 'address',
+    ipv6Prefix: 48,
     counts: 'created',
     code: 'rate_limited',
   },
@@ -54,6 +58,7 @@ export const LIMITS = {
       { max: 20, seconds: DAY },
     ],
     per: 'address',
+    ipv6Prefix: 48,
     counts: 'created',
     code: 'rate_limited',
   },

@@ -15,7 +15,8 @@ export interface Page {
 
 export class Person {
   readonly cookies = new Map<string, string>();
-  readonly address: string = randomAddress();
+  /** The client address its requests come from (X-Forwarded-For): a fresh one unless given. */
+  constructor(readonly address: string = randomAddress()) {}
   /** The browser's User-Agent. */
   userAgent = 'Mozilla/5.0 (dashboard tests)';
   /** The CSRF token of the last page read. */
