@@ -41,9 +41,11 @@ export function connectRoutes(
   router.get(
     '/dashboard/connect/:uid',
     personRoute(async (ctx, accountId) => {
-      const { client, scopes, uid } = { ...(await request(ctx)), uid: ctx.params.uid };
+      const { client, interaction, scopes, uid } = { ...(await request(ctx)), uid: ctx.params.uid };
       const account = await loadAccount(s, accountId);
-      const redirectHost = new URL(client.redirectUris[0] ?? 'about:blank').host;
+      // Where this request's code goes: its redirect_uri, which the authorization server checked
+      // against the app's registered ones before this screen (an app may register several).
+      const redirectHost = new URL(String(interaction.params.redirect_uri)).host;
       await show(ctx, 'connect', {
         title: `Connect ${client.clientName ?? 'an app'}`,
         uid,

@@ -89,13 +89,13 @@ export async function discover(path: string) {
 }
 
 /** Registers a client, from an address of its own (registrations are limited per address). */
-export async function register(registrationEndpoint: string, redirectUri: string, name = 'Test Assistant') {
+export async function register(registrationEndpoint: string, redirectUri: string | string[], name = 'Test Assistant') {
   const res = await fetch(registrationEndpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
     body: JSON.stringify({
       client_name: name,
-      redirect_uris: [redirectUri],
+      redirect_uris: [redirectUri].flat(),
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
