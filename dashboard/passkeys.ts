@@ -68,11 +68,15 @@ export function passkeysRoutes(
       );
     }),
   );
-  accountForm(router, d, showAccount, '/dashboard/passkeys/:id/remove', async (ctx, accountId) => {
-    await removePasskey(s, accountId, ctx.params.id);
-    await securityNotice(s, accountId, 'passkeyRemoved', callerFrom(ctx));
-    back(ctx, '/dashboard/account#passkeys', 'Passkey removed. It no longer signs in here.');
-  });
+  // A passkey may be the account's second step: a stale session removing it would leave the
+  // password alone to sign in (and to prove with), so it proves who it is first.
+  accountForm(router, d, showAccount, '/dashboard/passkeys/:id/remove', (ctx, accountId, input) =>
+    withFreshProof(ctx, accountId, input, async () => {
+      await removePasskey(s, accountId, ctx.params.id);
+      await securityNotice(s, accountId, 'passkeyRemoved', callerFrom(ctx));
+      back(ctx, '/dashboard/account#passkeys', 'Passkey removed. It no longer signs in here.');
+    }),
+  );
 
   router.post('/login/passkey/options', form, (ctx) => challengeAnswer(d, ctx, () => signInOptions(s)));
   router.post('/login/passkey', form, async (ctx) => {
