@@ -12,6 +12,7 @@ import { SCOPE_NAMES } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { limit } from '../limits.js';
 import { storeAdapter } from './adapter.js';
+import { errorsStayHere } from './errorRedirects.js';
 import { cookieKeys, signingJwk } from './keys.js';
 
 /** The addresses of the authorization server and of the MCP resource it protects. */
@@ -163,6 +164,7 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
     },
   });
   provider.proxy = s.config.trustProxy;
+  provider.use(errorsStayHere);
   return provider;
 }
 

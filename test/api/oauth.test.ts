@@ -109,8 +109,10 @@ describe('MCP authorization: the rules the flow keeps', () => {
     const person = await signedUp();
     const c = await readyClient(receiver.uri);
     const first = await person.get(pathOf(c.authorize(ALL_SCOPES, `${app().url}/mcp`)));
-    const landing = new URL(first.location ?? '');
-    expect(landing.searchParams.get('error')).to.equal('invalid_target');
+    // Answered here: the person has chosen nothing yet (edge/oauth/errorRedirects.ts).
+    expect(first.status).to.equal(400);
+    expect(first.location).to.equal(null);
+    expect(JSON.parse(first.html).error).to.equal('invalid_target');
   });
 
   it('binds the token to the MCP address for people when the client names no resource', async () => {
@@ -151,7 +153,8 @@ describe('MCP authorization: the rules the flow keeps', () => {
     const plain = new URL(c.authorize());
     plain.searchParams.set('code_challenge_method', 'plain');
     const refused = await fetch(plain, { redirect: 'manual' });
-    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).to.equal('invalid_request');
+    expect(refused.status).to.equal(400);
+    expect((await refused.json()).error).to.equal('invalid_request');
 
     const person = await signedUp();
     const flow = await consentOverHttp(person, c.authorize(), { decision: 'allow', 'pages:read': 'on' });

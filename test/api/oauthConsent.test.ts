@@ -36,3 +36,32 @@ describe('GET /dashboard/connect/{uid}: where the person goes back to', () => {
     }
   });
 });
+
+describe('GET /oauth/authorize: errors before the person has chosen', () => {
+  it('answers them here, not by a redirect to the redirect URI the client registered itself', async () => {
+    const found = await discover('/mcp/account');
+    const redirectUri = 'http://127.0.0.1:9/anywhere';
+    const client = await register(found.server.registration_endpoint, redirectUri);
+    expect(client.status).to.equal(201);
+    const good = {
+      clientId: client.body.client_id,
+      redirectUri,
+      challenge: pkce().challenge,
+      resource: found.resourceMetadata.resource,
+      scope: ALL_SCOPES,
+      state: 'state',
+    };
+    const noChallenge = new URL(authorizeUrl(found.server.authorization_endpoint, good));
+    noChallenge.searchParams.delete('code_challenge');
+    const otherResource = authorizeUrl(found.server.authorization_endpoint, {
+      ...good,
+      resource: 'https://elsewhere.example/',
+    });
+    for (const url of [noChallenge.toString(), otherResource]) {
+      const res = await fetch(url, { redirect: 'manual' });
+      expect(res.status, url).to.equal(400);
+      expect(res.headers.get('location'), url).to.equal(null);
+      expect((await res.json()).error, url).to.match(/^invalid_(request|target)$/);
+    }
+  });
+});
