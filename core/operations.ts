@@ -60,7 +60,7 @@ export const OPERATIONS = {
   restoreVersion: { limits: [] },
   getDomain: { limits: [] },
   attachDomain: { limits: [{ name: 'domainChecks' }] },
-  detachDomain: { limits: [] },
+  detachDomain: { limits: [{ name: 'domainChecks' }] },
   /** An image by URL or as a file: each stored image counts. */
   uploadImage: { limits: [{ name: 'uploadByUrl' }] },
   importLinks: { limits: [{ name: 'importPage' }] },

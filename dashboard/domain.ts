@@ -74,6 +74,8 @@ export function domainRoutes(router: Router, d: DashboardContext): void {
         ctx,
         (error) => showDomain(ctx, accountId, row, { error }),
         async () => {
+          // Each change republishes the page: the API's and MCP's limit holds here too.
+          await limiter.enforce('domainChecks', { accountId, address: ctx.ip });
           await detachDomain(s, accountId, row.id);
           back(ctx, path(row), 'The domain is detached. The page is on its own address only.');
         },

@@ -47,8 +47,20 @@ export const LIMITS = {
   importSocial: { windows: [{ max: 10, seconds: DAY }], per: 'account', counts: 'requests', code: 'quota' },
   /** The dashboard's links added without a label: each linked page read for its title counts. */
   linkTitles: { windows: [{ max: 200, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
-  /** PUT /api/profiles/{id}/domain and the MCP tool: each asks DNS at once. */
-  domainChecks: { windows: [{ max: 60, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
+  /**
+   * A custom domain's changes (the API's PUT and DELETE /api/profiles/{id}/domain, the dashboard's
+   * forms and the MCP tools): an attach asks DNS at once and each change republishes the page, so
+   * attaching and detaching in a loop is bounded: 30 an hour, 60 a day.
+   */
+  domainChecks: {
+    windows: [
+      { max: 30, seconds: HOUR },
+      { max: 60, seconds: DAY },
+    ],
+    per: 'account',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
   claimLink: { windows: [{ max: 10, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   claimStatus: { windows: [{ max: 30, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
   usernameCheck: { windows: [{ max: 40, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },

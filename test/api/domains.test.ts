@@ -279,6 +279,21 @@ describe('custom domains', () => {
       expect((await attach(b.key, b.page.id, domain)).body.state).to.equal('pending');
     });
 
+    it('counts with attaches against 30 domain changes an hour per account, then answers 429', async () => {
+      const a = await createAgentAccount();
+      const domain = newDomain();
+      for (let i = 1; i <= 15; i++) {
+        expect((await attach(a.key, a.page.id, domain)).status, `attach ${i}`).to.equal(200);
+        expect((await api.delete(domainPath(a.page.id), { key: a.key })).status, `detach ${i}`).to.equal(204);
+      }
+      const refused = await attach(a.key, a.page.id, domain);
+      expect(refused.status).to.equal(429);
+      expect(refused.body.code).to.equal('rate_limited');
+      expect((await api.get(domainPath(a.page.id), { key: a.key })).status).to.equal(404);
+      app().clock.set(new Date(T0.getTime() + 60 * MINUTE));
+      expect((await attach(a.key, a.page.id, domain)).status).to.equal(200);
+    });
+
     it('lets the domain go with its page when the page is deleted', async () => {
       const a = await createAgentAccount();
       const b = await createAgentAccount();
