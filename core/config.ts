@@ -11,6 +11,7 @@ import { parseAllowEntry } from '../outbound/addresses.js';
 import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../outbound/networks.js';
 import { DOMAIN_ENV, type DomainSettings, domainSettings } from './configDomains.js';
 import { commaList } from './configLists.js';
+import { missingSharedSettings } from './configRoles.js';
 import { DEFAULT_PASSWORD_COST } from './secrets.js';
 
 const flag = v.pipe(
@@ -247,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     throw new ConfigError(`${String(name)}: ${issue.message}${got}`);
   }
   const e = parsed.output;
+  const unshared = missingSharedSettings(e);
+  if (unshared.length > 0) throw new ConfigError(unshared.join('\n'));
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   if (e.STORAGE === 's3' && !e.S3_BUCKET) throw new ConfigError('S3_BUCKET: must be set when STORAGE=s3');
   return {

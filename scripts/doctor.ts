@@ -36,7 +36,7 @@ try {
   config = loadConfig();
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
-  process.stdout.write(`FAIL  settings  ${err.message}\n`);
+  for (const line of err.message.split('\n')) process.stdout.write(`FAIL  settings  ${line}\n`);
   process.exit(2);
 }
 routeWarnings(null);

@@ -10,7 +10,13 @@ import { writeRefusal } from '../store/outage.js';
 
 export function exitForStartFailure(err: unknown, verb: 'start' | 'run'): never {
   if (err instanceof ConfigError) {
-    process.stderr.write(`Configuration error: ${err.message}\n`);
+    // One line for each setting at fault.
+    process.stderr.write(
+      err.message
+        .split('\n')
+        .map((line) => `Configuration error: ${line}\n`)
+        .join(''),
+    );
     process.exit(2);
   }
   if (err instanceof StartupError) process.stderr.write(`Cannot ${verb}: ${err.message}\n`);

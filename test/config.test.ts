@@ -33,6 +33,33 @@ describe('loadConfig', () => {
     });
   });
 
+  it('starts a split role (api, router, worker) only with SECRET, BASE_URL and PAGE_DOMAIN, one line for each missing', () => {
+    const shared = {
+      SECRET: 'a-secret-0123456789-0123456789-0123',
+      BASE_URL: 'https://l.example',
+      PAGE_DOMAIN: 'p.example',
+    };
+    for (const ROLE of ['api', 'router', 'worker']) {
+      expect(loadConfig({ ROLE, ...shared }).role).to.equal(ROLE);
+      expect(() => loadConfig({ ROLE, ...shared, SECRET: '' })).to.throw(
+        ConfigError,
+        new RegExp(`^SECRET: must be set when ROLE=${ROLE} \\(every process`),
+      );
+      let message = '';
+      try {
+        loadConfig({ ROLE });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message.split('\n').map((line) => line.split(':')[0])).to.deep.equal([
+        'SECRET',
+        'BASE_URL',
+        'PAGE_DOMAIN',
+      ]);
+    }
+    expect(loadConfig({ ROLE: 'all' }).role).to.equal('all');
+  });
+
   it('reads IMPORT_BASE_URLS as network=URL pairs', () => {
     const config = loadConfig({ IMPORT_BASE_URLS: 'github=http://gh.local:8080/api/, instagram=https://ig.example' });
     expect(config.importBaseUrls).to.deep.equal({

@@ -18,6 +18,13 @@ import type { ObjectStorage } from '../../store/objects.js';
 import { freshDatabase } from './db.js';
 import { RUN_TMP } from './run.js';
 
+/** The settings every process of a split installation must be given (core/configRoles.ts), for tests that start one. */
+export const SPLIT = {
+  SECRET: 'split-role-secret-0123456789-0123456789',
+  BASE_URL: 'http://apex.test',
+  PAGE_DOMAIN: 'pages.test',
+};
+
 export interface TestApp {
   url: string;
   port: number;

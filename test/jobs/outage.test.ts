@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadConfig } from '../../core/config.js';
 import { startProcess } from '../../start/process.js';
+import { SPLIT } from '../helpers/app.js';
 import { freshDatabase } from '../helpers/db.js';
 import { app } from '../helpers/hooks.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
@@ -20,7 +21,7 @@ if (process.env.DATABASE_URL) {
       const lines: string[] = [];
       const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
       const worker = await startProcess({
-        config: loadConfig({ PORT: '0', DATA_DIR: app().dataDir, PAGE_DOMAIN: 'pages.test', ROLE: 'worker' }),
+        config: loadConfig({ ...SPLIT, PORT: '0', DATA_DIR: app().dataDir, ROLE: 'worker' }),
         listen: false,
         overrides: { db, log, secret: app().services.secret },
       });

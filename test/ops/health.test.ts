@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../core/config.js';
 import { startProcess } from '../../start/process.js';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { SPLIT, startApp, type TestApp } from '../helpers/app.js';
 import { pageRequest } from '../helpers/client.js';
 import { freshDatabase } from '../helpers/db.js';
 import { app } from '../helpers/hooks.js';
@@ -107,7 +107,7 @@ describe(`GET /readyz (${engine})`, () => {
 describe('the worker role over HTTP', () => {
   it('serves /healthz and /readyz, and nothing else', async () => {
     const { db, drop } = await freshDatabase();
-    const config = loadConfig({ PORT: '0', DATA_DIR: app().dataDir, PAGE_DOMAIN: 'pages.test', ROLE: 'worker' });
+    const config = loadConfig({ ...SPLIT, PORT: '0', DATA_DIR: app().dataDir, ROLE: 'worker' });
     const worker = await startProcess({
       config,
       background: false,

@@ -217,6 +217,7 @@ describe('renderVersions', () => {
     // With BASE_URL and both addresses set, the port reaches no page (BASE_URL does: the footer links to it).
     const home = { ...pinned, BASE_URL: 'https://links.example' };
     expect(site(home)).to.deep.equal(site({ ...home, PORT: '8080' }));
-    expect(site(base)).to.deep.equal(site({ ...base, ROLE: 'worker', LOG_LEVEL: 'warn', TRUST_PROXY: '1' }));
+    const secret = { SECRET: 'render-secret-0123456789-0123456789' };
+    expect(site(base)).to.deep.equal(site({ ...base, ...secret, ROLE: 'worker', LOG_LEVEL: 'warn', TRUST_PROXY: '1' }));
   });
 });

@@ -38,6 +38,8 @@ describe('a start with a setting that refuses (start/diagnose.ts)', function () 
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
       SECRET: 'settings-secret-0123456789-0123456789',
+      BASE_URL: 'http://apex.test',
+      PAGE_DOMAIN: 'pages.test',
       LOG_LEVEL: 'info',
     });
   });
@@ -96,6 +98,24 @@ describe('a start with a setting that refuses (start/diagnose.ts)', function () 
       expect(code).to.equal(status);
     });
   }
+
+  it('ends a router on PostgreSQL without SECRET at once: exit 2, one line naming it', async () => {
+    const { code, stderr, listened } = await start({ ROLE: 'router', SECRET: '' });
+    expect([code, listened]).to.deep.equal([2, false]);
+    expect(stderr).to.deep.equal([
+      'Configuration error: SECRET: must be set when ROLE=router (every process of the installation must share it; one made in DATA_DIR would be this process’s own)',
+    ]);
+  });
+
+  it('names each shared setting a worker lacks on a line of its own', async () => {
+    const { code, stderr } = await start({ ROLE: 'worker', SECRET: '', BASE_URL: '', PAGE_DOMAIN: '' });
+    expect(code).to.equal(2);
+    expect(stderr.map((line) => line.split(':').slice(0, 2).join(':'))).to.deep.equal([
+      'Configuration error: SECRET',
+      'Configuration error: BASE_URL',
+      'Configuration error: PAGE_DOMAIN',
+    ]);
+  });
 
   it('ends a router (which only reads) the same way on a bucket that does not exist', async () => {
     const { code, stderr, listened } = await start({ ROLE: 'router', S3_BUCKET: 'nope' });
