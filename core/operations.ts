@@ -31,6 +31,9 @@ export interface Operation {
   limits: readonly OperationLimit[];
 }
 
+/** An upload that names a URL to fetch (JSON or a tool's arguments); a multipart file names none. */
+const byUrl = (body: unknown) => typeof body === 'object' && body !== null && 'url' in body;
+
 /** Requests without a key that name an e-mail, which can answer email_taken. */
 const emailTries: OperationLimit = { name: 'emailTries', when: (c) => namesEmail(c.accountId, c.body) };
 
@@ -61,8 +64,13 @@ export const OPERATIONS = {
   getDomain: { limits: [] },
   attachDomain: { limits: [{ name: 'domainChecks' }] },
   detachDomain: { limits: [{ name: 'domainChecks' }] },
-  /** An image by URL or as a file: each stored image counts. */
-  uploadImage: { limits: [{ name: 'uploadByUrl' }] },
+  /** An image by URL counts against the URL fetches' limit, a file (multipart) against the files'. */
+  uploadImage: {
+    limits: [
+      { name: 'uploadByUrl', when: (c) => byUrl(c.body) },
+      { name: 'uploadFiles', when: (c) => !byUrl(c.body) },
+    ],
+  },
   importLinks: { limits: [{ name: 'importPage' }] },
   /** A body the schema refuses, or a handle the network cannot have, uses no quota. */
   importProfile: {

@@ -20,7 +20,7 @@ export function uploadRoutes(s: Services) {
       description:
         'JSON {url, kind} fetches a public image; multipart/form-data with the fields kind and file (kind first) uploads one. JPEG, PNG, WebP, AVIF, GIF, TIFF and HEIC are accepted, up to 8 MB for avatar and card and 30 MB for background. The image is turned upright, stripped of all metadata (GPS included), scaled down and stored as AVIF. Use the key in avatar, theme.backgroundImage or a link block image of a page of the same account.',
       auth: 'key',
-      // Files and URLs alike: each stores an image.
+      // A URL counts against 30 fetches an hour, a file against 120 files an hour.
       operation: 'uploadImage',
       body: UploadByUrl,
       parseBody: false,

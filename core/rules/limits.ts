@@ -41,8 +41,10 @@ export const LIMITS = {
   },
   pagesWithKey: { windows: [{ max: 10, seconds: HOUR }], per: 'account', counts: 'created', code: 'rate_limited' },
   validate: { windows: [{ max: 60, seconds: HOUR }], per: 'address', counts: 'requests', code: 'rate_limited' },
-  /** POST /api/upload by URL or as a file, and the MCP upload tool: every stored image counts. */
+  /** POST /api/upload by URL, and the MCP upload tool: each fetch of an image from elsewhere. */
   uploadByUrl: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
+  /** POST /api/upload with a file (multipart): each image decoded and stored, which costs a core for a moment. */
+  uploadFiles: { windows: [{ max: 120, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importPage: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importSocial: { windows: [{ max: 10, seconds: DAY }], per: 'account', counts: 'requests', code: 'quota' },
   /** The dashboard's links added without a label: each linked page read for its title counts. */
