@@ -14,6 +14,7 @@ import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { buildOpenApi } from './openapi/document.js';
+import { toOpenApi30 } from './openapi/openapi30.js';
 import { domainRoutes } from './profiles/domain.js';
 import { historyRoutes } from './profiles/history.js';
 import { profileRoutes } from './profiles/routes.js';
@@ -50,7 +51,6 @@ export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEnt
   const routes = apiRoutes(s, limiter);
   // Written when first asked for (700 KB of text, and the time to make it, that a process which
   // never serves it would otherwise hold from its start).
-  let openapi: string | undefined;
   const router = new Router<RequestState>();
   for (const r of routes) {
     router[r.method](
@@ -63,10 +63,19 @@ export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEnt
   }
   docsRoutes(router, s, tools);
   crawlRoutes(router, s);
+  // OpenAPI 3.0.3 at the contract's address, 3.1 (with the webhooks) beside it: one document each,
+  // made on first use from the same declarations.
+  const documents: Partial<Record<'3.0' | '3.1', string>> = {};
+  const document31 = () => buildOpenApi(routes, s.config);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
-    openapi ??= JSON.stringify(buildOpenApi(routes, s.config), null, 2);
-    ctx.body = openapi;
+    documents['3.0'] ??= JSON.stringify(toOpenApi30(document31()), null, 2);
+    ctx.body = documents['3.0'];
+  });
+  router.get('/openapi-3.1.json', (ctx) => {
+    ctx.type = 'application/json';
+    documents['3.1'] ??= JSON.stringify(document31(), null, 2);
+    ctx.body = documents['3.1'];
   });
   return { router, multipartPaths: new Set(routes.filter((r) => r.multipart).map((r) => r.path)) };
 }

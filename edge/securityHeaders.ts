@@ -104,7 +104,7 @@ export function dashboardCsp(site: Site, hashes: string[], framedBy: "'none'" | 
   ].join('; ');
 }
 
-/** /docs: Swagger UI from our own origin, reading /openapi.json. */
+/** /docs: Swagger UI from our own origin, reading /openapi-3.1.json. */
 export function docsCsp(hashes: string[]): string {
   return [
     "default-src 'self'",

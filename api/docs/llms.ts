@@ -95,7 +95,8 @@ For a person's own assistant (connectors that sign in with OAuth): ${base}/mcp/a
 
 ## Docs
 
-- [OpenAPI 3.1 document](${base}/openapi.json): every REST endpoint, its fields, answers and error codes
+- [OpenAPI 3.0.3 document](${base}/openapi.json): every REST endpoint, its fields, answers and error codes
+- [OpenAPI 3.1 document](${base}/openapi-3.1.json): the same, with the webhook events the service sends
 - [API reference](${base}/docs): the same, readable in a browser
 - [A page's Markdown twin](${config.pageScheme}//ada-lovelace.${config.pageDomain}/page.md): every page as Markdown at …/page.md (and at / for Accept: text/markdown), its own llms.txt at …/llms.txt
 

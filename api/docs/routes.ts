@@ -1,6 +1,7 @@
 /**
  * Documentation on the apex: /llms.txt for agents, and /docs, a readable reference rendered
- * from openapi.json by Swagger UI served from our own origin (no external CDN).
+ * from openapi-3.1.json (which has the webhooks) by Swagger UI served from our own origin (no
+ * external CDN), with links to both documents.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -25,9 +26,10 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · linkpage</title>
 <link rel="stylesheet" href="/docs/swagger-ui.css">
-<style>body{margin:0}.swagger-ui .topbar{display:none}</style>
+<style>body{margin:0}.swagger-ui .topbar{display:none}.documents{font:14px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1460px;padding:12px 20px 0}</style>
 </head>
 <body>
+<nav class="documents" aria-label="OpenAPI documents">The documents behind this reference: <a href="/openapi.json">openapi.json</a> (OpenAPI 3.0.3) and <a href="/openapi-3.1.json">openapi-3.1.json</a> (OpenAPI 3.1, with the webhooks the service sends).</nav>
 <main id="reference"></main>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script>
@@ -35,7 +37,7 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: false, validatorUrl: null });\n`;
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi-3.1.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: false, validatorUrl: null });\n`;
 
 /** `tools`: the MCP tools' declarations, which llms.txt lists. */
 export function docsRoutes(router: Router<RequestState>, s: Services, tools: readonly ToolEntry[]) {

@@ -75,7 +75,11 @@ describe('documentation on the apex', () => {
         expect(items, name).to.not.be.empty;
         for (const item of items) expect(() => new URL(item.url), item.url).to.not.throw();
       }
-      expect(sections.get('Docs')!.map((d) => new URL(d.url).pathname)).to.include.members(['/openapi.json', '/docs']);
+      expect(sections.get('Docs')!.map((d) => new URL(d.url).pathname)).to.include.members([
+        '/openapi.json',
+        '/openapi-3.1.json',
+        '/docs',
+      ]);
     });
 
     it('lists every MCP tool from its declaration: name, title, whether it needs a key, and what it does', async () => {
@@ -103,7 +107,7 @@ describe('documentation on the apex', () => {
         expect(src.startsWith('/'), `${src} is on our origin`).to.equal(true);
         expect((await fetch(`${app().url}${src}`)).status, src).to.equal(200);
       }
-      expect(await (await fetch(`${app().url}/docs/init.js`)).text()).to.include('/openapi.json');
+      expect(await (await fetch(`${app().url}/docs/init.js`)).text()).to.include('/openapi-3.1.json');
     });
 
     it('serves nothing else from the renderer folder', async () => {

@@ -1,12 +1,41 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { apiRoutes } from '../../api/app.js';
 import { app } from '../helpers/hooks.js';
 
-describe('GET /openapi.json', () => {
+describe('GET /openapi.json: OpenAPI 3.0.3, as the contract names it', () => {
   let doc: any;
+  let doc31: any;
   before(async () => {
     doc = await (await fetch(`${app().url}/openapi.json`)).json();
+    doc31 = await (await fetch(`${app().url}/openapi-3.1.json`)).json();
+  });
+
+  it('is a valid OpenAPI 3.0.3 document, as swagger-parser and a second validator read it', async () => {
+    expect(doc.openapi).to.equal('3.0.3');
+    await SwaggerParser.validate(structuredClone(doc));
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
+  });
+
+  it('has the operations, answers and named schemas of the 3.1 document, with nullable for null', () => {
+    const operations = (d: any) =>
+      Object.entries(d.paths).flatMap(([p, ops]) =>
+        Object.entries(ops as object).map(([method, op]) => `${method} ${p} ${Object.keys(op.responses).join(',')}`),
+      );
+    expect(operations(doc)).to.deep.equal(operations(doc31));
+    expect(Object.keys(doc.components.schemas)).to.deep.equal(Object.keys(doc31.components.schemas));
+    expect(JSON.stringify(doc)).to.not.match(/"type":\s*"null"|"const":/);
+    expect(JSON.stringify(doc)).to.include('"nullable":true');
+    expect(doc.webhooks).to.equal(undefined);
+  });
+});
+
+describe('GET /openapi-3.1.json', () => {
+  let doc: any;
+  before(async () => {
+    doc = await (await fetch(`${app().url}/openapi-3.1.json`)).json();
   });
 
   it('is a valid OpenAPI 3.1 document, version 1.0.0', async () => {

@@ -4,7 +4,7 @@ import { app } from '../helpers/hooks.js';
 describe('GET /openapi.json: named schemas, headers and webhooks', () => {
   let doc: any;
   before(async () => {
-    doc = await (await fetch(`${app().url}/openapi.json`)).json();
+    doc = await (await fetch(`${app().url}/openapi-3.1.json`)).json();
   });
 
   it('names every resource and each block type in components, and refers to them by $ref', () => {

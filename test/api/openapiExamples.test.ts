@@ -7,7 +7,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 describe('openapi.json examples', () => {
   let doc: any;
   before(async () => {
-    doc = dereference(await (await fetch(`${app().url}/openapi.json`)).json());
+    doc = dereference(await (await fetch(`${app().url}/openapi-3.1.json`)).json());
   });
 
   function operations(section: Record<string, any>) {

@@ -34,7 +34,7 @@ export interface Operation {
 let doc: Schema | undefined;
 
 export async function openapi(): Promise<Schema> {
-  doc ??= dereference(await (await fetch(`${app().url}/openapi.json`)).json());
+  doc ??= dereference(await (await fetch(`${app().url}/openapi-3.1.json`)).json());
   return doc!;
 }
 

@@ -119,7 +119,7 @@ let document: any;
 const validators = new Map<string, ValidateFunction>();
 
 async function openapi(): Promise<any> {
-  document ??= dereference(await (await fetch(`${app().url}/openapi.json`)).json());
+  document ??= dereference(await (await fetch(`${app().url}/openapi-3.1.json`)).json());
   return document;
 }
 
