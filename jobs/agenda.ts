@@ -46,7 +46,14 @@ const WEBHOOKS_EVERY = '10 seconds';
 const DOMAIN_CHECKS_EVERY = '1 minute';
 const UPKEEP_EVERY = '1 hour';
 /** How long a republish or link-check run's lock holds without being renewed. */
-const REPUBLISH_LEASE_MS = 30_000;
+/**
+ * Every job's lease (Agenda's lock lifetime): renewed every third of it while the job runs
+ * (leased() below), so a job that runs long is never started a second time beside itself, and a
+ * lock left by a worker that died, or that lost the database while it held the lock (it cannot
+ * write the unlock), is free again within the lease. Agenda's default is ten minutes: a database
+ * cut during the publish outbox's run held every pending publish and webhook that long.
+ */
+export const JOB_LEASE_MS = 30_000;
 
 export interface Jobs {
   agenda: Agenda;
@@ -76,7 +83,7 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
       backend,
       name: `${s.config.role}-${process.pid}`,
       processEvery: s.db.engine === 'pglite' ? '2 seconds' : '10 seconds',
-      defaultLockLifetime: 10 * 60_000,
+      defaultLockLifetime: JOB_LEASE_MS,
     });
     await agenda.ready;
     return { backend, agenda };
@@ -99,48 +106,60 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     });
   }
 
+  const one = { concurrency: 1 };
   agenda.define(
     JOBS.housekeeping,
-    async () => {
+    leased(s, async () => {
       await housekeeping(s);
       await agenda.now(JOBS.linkCheck);
-    },
-    { concurrency: 1 },
+    }),
+    one,
   );
-  agenda.define(JOBS.linkCheck, async (job) => void (await checkLinks(s, { onProgress: renewer(s, job) })), {
-    concurrency: 1,
-    lockLifetime: REPUBLISH_LEASE_MS,
-  });
-  agenda.define(JOBS.webhooks, async () => void (await sendWebhooks(s)), { concurrency: 1 });
-  agenda.define(JOBS.domainChecks, async () => void (await checkDomains(s)), { concurrency: 1 });
-  // A short lease, renewed as batches are done: when the worker running it dies, another
-  // takes the job over within REPUBLISH_LEASE_MS (plus its poll) and renders what is left.
-  agenda.define(JOBS.republish, async (job) => void (await republishStalePages(s, { onProgress: renewer(s, job) })), {
-    concurrency: 1,
-    lockLifetime: REPUBLISH_LEASE_MS,
-  });
-  agenda.define<VisibilityData>(JOBS.visibility, async (job) => {
-    await s.publisher.publishScheduled(1, job.attrs.data.username);
-  });
+  agenda.define(
+    JOBS.linkCheck,
+    leased(s, async () => void (await checkLinks(s))),
+    one,
+  );
+  agenda.define(
+    JOBS.webhooks,
+    leased(s, async () => void (await sendWebhooks(s))),
+    one,
+  );
+  agenda.define(
+    JOBS.domainChecks,
+    leased(s, async () => void (await checkDomains(s))),
+    one,
+  );
+  // When the worker running it dies, another takes the job over within the lease (plus its
+  // poll) and renders what is left.
+  agenda.define(
+    JOBS.republish,
+    leased(s, async () => void (await republishStalePages(s))),
+    one,
+  );
+  agenda.define<VisibilityData>(
+    JOBS.visibility,
+    leased<VisibilityData>(s, async (job) => void (await s.publisher.publishScheduled(1, job.attrs.data.username))),
+  );
   agenda.define(
     JOBS.outbox,
-    async () => {
+    leased(s, async () => {
       await s.publisher.drain();
       await s.publisher.publishScheduled();
       await s.publisher.purges.drain();
-    },
-    { concurrency: 1 },
+    }),
+    one,
   );
   agenda.define(
     JOBS.upkeep,
-    async () => {
+    leased(s, async () => {
       const started = performance.now();
       const done = await embeddedUpkeep(s.db);
       if (done.vacuumed.length + done.analyzed.length === 0) return;
       const ms = Math.round(performance.now() - started);
       s.log.info({ ...done, ms }, `jobs: embedded database upkeep in ${ms} ms`);
-    },
-    { concurrency: 1 },
+    }),
+    one,
   );
   agenda.on('error', (err: unknown) => s.log.warn({ err }, 'jobs: database error'));
 
@@ -199,14 +218,37 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
 }
 
 /**
- * Renews a long job's short lease as its work goes on (at most six times a lease): when the
- * worker running it dies, another takes the job over within the lease and does what is left.
+ * A job's work with its lease renewed every third of JOB_LEASE_MS while it runs. A renewal that
+ * fails (the database is away) is logged once per run; the run goes on, and another worker may
+ * take the job over once the lease has passed, which the log then says.
  */
-function renewer(s: Services, job: Job): () => void {
-  let touched = Date.now();
-  return () => {
-    if (Date.now() - touched < REPUBLISH_LEASE_MS / 6) return;
-    touched = Date.now();
-    job.touch().catch((err) => s.log.warn({ err, job: job.attrs.name }, 'jobs: could not renew the lease'));
+export function leased<T = unknown>(s: Services, work: (job: Job<T>) => Promise<void>): (job: Job<T>) => Promise<void> {
+  return async (job) => {
+    let warned = false;
+    let renewed = Date.now();
+    const timer = setInterval(() => {
+      job.touch().then(
+        () => {
+          renewed = Date.now();
+        },
+        (err: unknown) => {
+          const lapsed = Date.now() - renewed > JOB_LEASE_MS;
+          if (warned && !lapsed) return;
+          warned = true;
+          s.log.warn(
+            { err, job: job.attrs.name, sinceRenewedMs: Date.now() - renewed },
+            lapsed
+              ? 'jobs: the lease lapsed while the job ran (another worker may start it)'
+              : 'jobs: could not renew the lease',
+          );
+        },
+      );
+    }, JOB_LEASE_MS / 3);
+    timer.unref();
+    try {
+      await work(job);
+    } finally {
+      clearInterval(timer);
+    }
   };
 }

@@ -22,8 +22,6 @@ export interface LinkCheckOptions {
   perLinkMs?: number;
   /** The longest the whole run may take; links not reached by then are left for the next night. */
   runMs?: number;
-  /** Called now and then while the run goes on (the job renews its lease). */
-  onProgress?: () => void;
 }
 
 export interface LinkCheckResult {
@@ -49,7 +47,7 @@ function visibleLinks(page: Pick<Page, 'blocks'>): Link[] {
 }
 
 export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise<LinkCheckResult> {
-  const { hostsAtOnce = 64, perLinkMs = 8_000, runMs = 3 * 3_600_000, onProgress = () => {} } = o;
+  const { hostsAtOnce = 64, perLinkMs = 8_000, runMs = 3 * 3_600_000 } = o;
   const night = s.now();
   const runDeadline = Date.now() + runMs;
   const repo = linkChecksRepo(s.db);
@@ -69,7 +67,6 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
   const byHost = new Map<string, string[]>();
   const seen = new Set<string>();
   for await (const pages of livePages(s)) {
-    onProgress();
     result.pages += pages.length;
     const fresh: { url: string; host: string }[] = [];
     for (const link of pages.flatMap(visibleLinks)) {
@@ -93,7 +90,6 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
     const changed = await repo.record(batch, night);
     result.newlyBroken += changed.broken.length;
     result.recovered += changed.recovered.length;
-    onProgress();
   };
   await pMap(
     byHost.values(),
@@ -104,7 +100,6 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
           continue;
         }
         const probe = await probeLink(s.fetcher, url, perLinkMs);
-        onProgress();
         result[probe.outcome]++;
         pending.push({ url, ...probe });
         if (pending.length >= RESULTS_PER_WRITE) await write();
@@ -115,7 +110,7 @@ export async function checkLinks(s: Services, o: LinkCheckOptions = {}): Promise
   await write();
 
   const broken = await repo.unannounced();
-  if (broken.length > 0) await announceBroken(s, new Set(broken), onProgress);
+  if (broken.length > 0) await announceBroken(s, new Set(broken));
   await repo.announced(broken, night);
   await repo.forgetUnseen(night);
   s.log.info(
@@ -138,10 +133,9 @@ async function* livePages(s: Services): AsyncGenerator<Page[]> {
 }
 
 /** One `links.broken` event per page that names a link broken (and not yet announced), listing those links. */
-async function announceBroken(s: Services, broken: ReadonlySet<string>, onProgress: () => void): Promise<void> {
+async function announceBroken(s: Services, broken: ReadonlySet<string>): Promise<void> {
   const checks = new Map((await linkChecksRepo(s.db).find([...broken])).map((c) => [c.url, c]));
   for await (const pages of livePages(s)) {
-    onProgress();
     for (const page of pages) {
       const links = visibleLinks(page).filter((l) => broken.has(l.url));
       if (links.length === 0) continue;
