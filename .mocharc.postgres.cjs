@@ -40,6 +40,7 @@ const PGLITE_ONLY = [
   'test/store/layout.test.ts',
   'test/store/objects.test.ts',
   'test/store/outage.test.ts',
+  'test/store/s3Log.test.ts',
 ];
 
 module.exports = { ...everything, spec: ['test/**/*.test.ts'], ignore: PGLITE_ONLY };

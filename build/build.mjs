@@ -81,23 +81,28 @@ export function staleReason() {
 }
 
 export async function build() {
-  const { build: esbuild } = await import('esbuild');
+  const { build: esbuild, stop } = await import('esbuild');
   const started = Date.now();
   const files = sources();
   const next = `${DIST}.building-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   try {
-    await esbuild({
-      entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
-      outdir: next,
-      outbase: ROOT,
-      absWorkingDir: ROOT,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      sourcemap: 'linked',
-      logLevel: 'error',
-    });
+    try {
+      await esbuild({
+        entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+        outdir: next,
+        outbase: ROOT,
+        absWorkingDir: ROOT,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        sourcemap: 'linked',
+        logLevel: 'error',
+      });
+    } finally {
+      // esbuild's service process would otherwise live as long as this one (npm start's service).
+      await stop();
+    }
     for (const f of files) {
       if (f.endsWith('.ts') || ROOT_FILES.includes(f)) continue;
       cpSync(path.join(ROOT, f), path.join(next, f));

@@ -41,3 +41,26 @@ export function routeWarnings(log: Logger | null): void {
     else process.stderr.write(`${warning.name}: ${text}\n`);
   });
 }
+
+/**
+ * A service process that ends says why, in its log: an uncaught error or an unhandled rejection
+ * (logged with its stack, then exit 1, as Node would end it), an event loop with nothing left to
+ * do (which no stop asked for), and the exit code of every exit.
+ */
+export function logExits(log: Logger): void {
+  process.on('uncaughtException', (err, origin) => {
+    log.fatal(
+      { err, origin },
+      origin === 'unhandledRejection' ? 'unhandled rejection; exiting' : 'uncaught error; exiting',
+    );
+    // Once the line is written (a second at most): the exit's own line must come after it.
+    log.flush(() => process.exit(1));
+    setTimeout(() => process.exit(1), 1000).unref();
+  });
+  process.on('beforeExit', (code) => log.error({ code }, 'nothing left to run (no server, job or timer); exiting'));
+  process.on('exit', (code) => {
+    log[code === 0 ? 'info' : 'error']({ code }, `exiting with code ${code}`);
+    // The JSON destination writes in the background; nothing runs after this event.
+    (log as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym]?.flushSync?.();
+  });
+}

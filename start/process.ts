@@ -28,7 +28,7 @@ import { pagesRepo } from '../store/pages.js';
 import { readSeed } from '../store/seed.js';
 import { databaseProblem, prepareDataDir, probeStorage, storageProblem } from './diagnose.js';
 import { refusedStart } from './failure.js';
-import { createLogger, routeWarnings } from './logger.js';
+import { createLogger, logExits, routeWarnings } from './logger.js';
 import { type BoundPort, bindPort } from './port.js';
 import { buildServices } from './services.js';
 import { createWebApp } from './web.js';
@@ -79,6 +79,7 @@ export async function startProcess(o: ProcessOptions): Promise<RunningProcess> {
   const background = o.background ?? true;
   const log = overrides.log ?? createLogger(role === 'tool' ? 'silent' : config.logLevel);
   if (o.ownsProcess) routeWarnings(role === 'tool' ? null : log);
+  if (o.ownsProcess && role !== 'tool') logExits(log);
 
   // The ports first: one that is taken ends the start before the database is touched.
   const ports: BoundPort[] = [];

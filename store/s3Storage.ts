@@ -5,6 +5,22 @@ import { assertKey, metaOf, type ObjectStorage, quotedMd5, type S3Options } from
 /** The user metadata (`x-amz-meta-surrogate-keys`) that holds an object's purge keys in a bucket. */
 const SURROGATE_KEYS_HEADER = 'surrogate-keys';
 
+/**
+ * The SDK's own warnings (its HTTP handler's "socket usage at capacity" during a large
+ * republish, for one), which it would write with console.warn as plain text on stdout among the
+ * JSON lines: as process warnings instead, which the service logs as JSON (start/logger.ts).
+ * What it says at info and below (each request, once it has a logger) is left out, and so are its
+ * error lines: each repeats a failed request, which the caller is given as an error to handle.
+ */
+export const SDK_LOG = {
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: (...words: unknown[]) =>
+    process.emitWarning(words.map((w) => (typeof w === 'string' ? w : JSON.stringify(w))).join(' '), 'AwsSdkWarning'),
+  error: () => {},
+};
+
 /** Any S3-compatible bucket through @aws-sdk/client-s3. */
 export function s3Storage(options: S3Options): ObjectStorage {
   // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
@@ -17,6 +33,8 @@ export function s3Storage(options: S3Options): ObjectStorage {
         endpoint: options.endpoint,
         forcePathStyle: options.forcePathStyle,
         ...(options.credentials && { credentials: options.credentials }),
+        logger: SDK_LOG,
+        requestHandler: { logger: SDK_LOG },
       }),
     }));
     return loading;
