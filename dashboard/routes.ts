@@ -93,8 +93,9 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = await homeOgImage();
   });
-  // The service's icon, which a template's page asks for when the editor previews it here.
-  router.get('/favicon.png', async (ctx) => {
+  // The service's icon: what a template's page asks for when the editor previews it here, and
+  // what browsers ask the apex for on their own (a PNG there too, as page hosts answer it).
+  router.get(['/favicon.png', '/favicon.ico'], async (ctx) => {
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = await serviceIcon();

@@ -63,4 +63,11 @@ describe('dashboard template preview: the icon it names', () => {
     const bytes = Buffer.from(await icon.arrayBuffer());
     expect(bytes.subarray(1, 4).toString()).to.equal('PNG');
   });
+
+  it('answers /favicon.ico on the apex with the same icon, as browsers ask for it on their own', async () => {
+    const [png, ico] = await Promise.all(['/favicon.png', '/favicon.ico'].map((p) => fetch(app().url + p)));
+    expect(ico.status).to.equal(200);
+    expect(ico.headers.get('content-type')).to.equal('image/png');
+    expect(Buffer.from(await ico.arrayBuffer())).to.deep.equal(Buffer.from(await png.arrayBuffer()));
+  });
 });
