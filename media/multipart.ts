@@ -21,7 +21,7 @@ const ENVELOPE_BYTES = 64 * 1024;
 
 export function readMultipartUpload(req: IncomingMessage): Promise<MultipartUpload> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) return Promise.reject(tooLarge('background'));
+  if (declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) return Promise.reject(tooLarge(null));
 
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -58,13 +58,13 @@ export function readMultipartUpload(req: IncomingMessage): Promise<MultipartUplo
         size += chunk.length;
         const limit = isImageKind(kind) ? KIND_LIMITS[kind].maxBytes : MAX_UPLOAD_BYTES;
         if (size > limit) {
-          fail(tooLarge(isImageKind(kind) ? kind : 'background'));
+          fail(tooLarge(isImageKind(kind) ? kind : null));
           chunks.length = 0; // the rest is read and dropped, so the client still gets the answer
           return;
         }
         chunks.push(chunk);
       });
-      stream.on('limit', () => fail(tooLarge('background')));
+      stream.on('limit', () => fail(tooLarge(isImageKind(kind) ? kind : null)));
       stream.on('end', () => {
         if (!failure) file = Buffer.concat(chunks, size);
       });

@@ -43,11 +43,13 @@ export function isImageKind(s: unknown): s is ImageKind {
   return typeof s === 'string' && (IMAGE_KINDS as readonly string[]).includes(s);
 }
 
-export function tooLarge(kind: ImageKind): AppError {
-  return new AppError('too_large', {
-    field: 'file',
-    hint: `${kind === 'avatar' ? 'An' : 'A'} ${kind} image is at most ${KIND_LIMITS[kind].maxBytes / MB} MB.`,
-  });
+/** The image is over its kind's limit; `null` when the kind is not known yet (a body over every limit). */
+export function tooLarge(kind: ImageKind | null): AppError {
+  const hint =
+    kind === null
+      ? `An image is at most ${KIND_LIMITS.avatar.maxBytes / MB} MB for an avatar or a card, ${KIND_LIMITS.background.maxBytes / MB} MB for a background.`
+      : `${kind === 'avatar' ? 'An' : 'A'} ${kind} image is at most ${KIND_LIMITS[kind].maxBytes / MB} MB.`;
+  return new AppError('too_large', { field: 'file', hint });
 }
 
 /** The accepted format of these bytes (JPEG, PNG, …), or null. */
@@ -121,7 +123,8 @@ async function convert(bytes: Buffer, kind: ImageKind, field: string): Promise<P
     if (err instanceof AppError) throw err;
     throw new AppError('processing_failed', {
       field,
-      hint: `The ${source} image could not be decoded (${describeFailure(err)}).`,
+      detail: `${source} image: ${describeFailure(err)}`,
+      hint: 'The image could not be decoded: it is damaged, cut short, too large in pixels or of a variant not read here.',
     });
   }
 }

@@ -80,11 +80,16 @@ export function asStatusError(status: number, url: URL, field: string): AppError
   if (REFUSING_STATUSES.has(status)) {
     return new AppError('blocked', {
       field,
-      detail: url.hostname,
-      hint: `The server refused the request (${status}).`,
+      detail: `${url.hostname} answered ${status}`,
+      hint: 'The server refused the request.',
     });
   }
-  return new AppError('unreachable', { field, detail: url.hostname, hint: `The server answered ${status}.` });
+  // The hint is the same for every status (it names the situation); the status is in detail.
+  return new AppError('unreachable', {
+    field,
+    detail: `${url.hostname} answered ${status}`,
+    hint: 'The server answered with an error.',
+  });
 }
 
 export function formatBytes(n: number): string {

@@ -130,8 +130,8 @@ async function get(s: Services, url: string, accept: string): Promise<Fetched> {
   if (res.status >= 400 && res.status !== 404 && res.status !== 400 && res.status !== 410) {
     throw new AppError('unreachable', {
       field: 'handle',
-      detail: new URL(url).hostname,
-      hint: `The network answered ${res.status}${res.status === 403 || res.status === 429 ? ' (it is limiting requests; try again later)' : ''}.`,
+      detail: `${new URL(url).hostname} answered ${res.status}`,
+      hint: 'The network did not give the profile (it may be limiting requests): try again later.',
     });
   }
   return res;
@@ -147,15 +147,15 @@ function json(res: Fetched, network: string): Record<string, unknown> {
   throw new AppError('unreachable', {
     field: 'handle',
     detail: network,
-    hint: `${network} answered something other than a profile.`,
+    hint: 'The network answered something other than a profile.',
   });
 }
 
 function noProfile(network: string, handle: string): AppError {
   return new AppError('not_found', {
     field: 'handle',
-    detail: handle,
-    hint: `No public ${network} profile named ${handle}.`,
+    detail: `${network}: ${handle}`,
+    hint: 'No public profile has this handle on this network.',
   });
 }
 

@@ -139,7 +139,8 @@ describe('POST /api/upload', () => {
       const res = await uploadFile(owner.key, { kind: 'background', file: pngBomb() });
       expect(res.status).to.equal(400);
       expect(res.body.code).to.equal('processing_failed');
-      expect(res.body.hint).to.match(/megapixels/);
+      expect(res.body.detail).to.match(/more than 250 megapixels$/);
+      expect(res.body.hint).to.match(/too large in pixels/);
     });
 
     it('answers 413 too_large for an avatar over 8 MB, read no further than the limit', async () => {
@@ -153,6 +154,12 @@ describe('POST /api/upload', () => {
       const res = await uploadFile(owner.key, { kind: 'background', file: Buffer.alloc(30 * MB + 1) });
       expect(res.status).to.equal(413);
       expect(res.body.code).to.equal('too_large');
+    });
+
+    it('names every kind’s limit for a body over all of them, whatever kind it says it is', async () => {
+      const res = await uploadFile(owner.key, { kind: 'avatar', file: Buffer.alloc(40 * MB) });
+      expect(res.status).to.equal(413);
+      expect(res.body.hint).to.equal('An image is at most 8 MB for an avatar or a card, 30 MB for a background.');
     });
 
     it('takes an 8 MB card but not when kind comes after a larger file', async () => {

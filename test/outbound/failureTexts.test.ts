@@ -64,7 +64,8 @@ describe('outbound fetch errors (outbound/fetchErrors.ts)', () => {
         fetcher().fetchPublic(`http://site.public.test:${port}/?status=${status}`, 'url', options),
       );
       expect(err.code, String(status)).to.equal('blocked');
-      expect(err.message).to.equal(`The server refused the request (${status}).`);
+      expect(err.message).to.equal('The server refused the request.');
+      expect(err.toBody().detail).to.equal(`site.public.test answered ${status}`);
     }
     const gone = await failure(fetcher().fetchPublic(`http://site.public.test:${port}/?status=404`, 'url', options));
     expect(gone.code).to.equal('unreachable');
