@@ -110,7 +110,9 @@ export async function checkCode(s: Services, accountId: string, code: string, o:
       hint: 'That code was used already. Wait for the next one.',
     });
   }
-  const recovery = code.trim().toLowerCase();
+  // A recovery code as a person types it from paper: any case, with or without its hyphens, spaces anywhere.
+  const plain = code.toLowerCase().replace(/[\s-]/g, '');
+  const recovery = plain.match(/.{1,4}/g)?.join('-') ?? '';
   if (o.recovery && /^[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}$/.test(recovery)) {
     if (await repo.useRecoveryCode(accountId, sha256(recovery), s.now())) return;
   }

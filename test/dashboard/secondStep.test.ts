@@ -77,6 +77,17 @@ describe('POST /login with the authenticator app on, and POST /login/second', fu
     expect((await second.browser.post('/login/second', { code: codes[3] })).status).to.equal(403);
   });
 
+  it('takes a recovery code in capitals, without its hyphens or with spaces, as a person types it', async () => {
+    app().clock.set(new Date(t0));
+    const { person, codes } = await withTotp(t0);
+    const typed = [codes[0].toUpperCase(), codes[1].replaceAll('-', ''), ` ${codes[2].replaceAll('-', ' - ')} `];
+    for (const code of typed) {
+      const { browser } = await passwordFrom(person);
+      await browser.get('/login/second');
+      expect((await browser.post('/login/second', { code })).location, code).to.equal('/dashboard');
+    }
+  });
+
   it('turning the app off needs a current code', async () => {
     app().clock.set(new Date(t0));
     const { person, secret } = await withTotp(t0);
