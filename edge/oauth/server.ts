@@ -14,6 +14,7 @@ import { limit } from '../limits.js';
 import { storeAdapter } from './adapter.js';
 import { errorsStayHere } from './errorRedirects.js';
 import { cookieKeys, signingJwk } from './keys.js';
+import { logoutSource, ownPagesPolicy, postLogoutSuccessSource } from './pagePolicy.js';
 
 /** The addresses of the authorization server and of the MCP resource it protects. */
 export function oauthUrls(baseUrl: string) {
@@ -103,6 +104,7 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: false },
       resourceIndicators: {
         enabled: true,
@@ -165,6 +167,7 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
   });
   provider.proxy = s.config.trustProxy;
   provider.use(errorsStayHere);
+  provider.use(ownPagesPolicy);
   return provider;
 }
 

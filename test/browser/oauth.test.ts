@@ -98,4 +98,11 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(`Connect ${name}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(320);
   });
+
+  it('signs out at /oauth/logout with the page’s own form and script, no console error, and says so', async () => {
+    const page = await browser.freshPage({ width: 390, height: 844 });
+    await page.goto(`${app().url}/oauth/logout`);
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    expect(await page.textContent('main')).to.include('You are signed out');
+  });
 });
