@@ -62,8 +62,7 @@ export function connectRoutes(
     form,
     personRoute(async (ctx, accountId) => {
       const input = await fields(ctx);
-      const { provider, interaction, client, clientId, scopes, resource } = await request(ctx);
-      const requested = (interaction.params.scope ?? '').split(' ');
+      const { provider, client, clientId, scopes, resource } = await request(ctx);
       const answer = async (result: Record<string, unknown>) => {
         const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
         // Back to the app by a link and a refresh, not a redirect of this form: the dashboard's
@@ -83,9 +82,9 @@ export function connectRoutes(
         const allowed = scopes.filter((name) => input[name] === 'on');
         const grant = new provider.Grant({ accountId, clientId });
         if (allowed.length > 0) grant.addResourceScope(resource, allowed.join(' '));
-        // The library knows the scopes as its own too (and OpenID's, which it always offers).
-        const own = [...allowed, ...(requested.includes('openid') ? ['openid'] : [])];
-        if (own.length > 0) grant.addOIDCScope(own.join(' '));
+        // The library knows the scopes as its own too. OpenID's `openid` is never granted: the
+        // service signs nobody in elsewhere, so no ID token is issued.
+        if (allowed.length > 0) grant.addOIDCScope(allowed.join(' '));
         // The person is the dashboard's, whoever the authorization server last saw.
         await answer({ login: { accountId }, consent: { grantId: await grant.save() } });
       });

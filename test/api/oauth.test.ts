@@ -115,6 +115,19 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(JSON.parse(first.html).error).to.equal('invalid_target');
   });
 
+  it('grants no openid scope and issues no ID token, even when the client asks for openid', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const flow = await consentOverHttp(person, c.authorize(`openid ${ALL_SCOPES}`), {
+      decision: 'allow',
+      'pages:read': 'on',
+    });
+    const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
+    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
+    expect(tokens.body.scope).to.equal('pages:read');
+    expect(tokens.body).to.not.have.property('id_token');
+  });
+
   it('binds the token to the MCP address for people when the client names no resource', async () => {
     const person = await signedUp();
     const c = await readyClient(receiver.uri);
