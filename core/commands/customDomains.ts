@@ -66,11 +66,12 @@ async function publishSoon(s: Services, names: readonly string[]): Promise<void>
 
 /**
  * Records what a check found. A pending domain found becomes active and releases the domain
- * from any page that held it before (another account's, whose record is gone); one not found
- * is a failed attempt for the queue's policy.
+ * from any page that held it before (another account's), but only once that page no longer
+ * serves on it: while the holder's own record is in DNS, or for the grace period after it went,
+ * the pending one stays pending (`held`). One not found is a failed attempt for the queue's policy.
  */
 async function recordCheck(s: Services, row: PageDomain, answer: DnsAnswer, now: Date): Promise<Attempt> {
-  const { record, failed } = afterCheck(row, answer, verificationValue(s.secret, row.accountId, row.domain), now);
+  let { record, failed } = afterCheck(row, answer, verificationValue(s.secret, row.accountId, row.domain), now);
   const grace = s.config.domains.graceMs;
   const names = await s.db.transaction(async (tx) => {
     const repo = pageDomainsRepo(tx);
@@ -78,10 +79,25 @@ async function recordCheck(s: Services, row: PageDomain, answer: DnsAnswer, now:
     if (row.state === 'pending' && record.state === 'active') {
       const rows = await repo.lockDomain(row.domain);
       if (!rows.some((r) => r.pageId === row.pageId && r.state === 'pending')) return [];
-      for (const other of rows) {
-        if (other.pageId !== row.pageId && other.state !== 'pending') {
-          await repo.detach(other.pageId);
-          moved.push(other.pageId);
+      const holders = rows.filter((r) => r.pageId !== row.pageId && r.state !== 'pending');
+      let held = false;
+      for (const holder of holders) {
+        const theirs = afterCheck(holder, answer, verificationValue(s.secret, holder.accountId, row.domain), now);
+        await repo.record(holder.pageId, row.domain, theirs.record);
+        if (isServing({ ...holder, ...theirs.record }, now, grace)) held = true;
+      }
+      if (held) {
+        const pending = {
+          state: 'pending' as const,
+          attempts: row.attempts,
+          nextCheckAt: row.nextCheckAt,
+          verifiedAt: null,
+        };
+        ({ record, failed } = { record: { ...record, ...pending, failingSince: null, problem: 'held' }, failed: true });
+      } else {
+        for (const holder of holders) {
+          await repo.detach(holder.pageId);
+          moved.push(holder.pageId);
         }
       }
     }

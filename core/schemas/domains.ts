@@ -52,9 +52,9 @@ export const DomainOut = v.object({
     v.description("What the last check found: the TXT values, and the domain's CNAME and addresses."),
   ),
   problem: v.pipe(
-    v.nullable(v.picklist(['txt_missing', 'txt_mismatch', 'dns_error'])),
+    v.nullable(v.picklist(['txt_missing', 'txt_mismatch', 'dns_error', 'held'])),
     v.description(
-      'Why the last check did not pass: no TXT record, TXT records without this value, or the DNS servers did not answer.',
+      'Why the last check did not pass: no TXT record, TXT records without this value, the DNS servers did not answer, or (held) the record is found but another page still serves on the domain (its own record is in DNS, or its grace period has not passed).',
     ),
   ),
 });

@@ -412,10 +412,46 @@ describe('custom domains', () => {
       const holder = (await api.get(domainPath(a.page.id), { key: a.key })).body;
       expect(holder).to.include({ state: 'failing', serving: true });
       publishTxt(claim.body);
+      // The holder serves for the grace period after its record went: the claim waits.
       app().clock.set(new Date(T0.getTime() + 10 * DAY + MINUTE));
       await runChecks();
+      expect((await api.get(domainPath(b.page.id), { key: b.key })).body).to.include({
+        state: 'pending',
+        problem: 'held',
+      });
+      expect((await api.get(domainPath(a.page.id), { key: a.key })).body).to.include({
+        state: 'failing',
+        serving: true,
+      });
+      app().clock.set(new Date(T0.getTime() + 13 * DAY + MINUTE));
+      await attach(b.key, b.page.id, domain);
       expect((await api.get(domainPath(b.page.id), { key: b.key })).body.state).to.equal('active');
       expect((await api.get(domainPath(a.page.id), { key: a.key })).status).to.equal(404);
+    });
+
+    it("never lets a pending claim displace a holder whose record is back in DNS, when the claim's record appears", async () => {
+      const a = await createAgentAccount();
+      const b = await createAgentAccount();
+      const domain = newDomain();
+      const held = await attach(a.key, a.page.id, domain);
+      publishTxt(held.body);
+      await attach(a.key, a.page.id, domain);
+      // The holder's record is gone for a moment: another account's claim is taken, pending.
+      dns.set(txtOf(held.body).name, 'TXT', []);
+      const claim = await attach(b.key, b.page.id, domain);
+      expect(claim.body.state).to.equal('pending');
+      // Both records in DNS (one name, two values): the holder keeps the domain.
+      dns.set(txtOf(held.body).name, 'TXT', [txtOf(held.body).value, txtOf(claim.body).value]);
+      app().clock.set(new Date(T0.getTime() + MINUTE));
+      await runChecks();
+      expect((await api.get(domainPath(a.page.id), { key: a.key })).body).to.include({
+        state: 'active',
+        serving: true,
+      });
+      expect((await api.get(domainPath(b.page.id), { key: b.key })).body).to.include({
+        state: 'pending',
+        problem: 'held',
+      });
     });
   });
 });
