@@ -1,26 +1,20 @@
 /**
- * Request bodies, read with co-body (the Koa project's body parser). The JSON API and MCP take
- * JSON only, at most 1 MB: a body that is not JSON is refused up front rather than read as an
- * empty object; `multipartPaths` also take multipart/form-data, which their handlers stream
- * themselves. The dashboard's forms are URL-encoded, at most 256 kB (`formBodies`).
+ * Request bodies, read with koa-body (over co-body). The JSON API and MCP take JSON only, at most
+ * 1 MB: a body that is not JSON is refused up front rather than read as an empty object;
+ * `multipartPaths` also take multipart/form-data, which their handlers stream themselves with
+ * busboy (koa-body's multipart, formidable, would hold the file first). The dashboard's forms
+ * are URL-encoded, at most 256 kB (`formBodies`).
  *
- * co-body's errors carry their status and type (`entity.too.large`, `entity.parse.failed`),
- * which edge/errors.ts turns into too_large and invalid_fields.
+ * co-body's errors, which koa-body passes on, carry their status and type (`entity.too.large`,
+ * `entity.parse.failed`), which edge/errors.ts turns into too_large and invalid_fields.
  *
- * Why not koa-body, which wraps co-body: version 8 loads zod (95 modules) to check its own
- * options and formidable even with multipart off, 5.7 MB of heap against co-body's 1.8 MB
- * (measured in `node --expose-gc`, heap used after a collection, before and after the import).
+ * koa-body is loaded with the first request that carries a body: version 8 loads zod and
+ * formidable with it (about 4 MB more heap than co-body alone), which a process that only
+ * serves pages and reads never needs (bench/README.md, memory).
  */
-import coBody from 'co-body';
 import type Koa from 'koa';
+import type { KoaBodyMiddlewareOptions } from 'koa-body';
 import { AppError } from '../core/errors.js';
-
-declare module 'koa' {
-  interface Request {
-    /** The parsed body: JSON (any JSON value) or a form's fields; undefined when none was read. */
-    body?: unknown;
-  }
-}
 
 /** DELETE /api/account carries the password. */
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -30,23 +24,45 @@ function isJsonApiPath(path: string): boolean {
   return path.startsWith('/api/') || path === '/mcp';
 }
 
-export function jsonBodies(multipartPaths: ReadonlySet<string>): Koa.Middleware {
-  const json: Koa.Middleware = async (ctx, next) => {
-    if (WITH_BODY.has(ctx.method) && ctx.is(JSON_TYPES)) {
-      ctx.request.body = await coBody.json(ctx, { limit: '1mb', strict: true });
-    }
-    await next();
+/** koa-body's middleware for `options`, made with the first request that needs it. */
+function lazyKoaBody(options: Partial<KoaBodyMiddlewareOptions>): Koa.Middleware {
+  let made: Promise<Koa.Middleware> | undefined;
+  return async (ctx, next) => {
+    made ??= import('koa-body').then(({ koaBody }) => koaBody(options));
+    await (await made)(ctx, next);
   };
+}
+
+const PARSED = [...WITH_BODY] as KoaBodyMiddlewareOptions['parsedMethods'];
+
+export function jsonBodies(multipartPaths: ReadonlySet<string>): Koa.Middleware {
+  const parse = lazyKoaBody({
+    json: true,
+    jsonTypes: JSON_TYPES,
+    jsonLimit: '1mb',
+    jsonStrict: true,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    parsedMethods: PARSED,
+  });
+  const json: Koa.Middleware = (ctx, next) =>
+    WITH_BODY.has(ctx.method) && ctx.is(JSON_TYPES) ? parse(ctx, next) : next();
   const jsonOnly = requireJsonBody(multipartPaths);
   return (ctx, next) => (isJsonApiPath(ctx.path) ? jsonOnly(ctx, () => json(ctx, next)) : next());
 }
 
 /** A URL-encoded form's fields as `ctx.request.body` (other bodies are left unread), at most `limit`. */
 export function formBodies(limit: string): Koa.Middleware {
-  return async (ctx, next) => {
-    if (WITH_BODY.has(ctx.method) && ctx.is('urlencoded')) ctx.request.body = await coBody.form(ctx, { limit });
-    await next();
-  };
+  const parse = lazyKoaBody({
+    json: false,
+    urlencoded: true,
+    formLimit: limit,
+    text: false,
+    multipart: false,
+    parsedMethods: PARSED,
+  });
+  return (ctx, next) => (WITH_BODY.has(ctx.method) && ctx.is('urlencoded') ? parse(ctx, next) : next());
 }
 
 function requireJsonBody(multipartPaths: ReadonlySet<string>): Koa.Middleware {
