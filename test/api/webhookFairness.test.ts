@@ -7,6 +7,7 @@ import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { until } from '../helpers/until.js';
 
 const T0 = new Date('2026-03-02T10:00:00Z');
 
@@ -53,16 +54,6 @@ type Listed = { state: string; attempts: number; lastError: string | null };
 
 async function deliveriesOf(key: string, id: string): Promise<Listed[]> {
   return (await api.get(`/api/webhooks/${id}/deliveries`, { key })).body.deliveries;
-}
-
-/** Waits (polling) until `done()` holds, for `ms` at most; returns whether it did. */
-async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await done()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return done();
 }
 
 describe('webhook deliveries: one tenant never slows another', function () {
