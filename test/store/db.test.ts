@@ -66,8 +66,9 @@ describe(`store on ${engine}`, function () {
   });
 
   it('returns counts as numbers, timestamps as Dates and JSONB as objects', async () => {
+    await seedPage(db, '5'.repeat(24), 'a'.repeat(24), 'typed-values');
     const [row] = await db.query<{ n: number; big: number; at: Date; profile: unknown }>(
-      `SELECT count(*) AS n, 9007199254740::bigint AS big, now() AS at, (SELECT profile FROM pages WHERE username = 'committed') AS profile FROM pages`,
+      `SELECT count(*) AS n, 9007199254740::bigint AS big, now() AS at, (SELECT profile FROM pages WHERE username = 'typed-values') AS profile FROM pages`,
     );
     expect(row.n).to.be.a('number');
     expect(row.big).to.equal(9007199254740);
