@@ -25,6 +25,7 @@ const PGLITE_ONLY = [
   'test/outbound/fetcher.test.ts',
   'test/renderer/escapes.test.ts',
   'test/renderer/markdown.test.ts',
+  'test/renderer/ogFonts.test.ts',
   'test/renderer/pageSettings.test.ts',
   'test/renderer/render.test.ts',
   'test/renderer/templates.test.ts',

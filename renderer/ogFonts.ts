@@ -6,8 +6,8 @@
  * (which the SVG text drawn after it sees). Letters a face lacks (Arabic, Hebrew, Cyrillic) fall
  * back to DejaVu Sans, shaped by Pango.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,7 +94,14 @@ export function loadCardFonts(): Promise<void> {
     await mkdir(dir, { recursive: true });
     for (const f of files) {
       const file = path.join(dir, `${path.basename(f.spec, '.woff')}.ttf`);
-      await writeFile(file, sfntOf(f.body));
+      // Written beside it and renamed over it: fontconfig maps the file into every process that
+      // loaded it, and one truncated in place (another process starting) ends those with SIGBUS.
+      const written = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      await writeFile(written, sfntOf(f.body));
+      await rename(written, file).catch(async (err) => {
+        await rm(written, { force: true });
+        throw err;
+      });
       // Rendering one letter with `fontfile` adds the file to fontconfig's fonts for the process.
       await sharp({ text: { text: 'a', fontfile: file } })
         .png()

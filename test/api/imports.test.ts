@@ -273,15 +273,19 @@ describe('POST /api/import/{network}', () => {
 
   it('allows 10 imports per day per account, then answers 429 quota until the UTC day ends', async () => {
     const a = await createAgentAccount();
+    site.route('/gh/users/counted', {
+      type: 'application/json',
+      body: JSON.stringify({ login: 'counted', name: 'Counted', bio: null }),
+    });
     const t0 = startOfNextDay();
     app().clock.set(new Date(t0.getTime() + 6 * 3_600_000));
     for (let i = 1; i <= 10; i++)
-      expect((await importProfile('github', 'quiet', a.key)).status, `import ${i}`).to.equal(200);
-    const refused = await importProfile('github', 'quiet', a.key);
+      expect((await importProfile('github', 'counted', a.key)).status, `import ${i}`).to.equal(200);
+    const refused = await importProfile('github', 'counted', a.key);
     expect(refused.status).to.equal(429);
     expect(refused.body).to.include({ code: 'quota', retryAfter: 18 * 3600 });
     expect(refused.headers.get('retry-after')).to.equal(String(18 * 3600));
     app().clock.set(new Date(t0.getTime() + 86_400_000));
-    expect((await importProfile('github', 'quiet', a.key)).status).to.equal(200);
+    expect((await importProfile('github', 'counted', a.key)).status).to.equal(200);
   });
 });

@@ -92,8 +92,8 @@ describe('crawlers: robots.txt on the apex and on page hosts (api/crawl/routes.t
 });
 
 describe('the sitemap of every live page (core/queries/sitemap.ts, api/crawl/routes.ts)', () => {
-  // A database of its own: the block counts the pages it makes.
-  const app = ownApp();
+  // A database of each test's own: the sitemap lists every live page, so a test counts only its own.
+  const app = ownApp({ each: true });
 
   describe('GET /sitemap.xml and its files', () => {
     it('is a valid index with only the site file while no page is live', async () => {
@@ -141,7 +141,7 @@ describe('the sitemap of every live page (core/queries/sitemap.ts, api/crawl/rou
 
     it('splits the pages into files of at most the file size, each named by its first and last page', async () => {
       expect(SITEMAP_FILE_SIZE).to.equal(50_000);
-      await livePages(3);
+      await livePages(7);
       const live = entries(
         (await apex(app, new URL(entries((await apex(app, '/sitemap.xml')).text, 'sitemap')[1].loc).pathname)).text,
         'url',

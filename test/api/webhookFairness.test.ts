@@ -7,6 +7,7 @@ import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { until } from '../helpers/until.js';
 
 const T0 = new Date('2026-03-02T10:00:00Z');
 
@@ -55,37 +56,30 @@ async function deliveriesOf(key: string, id: string): Promise<Listed[]> {
   return (await api.get(`/api/webhooks/${id}/deliveries`, { key })).body.deliveries;
 }
 
-/** Waits (polling) until `done()` holds, for `ms` at most; returns whether it did. */
-async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await done()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return done();
-}
-
 describe('webhook deliveries: one tenant never slows another', function () {
   // Ten endpoints that never answer are cut off after 5 s each, and 300 events are queued.
   this.timeout(60_000);
-  let stallers: Staller[];
+  // Each test's own app, receiver and stalling endpoints: the deliveries another test queued (500
+  // in one) are neither sent to this test's receiver nor in the way of its own.
+  let stallers: Staller[] = [];
   let receiver: Receiver;
-  before(async () => {
-    stallers = await Promise.all(Array.from({ length: 10 }, startStaller));
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await Promise.all(stallers.map((s) => s.close()));
-    await receiver.close();
-  });
   ownApp({
-    start: () =>
-      startApp({
+    each: true,
+    start: async () => {
+      stallers = await Promise.all(Array.from({ length: 10 }, startStaller));
+      receiver = await startReceiver();
+      const own = await startApp({
         env: { OUTBOUND_ALLOW: [receiver, ...stallers].map((r) => r.hostPort).join(',') },
         configuredFetcher: true,
-      }),
+      });
+      own.clock.set(T0);
+      return own;
+    },
   });
-  beforeEach(() => app().clock.set(T0));
+  afterEach(async () => {
+    await Promise.all(stallers.map((s) => s.close()));
+    await receiver?.close();
+  });
 
   it("delivers another account's event while ten stalling endpoints of one account still hold 30 events each, cutting each silent attempt after 5 s", async () => {
     const noisy = await createAgentAccount();

@@ -8,7 +8,7 @@ import { startApp } from '../helpers/app.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
-import { type Mailbox, startMailbox } from '../helpers/mailbox.js';
+import { mailboxPerTest } from '../helpers/mailbox.js';
 import { Person, signedUp } from '../helpers/person.js';
 import { type Receiver, startReceiver, verifies } from '../helpers/receiver.js';
 
@@ -30,29 +30,24 @@ async function deliver() {
 }
 
 describe('webhooks', () => {
+  // Each test's own receiver, mailbox and app: a delivery another test left waiting is neither
+  // sent to this test's receiver nor counted by its deliver().
+  const mailbox = mailboxPerTest();
   let receiver: Receiver;
-  let other: Receiver;
-  let mailbox: Mailbox;
-  before(async () => {
-    receiver = await startReceiver();
-    other = await startReceiver();
-    mailbox = await startMailbox();
-  });
-  after(async () => {
-    await receiver.close();
-    await other.close();
-    await mailbox.close();
-  });
   // The production fetcher, which reaches loopback only because OUTBOUND_ALLOW lists the receiver.
   ownApp({
-    start: () =>
-      startApp({ env: { OUTBOUND_ALLOW: receiver.hostPort, SMTP_URL: mailbox.url }, configuredFetcher: true }),
+    each: true,
+    start: async () => {
+      receiver = await startReceiver();
+      const own = await startApp({
+        env: { OUTBOUND_ALLOW: receiver.hostPort, SMTP_URL: mailbox().url },
+        configuredFetcher: true,
+      });
+      own.clock.set(T0);
+      return own;
+    },
   });
-  beforeEach(() => {
-    receiver.deliveries.length = 0;
-    receiver.always(null);
-    app().clock.set(T0);
-  });
+  afterEach(() => receiver?.close());
 
   describe('POST /api/webhooks', () => {
     it('registers an endpoint with a key and shows its secret once', async () => {
@@ -84,10 +79,15 @@ describe('webhooks', () => {
 
     it('refuses a receiver on a private or loopback address that OUTBOUND_ALLOW does not list', async () => {
       const a = await createAgentAccount();
-      for (const url of ['http://10.1.2.3/hook', other.url, 'http://[::1]:8080/hook', 'http://169.254.169.254/']) {
-        const res = await api.post('/api/webhooks', { url, events: ['page.published'] }, { key: a.key });
-        expect(res.status, url).to.equal(400);
-        expect(res.body, url).to.include({ code: 'blocked', field: 'url' });
+      const other = await startReceiver();
+      try {
+        for (const url of ['http://10.1.2.3/hook', other.url, 'http://[::1]:8080/hook', 'http://169.254.169.254/']) {
+          const res = await api.post('/api/webhooks', { url, events: ['page.published'] }, { key: a.key });
+          expect(res.status, url).to.equal(400);
+          expect(res.body, url).to.include({ code: 'blocked', field: 'url' });
+        }
+      } finally {
+        await other.close();
       }
     });
 
@@ -304,8 +304,8 @@ describe('webhooks', () => {
         await deliver();
       }
       expect((await person.api('GET', '/api/webhooks')).body.webhooks[0].enabled).to.equal(false);
-      await mailbox.next(person.email); // the sign-up's confirmation
-      const message = await mailbox.next(person.email);
+      await mailbox().next(person.email); // the sign-up's confirmation
+      const message = await mailbox().next(person.email);
       expect(message.subject).to.match(/webhook was turned off/);
       expect(message.link).to.equal(`${app().url}/dashboard/webhooks`);
     });

@@ -78,6 +78,25 @@ export async function startMailbox(): Promise<Mailbox> {
   };
 }
 
+/**
+ * A mailbox of each test's own, started before it (and before the beforeEach hooks registered
+ * after this call) and closed after it: what a test finds there is what it sent.
+ */
+export function mailboxPerTest(): () => Mailbox {
+  let mailbox: Mailbox | undefined;
+  beforeEach(async () => {
+    mailbox = await startMailbox();
+  });
+  afterEach(async () => {
+    await mailbox?.close();
+    mailbox = undefined;
+  });
+  return () => {
+    if (!mailbox) throw new Error("the test's mailbox is started in its beforeEach hook");
+    return mailbox;
+  };
+}
+
 /** An app that sends its mail to `mailbox` (SMTP_URL). */
 export function startAppWithMailbox(mailbox: () => Mailbox): Promise<TestApp> {
   return startApp({ env: { SMTP_URL: mailbox().url, MAIL_FROM: 'Linkpage Test <hello@linkpage.test>' } });

@@ -8,6 +8,7 @@ import { suiteEngine } from '../helpers/db.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
+import { eventually, until } from '../helpers/until.js';
 
 const DAY = 86_400_000;
 /** The night housekeeping runs in these tests. */
@@ -48,6 +49,22 @@ function failingOnDeletePrefix(s: Services, n: number): Services {
         ++calls === n ? Promise.reject(new Error('storage went away')) : s.storage.deletePrefix(prefix),
     },
   };
+}
+
+/**
+ * Counts a worker's looks for a due job of `name` (one a poll, or a notification of a saved job),
+ * each counted once the answer is back.
+ */
+function looksFor(agenda: Jobs['agenda'], name: string): () => number {
+  const repository = agenda.db;
+  const next = repository.getNextJobToRun.bind(repository);
+  let looks = 0;
+  repository.getNextJobToRun = async (jobName, ...rest) => {
+    const found = await next(jobName, ...rest);
+    if (jobName === name) looks++;
+    return found;
+  };
+  return () => looks;
 }
 
 describe('background jobs', () => {
@@ -177,21 +194,25 @@ describe('background jobs', () => {
         `SELECT next_run_at FROM agenda_jobs WHERE name = $1 AND data->>'username' = $2`,
         [JOBS.visibility, username],
       );
+    /** The times of the page's visibility jobs once they are `expected`: a publish schedules them without waiting. */
+    const visibilityJobsOnce = (username: string, expected: string[]) =>
+      eventually(
+        async () => (await visibilityJobs(username)).map((j) => j.next_run_at.toISOString()),
+        (times) => times.join() === expected.join(),
+      );
 
     it('keeps one visibility job per page at its next boundary, moved on every change and run on time', async () => {
       app().clock.set('2031-03-01T10:00:00Z');
       const a = await createAgentAccount({
         page: { blocks: [buildLinkBlock({ label: 'Early bird', showFrom: '2031-03-01T11:00:00Z' })] },
       });
-      await new Promise((r) => setTimeout(r, 50));
-      let pending = await visibilityJobs(a.page.username);
-      expect(pending.map((j) => j.next_run_at.toISOString())).to.deep.equal(['2031-03-01T11:00:00.000Z']);
+      const first = ['2031-03-01T11:00:00.000Z'];
+      expect(await visibilityJobsOnce(a.page.username, first)).to.deep.equal(first);
 
       const blocks = [{ ...a.page.blocks[0], showFrom: '2031-03-01T12:00:00Z' }];
       await api.patch(`/api/profiles/${a.page.id}`, { blocks }, { key: a.key });
-      await new Promise((r) => setTimeout(r, 50));
-      pending = await visibilityJobs(a.page.username);
-      expect(pending.map((j) => j.next_run_at.toISOString())).to.deep.equal(['2031-03-01T12:00:00.000Z']);
+      const moved = ['2031-03-01T12:00:00.000Z'];
+      expect(await visibilityJobsOnce(a.page.username, moved)).to.deep.equal(moved);
 
       // The job's work, at its time: the block appears on the page and in page.md.
       expect((await pageRequest(a.page.username, '/')).text).to.not.include('Early bird');
@@ -199,8 +220,7 @@ describe('background jobs', () => {
       expect(await app().services.publisher.publishScheduled(1, a.page.username)).to.equal(1);
       expect((await pageRequest(a.page.username, '/')).text).to.include('Early bird');
       expect((await pageRequest(a.page.username, '/page.md')).text).to.include('Early bird');
-      await new Promise((r) => setTimeout(r, 50));
-      expect(await visibilityJobs(a.page.username)).to.deep.equal([]);
+      expect(await visibilityJobsOnce(a.page.username, [])).to.deep.equal([]);
     });
 
     it('schedules housekeeping at 04:00 Kyiv time on both sides of the daylight-saving changes', () => {
@@ -227,8 +247,13 @@ describe('background jobs', () => {
       try {
         let runs = 0;
         for (const w of workers) w.agenda.on(`start:${JOBS.visibility}`, () => runs++);
+        const looks = workers.map((w) => looksFor(w.agenda, JOBS.visibility));
         await jobs.scheduleVisibility(`two-workers-${uniqueName()}`, new Date(Date.now() - 1000));
-        await new Promise((r) => setTimeout(r, 6_000)); // three polls of each worker
+        // Each worker has looked for the due job three times since it was saved: a second run
+        // would have started by the last look.
+        const since = looks.map((n) => n());
+        const looked = await until(() => looks.every((n, i) => n() - since[i] >= 3), 45_000);
+        expect(looked, 'each worker looked three times').to.equal(true);
         expect(runs).to.equal(1);
         const starts = await app().services.db.query<{ count: number }>(
           'SELECT count(*)::int AS count FROM agenda_jobs WHERE name = $1',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { openDatabase } from '../../store/db.js';
 import { migrate } from '../../store/migrate.js';
-import { type Mailbox, startMailbox } from '../helpers/mailbox.js';
+import { mailboxPerTest } from '../helpers/mailbox.js';
 import { type PostgresServer, startPostgresServer } from '../helpers/postgresServer.js';
 import { buildDist, runNode } from '../helpers/processes.js';
 import { s3Bucket } from '../helpers/s3.js';
@@ -17,8 +17,9 @@ import { s3Bucket } from '../helpers/s3.js';
 describe('npm run doctor (scripts/doctor.ts)', function () {
   this.timeout(180_000);
   const bucket = s3Bucket();
+  // Each test's own: what a test finds in the mailbox is what its run of the doctor sent.
+  const mailbox = mailboxPerTest();
   let postgres: PostgresServer;
-  let mailbox: Mailbox;
   let dir: string;
   let envFile: string;
 
@@ -28,9 +29,10 @@ describe('npm run doctor (scripts/doctor.ts)', function () {
     const db = await openDatabase({ url: postgres.url });
     await migrate(db);
     await db.close();
-    mailbox = await startMailbox();
     dir = await mkdtemp(path.join(tmpdir(), 'linkpage-doctor-'));
     envFile = path.join(dir, 'linkpage.env');
+  });
+  beforeEach(async () => {
     await writeFile(
       envFile,
       [
@@ -44,7 +46,7 @@ describe('npm run doctor (scripts/doctor.ts)', function () {
         'S3_FORCE_PATH_STYLE=1',
         'AWS_ACCESS_KEY_ID=S3RVER',
         'AWS_SECRET_ACCESS_KEY=S3RVER',
-        `SMTP_URL=${mailbox.url}`,
+        `SMTP_URL=${mailbox().url}`,
         'CDN=varnish',
         // Nothing listens there: the purge check fails.
         'VARNISH_URLS=http://127.0.0.1:9',
@@ -53,7 +55,6 @@ describe('npm run doctor (scripts/doctor.ts)', function () {
     );
   });
   after(async () => {
-    await mailbox?.close();
     await postgres?.destroy();
     await rm(dir, { recursive: true, force: true });
   });
@@ -89,7 +90,7 @@ describe('npm run doctor (scripts/doctor.ts)', function () {
       /^PAGE_DOMAIN: doctor-[0-9a-f]+\.pages\.invalid does not resolve .*wildcard DNS record \*\.pages\.invalid/,
     );
     expect(code).to.equal(1);
-    expect(mailbox.received, 'no message sent unless asked').to.have.length(0);
+    expect(mailbox().received, 'no message sent unless asked').to.have.length(0);
   });
 
   it('fails the database check, saying what to do, on a database without the migrations', async () => {
@@ -108,7 +109,7 @@ describe('npm run doctor (scripts/doctor.ts)', function () {
       '--mail-to=ops@example.com',
     ]);
     expect(checks.mail.line).to.match(/took a test message for ops@example\.com/);
-    expect((await mailbox.next('ops@example.com')).subject).to.equal('linkpage doctor: a test message');
+    expect((await mailbox().next('ops@example.com')).subject).to.equal('linkpage doctor: a test message');
     expect(Object.values(checks).filter((c) => c.verdict === 'FAIL')).to.deep.equal([]);
     expect(code).to.equal(0);
   });

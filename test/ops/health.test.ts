@@ -6,6 +6,7 @@ import { pageRequest } from '../helpers/client.js';
 import { freshDatabase } from '../helpers/db.js';
 import { app } from '../helpers/hooks.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
+import { eventually } from '../helpers/until.js';
 
 const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const TOKEN = 'metrics-token-0123456789';
@@ -48,12 +49,13 @@ describe(`GET /readyz (${engine})`, () => {
     expect(body.checks.storage.ok).to.equal(true);
   });
 
+  // Each test's own app, whose database it stops.
   describe('with the database stopped', () => {
     let own: TestApp;
     let stopDatabase: () => Promise<void>;
     let dropDatabase: () => Promise<void>;
 
-    before(async () => {
+    beforeEach(async () => {
       if (engine === 'postgres') {
         const real = new URL(process.env.DATABASE_URL!);
         const proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
@@ -75,7 +77,7 @@ describe(`GET /readyz (${engine})`, () => {
         dropDatabase = async () => {};
       }
     });
-    after(async () => {
+    afterEach(async () => {
       await own?.close();
       await dropDatabase?.();
     });
@@ -83,9 +85,12 @@ describe(`GET /readyz (${engine})`, () => {
     it('answers 503 naming the database check, and /healthz still 200', async () => {
       expect((await get(own.url, '/readyz')).status).to.equal(200);
       await stopDatabase();
-      // A ready answer is reused for a second (ops/health.ts): ask after it.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const res = await get(own.url, '/readyz');
+      // A ready answer is reused for a second (ops/health.ts): asked until it is not, for two at most.
+      const res = await eventually(
+        () => get(own.url, '/readyz'),
+        (r) => r.status !== 200,
+        2_000,
+      );
       expect(res.status).to.equal(503);
       const body = JSON.parse(res.text);
       expect(body.ready).to.equal(false);
@@ -96,6 +101,7 @@ describe(`GET /readyz (${engine})`, () => {
     });
 
     it('still answers /metrics, with database_up 0', async () => {
+      await stopDatabase();
       const res = await get(own.url, '/metrics', { authorization: `Bearer ${TOKEN}` });
       expect(res.status).to.equal(200);
       expect(res.text).to.match(/^database_up 0$/m);

@@ -18,6 +18,8 @@ interface Started {
   stdout: string[];
   stderr: string[];
   exited: Promise<number | null>;
+  /** Settles once npm and every process that shares its output (the service) have closed it: all of it is read. */
+  closed: Promise<void>;
 }
 
 function npm(args: string[], env: Record<string, string>): Started {
@@ -28,6 +30,7 @@ function npm(args: string[], env: Record<string, string>): Started {
     stdout: [],
     stderr: [],
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    closed: new Promise((resolve) => child.once('close', () => resolve())),
   };
   child.stdout!.on('data', (d) => started.stdout.push(String(d)));
   child.stderr!.on('data', (d) => started.stderr.push(String(d)));
@@ -61,69 +64,99 @@ function isRunning(pid: number): boolean {
   }
 }
 
+interface Server extends Started {
+  port: number;
+  dataDir: string;
+}
+
+/** `npm start` on a free port with a data folder of its own, once it is ready. */
+async function startServer(): Promise<Server> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-start-'));
+  const port = await freePort();
+  const server = Object.assign(npm(['start'], { PORT: String(port), DATA_DIR: dataDir }), { port, dataDir });
+  try {
+    await waitForReady(port, server);
+  } catch (err) {
+    await removeServer(server);
+    throw err;
+  }
+  return server;
+}
+
+/** Ends a server a test left running (the service under npm too, not only npm) and removes its folder. */
+async function removeServer(s: Server): Promise<void> {
+  if (s.child.exitCode === null && s.child.signalCode === null) {
+    const lock = path.join(s.dataDir, 'db.lock');
+    if (existsSync(lock)) process.kill(JSON.parse(readFileSync(lock, 'utf8')).pid, 'SIGKILL');
+    s.child.kill('SIGKILL');
+    await s.exited;
+  }
+  await rm(s.dataDir, { recursive: true, force: true });
+}
+
 describe('npm start (the process an operator runs)', function () {
   this.timeout(180_000);
-  let dataDir: string;
-  let port: number;
-  let first: Started;
+  // The server the refusals meet: none of them stops it. A test that stops a server starts its own.
+  let running: Server;
 
   before(async () => {
     // Built once here, so no start below spends its time (or its first lines) building.
     const built = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
     expect(built.status, built.stderr).to.equal(0);
-    dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-start-'));
-    port = await freePort();
-    first = npm(['start'], { PORT: String(port), DATA_DIR: dataDir });
-    await waitForReady(port, first);
+    running = await startServer();
   });
   after(async () => {
-    // After a failed test: the service under npm too, not only npm.
-    if (first?.child.exitCode === null) {
-      const lock = path.join(dataDir, 'db.lock');
-      if (existsSync(lock)) process.kill(JSON.parse(readFileSync(lock, 'utf8')).pid, 'SIGKILL');
-      first.child.kill('SIGKILL');
-      await first.exited;
-    }
-    await rm(dataDir, { recursive: true, force: true });
+    if (running) await removeServer(running);
   });
 
   it('writes nothing but JSON log lines, the OAuth library loading on the first OAuth request included', async () => {
-    const metadata = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-authorization-server`);
-    expect(metadata.status).to.equal(200);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(complaint(first), 'stderr').to.deep.equal([]);
-    const lines = first.stdout
-      .join('')
-      .split('\n')
-      .filter((l) => l && !l.startsWith('>'));
-    for (const line of lines) expect(() => JSON.parse(line), line).to.not.throw();
-    // On Node 20 the library calls the runtime unsupported: that goes to the log, at warn.
-    if (process.versions.node.startsWith('20.'))
-      expect(lines.some((l) => l.includes('"library":"oidc-provider"') && l.includes('Unsupported runtime'))).to.equal(
-        true,
-      );
+    const own = await startServer();
+    try {
+      const metadata = await fetch(`http://127.0.0.1:${own.port}/.well-known/oauth-authorization-server`);
+      expect(metadata.status).to.equal(200);
+      // Everything it wrote, the stop's lines included, once it has ended and its output is closed.
+      own.child.kill('SIGTERM');
+      await own.closed;
+      expect(complaint(own), 'stderr').to.deep.equal([]);
+      const lines = own.stdout
+        .join('')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('>'));
+      for (const line of lines) expect(() => JSON.parse(line), line).to.not.throw();
+      expect(
+        lines.some((l) => l.includes('"msg":"stopped"')),
+        `the stop's line among them:\n${lines.join('\n')}`,
+      ).to.equal(true);
+      // On Node 20 the library calls the runtime unsupported: that goes to the log, at warn.
+      if (process.versions.node.startsWith('20.'))
+        expect(
+          lines.some((l) => l.includes('"library":"oidc-provider"') && l.includes('Unsupported runtime')),
+        ).to.equal(true);
+    } finally {
+      await removeServer(own);
+    }
   });
 
   it('refuses a start on a port in use with one line, without touching its data folder', async () => {
     const otherData = path.join(tmpdir(), `linkpage-never-${process.pid}`);
-    const second = npm(['start'], { PORT: String(port), DATA_DIR: otherData });
+    const second = npm(['start'], { PORT: String(running.port), DATA_DIR: otherData });
     expect(await second.exited).to.equal(1);
     expect(complaint(second)).to.deep.equal([
-      `Cannot start: Port ${port} is in use by another process: stop it, or set PORT to a free port.`,
+      `Cannot start: Port ${running.port} is in use by another process: stop it, or set PORT to a free port.`,
     ]);
     expect(existsSync(otherData), 'the data folder was never made').to.equal(false);
   });
 
   it('refuses a second server on the same data folder with one line naming the process that holds it', async () => {
-    const holder = JSON.parse(readFileSync(path.join(dataDir, 'db.lock'), 'utf8')).pid as number;
-    const second = npm(['start'], { PORT: String(await freePort()), DATA_DIR: dataDir });
+    const holder = JSON.parse(readFileSync(path.join(running.dataDir, 'db.lock'), 'utf8')).pid as number;
+    const second = npm(['start'], { PORT: String(await freePort()), DATA_DIR: running.dataDir });
     expect(await second.exited).to.equal(1);
     const lines = complaint(second);
     expect(lines).to.have.length(1);
     expect(lines[0]).to.match(
-      new RegExp(`^Cannot start: The embedded database ${dataDir}/db is in use by process ${holder} \\(`),
+      new RegExp(`^Cannot start: The embedded database ${running.dataDir}/db is in use by process ${holder} \\(`),
     );
-    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 'the first still serves').to.equal(200);
+    expect((await fetch(`http://127.0.0.1:${running.port}/readyz`)).status, 'the first still serves').to.equal(200);
   });
 
   it('refuses the command-line tools on a held data folder the same way', async () => {
@@ -131,7 +164,7 @@ describe('npm start (the process an operator runs)', function () {
       ['run', 'ban', '--', 'somebody', 'spam'],
       ['run', 'republish'],
     ]) {
-      const tool = npm(args, { DATA_DIR: dataDir });
+      const tool = npm(args, { DATA_DIR: running.dataDir });
       expect(await tool.exited, args.join(' ')).to.equal(1);
       const lines = complaint(tool);
       expect(lines, args.join(' ')).to.have.length(1);
@@ -166,19 +199,20 @@ describe('npm start (the process an operator runs)', function () {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`stops on ${signal} sent to npm's own process, leaving no process behind and the folder free`, async () => {
-      if (first.child.exitCode !== null) {
-        first = npm(['start'], { PORT: String(port), DATA_DIR: dataDir });
-        await waitForReady(port, first);
+      const own = await startServer();
+      try {
+        const service = JSON.parse(readFileSync(path.join(own.dataDir, 'db.lock'), 'utf8')).pid as number;
+        expect(service, 'the service is a process of its own under npm').to.not.equal(own.child.pid);
+        own.child.kill(signal);
+        expect(await own.exited).to.be.oneOf([0, null]);
+        for (let i = 0; i < 100 && isRunning(service); i++) await new Promise((r) => setTimeout(r, 100));
+        expect(isRunning(service), 'the node process is gone').to.equal(false);
+        expect(existsSync(path.join(own.dataDir, 'db.lock')), 'the lock is released').to.equal(false);
+        expect(await fetch(`http://127.0.0.1:${own.port}/healthz`).catch(() => 'refused')).to.equal('refused');
+        expect(own.stdout.join('')).to.include('"msg":"stopped"');
+      } finally {
+        await removeServer(own);
       }
-      const service = JSON.parse(readFileSync(path.join(dataDir, 'db.lock'), 'utf8')).pid as number;
-      expect(service, 'the service is a process of its own under npm').to.not.equal(first.child.pid);
-      first.child.kill(signal);
-      expect(await first.exited).to.be.oneOf([0, null]);
-      for (let i = 0; i < 100 && isRunning(service); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(isRunning(service), 'the node process is gone').to.equal(false);
-      expect(existsSync(path.join(dataDir, 'db.lock')), 'the lock is released').to.equal(false);
-      expect(await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => 'refused')).to.equal('refused');
-      expect(first.stdout.join('')).to.include('"msg":"stopped"');
     });
   }
 });

@@ -48,12 +48,17 @@ describe('the port, bound before the service starts (start/port.ts)', function (
       expect(readyz.status).to.equal(503);
       expect(await readyz.json()).to.deep.equal({ ready: false, starting: true });
       let answered = false;
+      // Heard after the port's own listener has taken the request (and held it, or answered it).
+      const arrived = new Promise<http.ServerResponse>((resolve) =>
+        bound.server.once('request', (_req, res) => resolve(res)),
+      );
       const held = fetch(`${base}/api/agent/me`).then((res) => {
         answered = true;
         return res;
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(answered, 'held until the service serves').to.equal(false);
+      const taken = await arrived;
+      expect(taken.headersSent || taken.writableEnded, 'held until the service serves').to.equal(false);
+      expect(answered).to.equal(false);
       bound.serve((_req, res) => res.writeHead(204).end());
       expect((await held).status).to.equal(204);
     } finally {

@@ -7,6 +7,7 @@ import { listMigrations, migrate } from '../../store/migrate.js';
 import { namesRepo } from '../../store/names.js';
 import { isOutage } from '../../store/outage.js';
 import { suiteEngine as engine, freshDatabase } from '../helpers/db.js';
+import { until } from '../helpers/until.js';
 
 async function seedAccount(db: Database, id: string) {
   await db.query('INSERT INTO accounts (id) VALUES ($1)', [id]);
@@ -65,8 +66,9 @@ describe(`store on ${engine}`, function () {
   });
 
   it('returns counts as numbers, timestamps as Dates and JSONB as objects', async () => {
+    await seedPage(db, '5'.repeat(24), 'a'.repeat(24), 'typed-values');
     const [row] = await db.query<{ n: number; big: number; at: Date; profile: unknown }>(
-      `SELECT count(*) AS n, 9007199254740::bigint AS big, now() AS at, (SELECT profile FROM pages WHERE username = 'committed') AS profile FROM pages`,
+      `SELECT count(*) AS n, 9007199254740::bigint AS big, now() AS at, (SELECT profile FROM pages WHERE username = 'typed-values') AS profile FROM pages`,
     );
     expect(row.n).to.be.a('number');
     expect(row.big).to.equal(9007199254740);
@@ -120,7 +122,12 @@ if (process.env.DATABASE_URL) {
             // As a server restart does: the connection ends while the transaction waits on
             // something else (storing files), with no query of its own under way.
             await other.query('SELECT pg_terminate_backend($1)', [pid]);
-            await new Promise((resolve) => setTimeout(resolve, 200));
+            // Until the server has ended that backend, and so its connection.
+            const ended = await until(
+              async () => (await other.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).length === 0,
+              10_000,
+            );
+            expect(ended, 'the backend ended').to.equal(true);
             await tx.query('SELECT 1');
           })
           .then(
