@@ -183,7 +183,7 @@ describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow',
 
   it('passes short paths, the view pixel and tap pings to the router every time, and counts each', async () => {
     const a = await createAgentAccount({
-      page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example/', path: 'shop' }] },
+      page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example.com/', path: 'shop' }] },
     });
     const name = a.page.username;
     const blockId = a.page.blocks[0].id;
