@@ -15,7 +15,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { median } from './stats.js';
+
+/** The middle of the values: the mean of the two middle ones for an even count. */
+function middle(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+}
 
 /** Units where more is better; every other unit (ms, s, MB, %…) is a cost. */
 const RATES = new Set(['req/s', 'pages/s', 'links/s', '/s']);
@@ -177,9 +183,9 @@ function report(o: Options, sides: { ref: Figure[][]; head: Figure[][] }): numbe
       .map((run, i) => [run.get(figure.key), headRuns[i].get(figure.key)] as const)
       .filter((pair): pair is readonly [Figure, Figure] => Boolean(pair[0] && pair[1]));
     if (pairs.length === 0) continue;
-    const ratio = median(pairs.map(([a, b]) => worseBy(a.value, b.value, figure.unit)));
-    const refValue = median(pairs.map(([a]) => a.value));
-    const headValue = median(pairs.map(([, b]) => b.value));
+    const ratio = middle(pairs.map(([a, b]) => worseBy(a.value, b.value, figure.unit)));
+    const refValue = middle(pairs.map(([a]) => a.value));
+    const headValue = middle(pairs.map(([, b]) => b.value));
     const flag = o.failOver !== null && ratio > o.failOver ? '  <- over the limit' : '';
     if (flag) worse.push(`${figure.label}: worse by ${ratio.toFixed(2)}`);
     console.log(
