@@ -239,7 +239,7 @@ const begun = performance.now();
 if (run('memory')) await memory(short ? { settleMs: 300, loadSeconds: 2, short } : {});
 if (!short && run('cdn')) await cdn();
 if (run('startup')) await printColdStart(short ? 1 : 5, !short);
-if (run('render')) render(short ? 1 : 9, short ? 20 : 150);
+if (run('render')) render(short ? 3 : 9, short ? 50 : 150);
 if (run('encodings')) await encodings(short ? 5 : 60);
 if (run('redirects')) await redirects(short ? 1 : 3, short ? 1 : 5);
 if (run('pixel')) await pixel(short ? 1 : 3, short ? 1 : 5);
