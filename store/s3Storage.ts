@@ -5,6 +5,12 @@ import { assertKey, metaOf, type ObjectStorage, quotedMd5, type S3Options } from
 /** The user metadata (`x-amz-meta-surrogate-keys`) that holds an object's purge keys in a bucket. */
 const SURROGATE_KEYS_HEADER = 'surrogate-keys';
 
+/** A prefix is a key followed by `/`. */
+function assertPrefix(prefix: string): void {
+  assertKey(prefix.replace(/\/$/, ''));
+  if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+}
+
 /** Any S3-compatible bucket through @aws-sdk/client-s3. */
 export function s3Storage(options: S3Options): ObjectStorage {
   // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
@@ -106,8 +112,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
     },
 
     async deletePrefix(prefix, keep = []) {
-      assertKey(prefix.replace(/\/$/, ''));
-      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+      assertPrefix(prefix);
       const { sdk, client } = await s3();
       let count = 0;
       // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
@@ -121,6 +126,13 @@ export function s3Storage(options: S3Options): ObjectStorage {
         count += keys.length;
         if (!listed.IsTruncated) return count;
       }
+    },
+
+    async list(prefix) {
+      assertPrefix(prefix);
+      const { sdk, client } = await s3();
+      const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix }));
+      return (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
     },
   };
 }

@@ -244,7 +244,8 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
           },
           has: (key) => inner.has(key),
           delete: (keys) => inner.delete(keys),
-          deletePrefix: (prefix) => inner.deletePrefix(prefix),
+          deletePrefix: (prefix, keep) => inner.deletePrefix(prefix, keep),
+          list: (prefix) => inner.list(prefix),
         },
       });
     });
@@ -288,7 +289,8 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
           get: (key) => inner.get(key),
           has: (key) => inner.has(key),
           delete: (keys) => (failing ? fail() : inner.delete(keys)),
-          deletePrefix: (prefix) => (failing ? fail() : inner.deletePrefix(prefix)),
+          deletePrefix: (prefix, keep) => (failing ? fail() : inner.deletePrefix(prefix, keep)),
+          list: (prefix) => (failing ? fail() : inner.list(prefix)),
         },
       });
     });
