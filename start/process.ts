@@ -255,6 +255,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
       await Promise.all(ports.map((p) => drain(p.server, drainMs)));
       await jobs?.stop();
       await counters.stop();
+      await services.publisher.settled();
       await services.mailer.settled();
       services.mailer.close();
       if (!overrides.db) await db.close();

@@ -317,6 +317,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       failing = false;
       flaky.clock.advance(60_000);
       await flaky.services.publisher.drain();
+      await flaky.services.publisher.settled(); // the outbox row waits for the new share card
       const page = await flaky.services.storage.get(`pages/${a.page.username}/index.html`);
       expect(page?.body.toString()).to.include('After the outage');
       const left = await flaky.services.db.query('SELECT 1 FROM publish_queue WHERE username = $1', [a.page.username]);
