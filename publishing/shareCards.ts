@@ -24,6 +24,15 @@ export const PICTURES_HOLD_MS = 30_000;
 /** Names whose pictures this process remembers storing; past this many it forgets them all. */
 const REMEMBERED = 10_000;
 
+/**
+ * Whether a change newer than the publish that asked for the pictures (outbox generation
+ * `queued`) waits in the outbox: its own publish names a stored card and has its pictures drawn,
+ * so a burst of edits draws and publishes again only for the latest.
+ */
+function superseded(queued: number | null, waiting: number | null): boolean {
+  return queued !== null && waiting !== null && waiting !== queued;
+}
+
 export function createPictureDrawer(
   d: { db: Database; storage: ObjectStorage; log: Logger },
   then: {
@@ -42,7 +51,8 @@ export function createPictureDrawer(
   const stored = new Map<string, string>();
 
   async function draw(username: string, queued: number | null): Promise<void> {
-    const { row } = await publishQueueRepo(d.db).withPage(username);
+    const { queued: latest, row } = await publishQueueRepo(d.db).withPage(username);
+    if (superseded(queued, latest)) return;
     // A page no longer shown: the change that hid it queued a publish of its own, which removes its files.
     if (!row || !isLive(row)) {
       if (queued !== null) await publishQueueRepo(d.db).complete(username, queued);
@@ -61,6 +71,7 @@ export function createPictureDrawer(
     }
     if (stored.size >= REMEMBERED) stored.clear();
     stored.set(username, card);
+    if (superseded(queued, (await publishQueueRepo(d.db).find(username))?.generation ?? null)) return;
     await then.republish(username);
   }
 
