@@ -18,10 +18,10 @@ import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { pageDomainsRepo } from '../store/pageDomains.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
-import { deleteOgImages, namedCard } from './ogPicture.js';
+import { deleteOgImages, namedCard, ogKeyOf } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { createPurger } from './purges.js';
-import { createPictureDrawer, PICTURES_HOLD_MS } from './shareCards.js';
+import { createPictureDrawer, type DrawnPictures, PICTURES_HOLD_MS, storePictures } from './shareCards.js';
 
 export interface PublisherDeps {
   /** The site addresses pages are rendered with (the configuration has them). */
@@ -39,38 +39,39 @@ export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
-  const pictures = createPictureDrawer(d, {
-    republish: (username) => attempt(username, true).catch(() => {}),
-    failed: recordFailure,
-  });
+  const pictures = createPictureDrawer(d, (username, drawn) => attempt(username, { drawn }).catch(() => {}));
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
 
   /**
    * Reads the name's page and outbox generation, brings its files in line, clears the outbox row,
-   * or holds it when the page's pictures are to be drawn after (`draw`). `sweep`: off the edit's
-   * path (the pictures were just stored, or the outbox retries), the share cards the HTML no
-   * longer names are deleted.
+   * or holds it when the page's pictures are to be drawn after (`draw`). `drawn`: pictures drawn
+   * after an earlier publish, stored first when the page still shows them. `sweep` (off the
+   * edit's path: with pictures, or an outbox retry): the share cards the HTML no longer names go.
    */
-  async function converge(db: Queryable, username: string, sweep: boolean) {
+  async function converge(db: Queryable, username: string, o: { sweep?: boolean; drawn?: DrawnPictures }) {
     const { queued, row } = await publishQueueRepo(db).withPage(username);
     const live = isLive(row);
     let objects: Map<string, StoredObject> | null = null;
     let draw = false;
     let kept: string | null = null;
     if (row && live) {
+      const drawn = o.drawn?.card === ogKeyOf(row) ? o.drawn : undefined;
+      const pics = drawn ? await storePictures(d.storage, drawn) : [];
+      if (drawn) pictures.remember(username, drawn.card);
       const domain = await pageDomainsRepo(db).servingDomain(row.id, d.now(), d.domainGraceMs);
       const card = await namedCard(row, d.storage);
       const written = await writePage({ ...row, domain, card: card.hash });
-      objects = written.objects;
+      objects = new Map([...pics, ...written.objects]);
       if (row.renderVersion !== written.version) {
         await pagesRepo(db).setRenderVersion(row.id, written.version);
       }
       const own = card.current ? ogImageKey(username, card.hash!) : null;
-      draw = own === null || !pictures.has(username, own);
+      // Pictures just drawn are not drawn again, even a card that could not be (the page keeps the one it names).
+      draw = !drawn && (own === null || !pictures.has(username, own));
       // The page names its own card, its pictures stored: the earlier cards may go.
-      if (!draw) kept = own;
+      if (own && !draw) kept = own;
     } else {
       await deleteFiles(username);
     }
@@ -78,7 +79,7 @@ export function createPublisher(d: PublisherDeps) {
     // fails the publish, which the outbox retries.
     await purges.direct([pageKey(username)]);
     // The earlier cards go only once the page naming the new one is stored and the CDN has let go of the old page.
-    if (sweep && kept) await deleteOgImages(d.storage, username, [kept]);
+    if ((o.sweep || o.drawn) && kept) await deleteOgImages(d.storage, username, [kept]);
     if (queued !== null && draw) {
       await publishQueueRepo(db).hold(username, queued, new Date(d.now().getTime() + PICTURES_HOLD_MS));
     } else if (queued !== null) await publishQueueRepo(db).complete(username, queued);
@@ -119,7 +120,7 @@ export function createPublisher(d: PublisherDeps) {
         publishQueueRepo(d.db).failed(row.username, row.generation, f.error, f.retryAt ?? f.now),
     },
     async attempt(row) {
-      await inTurn(row.username, () => publishNow(row.username, true));
+      await inTurn(row.username, () => publishNow(row.username, { sweep: true }));
       return { ok: true };
     },
     async afterFailure(row, f) {
@@ -128,37 +129,32 @@ export function createPublisher(d: PublisherDeps) {
     },
   };
 
-  /** Records a failed publish of the name: its outbox row is tried again by PUBLISH_RETRY. */
-  async function recordFailure(username: string, err: unknown): Promise<void> {
-    const error = String((err as Error)?.message ?? err);
-    const queued = await publishQueueRepo(d.db).find(username);
-    if (queued) await failedAttempt(outbox, queued, '', { error, now: d.now() });
-    else failed(username, 1, error);
-  }
-
-  /** Publishes one name now (`sweep` as for converge); on failure the outbox row stays and records the error. */
-  async function attempt(username: string, sweep: boolean): Promise<void> {
+  /** Publishes one name now (`o` as for converge); on failure the outbox row stays and records the error. */
+  async function attempt(username: string, o: { drawn?: DrawnPictures } = {}): Promise<void> {
     await inTurn(username, async () => {
       try {
-        await publishNow(username, sweep);
+        await publishNow(username, o);
       } catch (err) {
-        await recordFailure(username, err);
+        const error = String((err as Error)?.message ?? err);
+        const queued = await publishQueueRepo(d.db).find(username);
+        if (queued) await failedAttempt(outbox, queued, '', { error, now: d.now() });
+        else failed(username, 1, error);
         throw err;
       }
     });
   }
 
-  async function publishNow(username: string, sweep: boolean): Promise<void> {
+  async function publishNow(username: string, o: { sweep?: boolean; drawn?: DrawnPictures }): Promise<void> {
     let done: Awaited<ReturnType<typeof converge>>;
     if (d.db.engine === 'postgres') {
       // Across processes: one publisher per name at a time, so an older render never lands last.
       done = await d.db.transaction(async (tx) => {
         await publishQueueRepo(tx).lockName(username);
-        return converge(tx, username, sweep);
+        return converge(tx, username, o);
       });
     } else {
       // PGlite lives in this one process, where the chain above already orders publishes.
-      done = await converge(d.db, username, sweep);
+      done = await converge(d.db, username, o);
     }
     for (const listener of listeners) listener(done.published);
     // The page is served from here on; its pictures are drawn after it.
@@ -166,7 +162,7 @@ export function createPublisher(d: PublisherDeps) {
   }
 
   /** Publishes one name now; on failure the outbox row stays and records the error. */
-  const publish = (username: string) => attempt(username, false);
+  const publish = (username: string) => attempt(username);
 
   /**
    * Renders the page and stores its files; returns the render version used (versions.ts) and

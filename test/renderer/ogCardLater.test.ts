@@ -9,40 +9,48 @@ import { ogImagePrefix } from '../../store/layout.js';
 import { fsStorage, type ObjectStorage } from '../../store/objects.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
 import { startApp } from '../helpers/app.js';
-import { api, pageRequest } from '../helpers/client.js';
+import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
 
 /**
- * Folder storage whose puts of share cards wait while the gate is shut: the card drawer held
- * until released. `reached` resolves once a card's put is waiting.
+ * Folder storage that holds, while the gate is shut, the puts of share cards (`'store'`: the
+ * pictures are drawn and wait to be stored) or the reads of avatars (`'draw'`: the card of a page
+ * with an avatar is being drawn). `reached` resolves once one is held.
  */
 function gatedStorage(inner: ObjectStorage) {
-  let shut = false;
+  let shut: 'store' | 'draw' | null = null;
   let release = () => {};
   let opened = Promise.resolve();
   let arrived = () => {};
   let reached = Promise.resolve();
+  const hold = async (held: boolean) => {
+    if (!held) return;
+    arrived();
+    await opened;
+  };
   const storage: ObjectStorage = {
     ...inner,
     async put(key, body, meta, options) {
-      if (shut && key.includes('/og/')) {
-        arrived();
-        await opened;
-      }
+      await hold(shut === 'store' && key.includes('/og/'));
       return inner.put(key, body, meta, options);
+    },
+    async get(key) {
+      await hold(shut === 'draw' && key.startsWith('media/'));
+      return inner.get(key);
     },
   };
   return {
     storage,
-    shut() {
-      shut = true;
+    shut(what: 'store' | 'draw' = 'store') {
+      shut = what;
       opened = new Promise((resolve) => (release = resolve));
       reached = new Promise((resolve) => (arrived = resolve));
     },
     reached: () => reached,
     release() {
-      shut = false;
+      shut = null;
       release();
     },
   };
@@ -107,8 +115,13 @@ describe("share cards: drawn after the page's files are stored and served (publi
   it('never names a card that is not stored, when another edit comes while a card is drawn', async () => {
     const a = await createAgentAccount({ page: { displayName: 'Busy Card', bio: 'Line 0' } });
     const name = a.page.username;
+    const avatar = await uploadImage(a.key, 'avatar', await imageOf('png'));
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
+      200,
+    );
+    await app().services.publisher.settled();
     const before = (await served(name))!;
-    gate.shut();
+    gate.shut('draw');
     await editBio(a, 'Line 1');
     await gate.reached();
     // The drawer waits on the gate, so nothing deletes a card while the page is read.
@@ -128,6 +141,25 @@ describe("share cards: drawn after the page's files are stored and served (publi
     expect(await app().services.storage.list(ogImagePrefix(name)), 'only the card the page names').to.deep.equal([
       last.key,
     ]);
+  });
+
+  it('leaves none of the files of a page unpublished while its card was drawn', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Gone Card', bio: 'Line 0' } });
+    const name = a.page.username;
+    const avatar = await uploadImage(a.key, 'avatar', await imageOf('png'));
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
+      200,
+    );
+    await app().services.publisher.settled();
+    gate.shut('draw');
+    await editBio(a, 'Drawn for nothing');
+    await gate.reached();
+    const off = await api.patch(`/api/profiles/${a.page.id}`, { isPublished: false }, { key: a.key });
+    expect(off.status, off.text).to.equal(200);
+    gate.release();
+    await app().services.publisher.settled();
+    expect(await app().services.storage.list(`pages/${name}/`)).to.deep.equal([]);
+    expect((await pageRequest(name, '/')).status).to.equal(404);
   });
 
   it('names no card on a new page until its card is stored', async () => {
