@@ -1,9 +1,9 @@
 /**
  * Draws a page's link-preview picture with sharp: 1200 × 630 PNG in the template's look
  * (ogCard.ts): its face, colours and layout, the avatar (or the name's initial on the accent),
- * the name, @handle, the bio's first line and the service's mark. Drawn at publish only when no
- * picture of the same inputs is stored (its key holds the hash of the inputs, ogImage.ts), so an
- * edited link or a later line of the bio draws nothing.
+ * the name, @handle, the bio's first line and the service's mark. Drawn after a publish
+ * (shareCards.ts) only when no picture of the same inputs is stored (its key holds the hash of
+ * the inputs, ogImage.ts), so an edited link or a later line of the bio draws nothing.
  *
  * The template faces are made known to fontconfig first (ogFonts.ts); letters they lack fall
  * back to DejaVu Sans, which every Debian machine with fontconfig has (Latin, Greek, Cyrillic,
@@ -74,12 +74,33 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
 // Pictures being drawn, by key: two publishes of one page at once draw it once.
 const drawing = new Map<string, Promise<Buffer>>();
 
+/** The key the page's picture is stored under (the hash of what it shows). */
+export function ogKeyOf(row: RenderRow): string {
+  return ogImageKey(row.username, ogHash(ogInputs(row)));
+}
+
+/**
+ * The stored picture a publish of the page names now, by hash: its own when it is stored
+ * (`current`); else one stored for the name before (its previous, while its own is drawn), or
+ * none. So the HTML never names a picture that is not stored.
+ */
+export async function namedCard(
+  row: RenderRow,
+  storage: ObjectStorage,
+): Promise<{ hash: string | null; current: boolean }> {
+  const own = ogHash(ogInputs(row));
+  // Asked of storage every time (another process may have deleted it), without reading it.
+  if (await storage.has(ogImageKey(row.username, own))) return { hash: own, current: true };
+  const prefix = ogImagePrefix(row.username);
+  const hashes = (await storage.list(prefix)).map((key) => key.slice(prefix.length).replace(/\.png$/, ''));
+  return { hash: hashes.find((h) => /^[0-9a-f]{16}$/.test(h)) ?? null, current: false };
+}
+
 /**
  * The page's picture to store, or none: when one of the same inputs is stored already, or it
- * cannot be drawn (`failed` is told why; the page goes out without it). Pictures of the page's
- * earlier inputs stay until the page that names the new one is stored (deleteOgImages with
- * `keep`, after the publish's writes): a publish that fails half way leaves the live page's
- * picture in place.
+ * cannot be drawn (`failed` is told why; the page keeps the picture it names). Pictures of the
+ * page's earlier inputs stay until the page that names the new one is stored (deleteOgImages
+ * with `keep`, after the publish's writes).
  */
 export async function ogImageFile(
   row: RenderRow,
@@ -89,7 +110,6 @@ export async function ogImageFile(
   const inputs = ogInputs(row);
   const key = ogImageKey(row.username, ogHash(inputs));
   try {
-    // Asked of storage every time (another process may have deleted it), without reading it.
     if (await storage.has(key)) return [];
     let body = drawing.get(key);
     if (!body) {

@@ -54,9 +54,10 @@ export function pageMeta(row: RenderRow): PageMeta {
 /**
  * `updatedAt`: the page's last change (its JSON-LD `dateModified`); rows from the database always carry it.
  * `domain`: the custom domain the page serves on, which is then its address in every file.
+ * `card`: the hash of the stored link preview the HTML names (null: none); absent, the page's own.
  */
 export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'> &
-  Partial<Pick<Page, 'updatedAt'>> & { domain?: string | null };
+  Partial<Pick<Page, 'updatedAt'>> & { domain?: string | null; card?: string | null };
 
 /**
  * A page as the republish job reads it: the blocks still as their json text, parsed where the
@@ -90,6 +91,7 @@ function render(row: RenderRow, site: SiteUrls, now: Date) {
     page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks, updatedAt: row.updatedAt },
     now,
     urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
+    card: row.card,
   });
   return { page, ...rendered };
 }

@@ -1,7 +1,7 @@
 /**
- * The pictures a publish stores beside a page: its icons (pageIcons.ts) and its link-preview
- * picture (ogPicture.ts), made side by side. Each is made only when what it shows changed; a
- * page whose pictures cannot be made goes out without them (the failure logged).
+ * The pictures stored beside a page after its publish (shareCards.ts): its icons (pageIcons.ts)
+ * and its link-preview picture (ogPicture.ts), made side by side. Each is made only when what
+ * it shows changed; a page whose pictures cannot be made keeps those it has (the failure logged).
  */
 import type { Logger } from 'pino';
 import type { ObjectStorage } from '../store/objects.js';

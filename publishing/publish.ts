@@ -2,7 +2,8 @@
  * Publishing: bring a name's files in object storage in line with the database. A published,
  * unbanned page is rendered once into index.html, page.md and the router's route table
  * (meta.json); anything else has its files removed. Changes enqueue the name in the same
- * transaction (the outbox), so a failed publish is retried until storage takes it.
+ * transaction (the outbox), so a failed publish is retried until storage takes it. Its pictures
+ * (icons, share card) are drawn after the page is stored and served (shareCards.ts).
  */
 import type { Logger } from 'pino';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
@@ -12,15 +13,15 @@ import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
 import { PUBLISH_RETRY } from '../queue/policies.js';
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
-import { ogImagePrefix, pageKeys } from '../store/layout.js';
+import { ogImageKey, pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { pageDomainsRepo } from '../store/pageDomains.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
-import { deleteOgImages } from './ogPicture.js';
+import { deleteOgImages, namedCard, ogKeyOf } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
-import { pageImageFiles } from './pageImages.js';
 import { createPurger } from './purges.js';
+import { createPictureDrawer, type DrawnPictures, PICTURES_HOLD_MS, storePictures } from './shareCards.js';
 
 export interface PublisherDeps {
   /** The site addresses pages are rendered with (the configuration has them). */
@@ -38,30 +39,52 @@ export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
+  const pictures = createPictureDrawer(d, (username, drawn) => attempt(username, { drawn }).catch(() => {}));
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
 
-  /** Reads the name's page and outbox generation, brings its files in line, clears the outbox row. */
-  async function converge(db: Queryable, username: string): Promise<Published> {
+  /**
+   * Reads the name's page and outbox generation, brings its files in line, clears the outbox row,
+   * or holds it when the page's pictures are to be drawn after (`draw`). `drawn`: pictures drawn
+   * after an earlier publish, stored first when the page still shows them. `sweep` (off the
+   * edit's path: with pictures, or an outbox retry): the share cards the HTML no longer names go.
+   */
+  async function converge(db: Queryable, username: string, o: { sweep?: boolean; drawn?: DrawnPictures }) {
     const { queued, row } = await publishQueueRepo(db).withPage(username);
     const live = isLive(row);
     let objects: Map<string, StoredObject> | null = null;
+    let draw = false;
+    let kept: string | null = null;
     if (row && live) {
+      const drawn = o.drawn?.card === ogKeyOf(row) ? o.drawn : undefined;
+      const pics = drawn ? await storePictures(d.storage, drawn) : [];
+      if (drawn) pictures.remember(username, drawn.card);
       const domain = await pageDomainsRepo(db).servingDomain(row.id, d.now(), d.domainGraceMs);
-      const written = await writePage({ ...row, domain });
-      objects = written.objects;
+      const card = await namedCard(row, d.storage);
+      const written = await writePage({ ...row, domain, card: card.hash });
+      objects = new Map([...pics, ...written.objects]);
       if (row.renderVersion !== written.version) {
         await pagesRepo(db).setRenderVersion(row.id, written.version);
       }
+      const own = card.current ? ogImageKey(username, card.hash!) : null;
+      // Pictures just drawn are not drawn again, even a card that could not be (the page keeps the one it names).
+      draw = !drawn && (own === null || !pictures.has(username, own));
+      // The page names its own card, its pictures stored: the earlier cards may go.
+      if (own && !draw) kept = own;
     } else {
       await deleteFiles(username);
     }
     // The CDN drops what it kept of the name before the outbox row goes: a purge that fails
     // fails the publish, which the outbox retries.
     await purges.direct([pageKey(username)]);
-    if (queued !== null) await publishQueueRepo(db).complete(username, queued);
-    return { username, live, nextChangeAt: live ? (row?.nextChangeAt ?? null) : null, objects };
+    // The earlier cards go only once the page naming the new one is stored and the CDN has let go of the old page.
+    if ((o.sweep || o.drawn) && kept) await deleteOgImages(d.storage, username, [kept]);
+    if (queued !== null && draw) {
+      await publishQueueRepo(db).hold(username, queued, new Date(d.now().getTime() + PICTURES_HOLD_MS));
+    } else if (queued !== null) await publishQueueRepo(db).complete(username, queued);
+    const published: Published = { username, live, nextChangeAt: live ? (row?.nextChangeAt ?? null) : null, objects };
+    return { published, draw, queued };
   }
 
   async function deleteFiles(username: string): Promise<void> {
@@ -97,7 +120,7 @@ export function createPublisher(d: PublisherDeps) {
         publishQueueRepo(d.db).failed(row.username, row.generation, f.error, f.retryAt ?? f.now),
     },
     async attempt(row) {
-      await inTurn(row.username, () => publishNow(row.username));
+      await inTurn(row.username, () => publishNow(row.username, { sweep: true }));
       return { ok: true };
     },
     async afterFailure(row, f) {
@@ -106,11 +129,11 @@ export function createPublisher(d: PublisherDeps) {
     },
   };
 
-  /** Publishes one name now; on failure the outbox row stays and records the error. */
-  async function publish(username: string): Promise<void> {
+  /** Publishes one name now (`o` as for converge); on failure the outbox row stays and records the error. */
+  async function attempt(username: string, o: { drawn?: DrawnPictures } = {}): Promise<void> {
     await inTurn(username, async () => {
       try {
-        await publishNow(username);
+        await publishNow(username, o);
       } catch (err) {
         const error = String((err as Error)?.message ?? err);
         const queued = await publishQueueRepo(d.db).find(username);
@@ -121,20 +144,25 @@ export function createPublisher(d: PublisherDeps) {
     });
   }
 
-  async function publishNow(username: string): Promise<void> {
-    let published: Published;
+  async function publishNow(username: string, o: { sweep?: boolean; drawn?: DrawnPictures }): Promise<void> {
+    let done: Awaited<ReturnType<typeof converge>>;
     if (d.db.engine === 'postgres') {
       // Across processes: one publisher per name at a time, so an older render never lands last.
-      published = await d.db.transaction(async (tx) => {
+      done = await d.db.transaction(async (tx) => {
         await publishQueueRepo(tx).lockName(username);
-        return converge(tx, username);
+        return converge(tx, username, o);
       });
     } else {
       // PGlite lives in this one process, where the chain above already orders publishes.
-      published = await converge(d.db, username);
+      done = await converge(d.db, username, o);
     }
-    for (const listener of listeners) listener(published);
+    for (const listener of listeners) listener(done.published);
+    // The page is served from here on; its pictures are drawn after it.
+    if (done.draw) pictures.later(username, done.queued);
   }
+
+  /** Publishes one name now; on failure the outbox row stays and records the error. */
+  const publish = (username: string) => attempt(username);
 
   /**
    * Renders the page and stores its files; returns the render version used (versions.ts) and
@@ -146,17 +174,12 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    // The icons and link preview with a publish that may change them; a template republish leaves them be.
-    if (options.routes !== false) files.push(...(await pageImageFiles(row, d.storage, d.log)));
     const stored = await Promise.all(
       files.map(async ({ key, body, meta }) => {
         const { etag, lastModified } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
         return [key, { body, ...meta, etag, lastModified }] as const;
       }),
     );
-    // A new link preview replaces the earlier ones only now that the page naming it is stored.
-    const picture = files.find(({ key }) => key.startsWith(ogImagePrefix(row.username)));
-    if (picture) await deleteOgImages(d.storage, row.username, [picture.key]);
     return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };
   }
 
@@ -196,6 +219,8 @@ export function createPublisher(d: PublisherDeps) {
     drain,
     publishScheduled,
     writePage,
+    /** Resolves once the pictures asked for so far are stored and their pages published again (before a process stops). */
+    settled: () => pictures.settled(),
     /**
      * Deletes the files of a page whose row is being deleted (housekeeping, inside its
      * transaction), and tells the listeners it is gone, as a publish would.

@@ -1,8 +1,10 @@
 /**
  * A page's link-preview picture (og:image), the part the renderer needs: what the picture shows
- * (its inputs), the hash that names it, and the head's values. The picture itself is drawn at
- * publish (ogPicture.ts); its URL holds the hash, so a page whose inputs change points at a new
- * picture and the crawlers, which keep a picture by its URL for long, fetch it again.
+ * (its inputs), the hash that names it, and the head's values. The picture itself is drawn after
+ * the page is published (publishing/shareCards.ts); its URL holds the hash, so a page whose
+ * inputs change points at a new picture and the crawlers, which keep a picture by its URL for
+ * long, fetch it again. The publisher tells which stored picture the head names (`card`), so it
+ * never names one not drawn yet.
  */
 import { createHash } from 'node:crypto';
 import type { Profile } from '../core/model.js';
@@ -67,7 +69,8 @@ export function ogHash(i: OgInputs): string {
 
 /** The head's link-preview values: the picture's absolute URL and what describes it. */
 export interface OgView {
-  image: string;
+  /** Null: no picture is stored yet, and the head names none. */
+  image: string | null;
   width: number;
   height: number;
   type: string;
@@ -114,11 +117,15 @@ export function ogLocale(locale: string): string {
   return `${l}_${REGIONS[l] ?? l.toUpperCase().slice(0, 2)}`;
 }
 
-/** `pageUrl` is the page's canonical URL, ending with a slash. */
-export function ogView(page: { username: string; profile: Profile }, pageUrl: string): OgView {
+/**
+ * `pageUrl` is the page's canonical URL, ending with a slash; `card` the hash of the stored
+ * picture to name (null: none), by default the picture of the page's own inputs.
+ */
+export function ogView(page: { username: string; profile: Profile }, pageUrl: string, card?: string | null): OgView {
   const inputs = ogInputs(page);
+  const hash = card === undefined ? ogHash(inputs) : card;
   return {
-    image: `${pageUrl}og/${ogHash(inputs)}.png`,
+    image: hash === null ? null : `${pageUrl}og/${hash}.png`,
     width: OG_WIDTH,
     height: OG_HEIGHT,
     type: 'image/png',

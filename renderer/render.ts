@@ -169,7 +169,7 @@ function renderWith(t: Loaded, input: RenderInput): Rendered {
     css,
     colors: t.colors[template],
     other: other && otherAccent(other, v.accent),
-    og: ogView(input.page, input.urls.page),
+    og: ogView(input.page, input.urls.page, input.card),
     escape: escapeHtml,
     handles: escapeHandles,
   });

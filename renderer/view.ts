@@ -3,7 +3,6 @@
  * templates only place it. Hidden and out-of-window blocks are left out here.
  */
 import { type Block, isShown, type Profile } from '../core/model.js';
-
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { markWide } from './grid.js';
@@ -30,6 +29,8 @@ export interface RenderInput {
     /** The service's home page (BASE_URL), which the footer links to; no footer line without it. */
     home?: string;
   };
+  /** The hash of the stored link preview the head names (null: none; absent: the page's own, ogImage.ts). */
+  card?: string | null;
 }
 
 type AppLink = { label: string; href: string };

@@ -64,3 +64,14 @@ export function logExits(log: Logger): void {
     (log as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym]?.flushSync?.();
   });
 }
+
+/** A database URL without its password, for the log. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}

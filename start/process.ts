@@ -28,7 +28,7 @@ import { pagesRepo } from '../store/pages.js';
 import { readSeed } from '../store/seed.js';
 import { databaseProblem, prepareDataDir, probeStorage, storageProblem } from './diagnose.js';
 import { refusedStart } from './failure.js';
-import { createLogger, logExits, routeWarnings } from './logger.js';
+import { createLogger, logExits, redactUrl, routeWarnings } from './logger.js';
 import { type BoundPort, bindPort } from './port.js';
 import { buildServices } from './services.js';
 import { createWebApp } from './web.js';
@@ -256,6 +256,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
       await Promise.all(ports.map((p) => drain(p.server, drainMs)));
       await jobs?.stop();
       await counters.stop();
+      await services.publisher.settled();
       await services.mailer.settled();
       services.mailer.close();
       if (!overrides.db) await db.close();
@@ -270,17 +271,6 @@ async function drain(server: http.Server, ms: number): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), ms);
   await closed;
   clearTimeout(timer);
-}
-
-/** A database URL without its password, for the log. */
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://…';
-  }
 }
 
 /**

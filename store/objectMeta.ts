@@ -76,6 +76,8 @@ export interface ObjectStorage {
    * `keep`; returns how many.
    */
   deletePrefix(prefix: string, keep?: readonly string[]): Promise<number>;
+  /** The keys stored under a folder (`prefix` is a key followed by `/`), at most 1,000. */
+  list(prefix: string): Promise<string[]>;
   /**
    * Removes what writes that failed or were cut off left behind (the folder storage's temporary
    * files of processes no longer running, or over a minute old); returns how many.

@@ -110,6 +110,21 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
   // Folders known to exist: most writes go to a page's folder that is already there.
   const folders = new Set<string>();
 
+  /** The folder of a prefix (a key followed by `/`). */
+  function folderOf(prefix: string): string {
+    assertKey(prefix.replace(/\/$/, ''));
+    if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+    return file(prefix.slice(0, -1));
+  }
+
+  /** The keys stored in a folder and below it (temporary files of writes under way left out). */
+  async function keysUnder(folder: string): Promise<string[]> {
+    const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+    return files
+      .filter((f) => f.isFile() && !f.name.endsWith('.tmp'))
+      .map((f) => path.relative(root, path.join(f.parentPath, f.name)).split(path.sep).join('/'));
+  }
+
   /** Removes the keys' files and, unless `keepMeta`, their metadata, if there. */
   async function removeKeys(keys: readonly string[], keepMeta = false): Promise<void> {
     const paths = keepMeta ? keys.map(file) : keys.flatMap((key) => [file(key), metaFile(key)]);
@@ -229,24 +244,23 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
     },
 
     async deletePrefix(prefix, keep = []) {
-      assertKey(prefix.replace(/\/$/, ''));
-      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
-      const folder = file(prefix.slice(0, -1));
-      const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+      const folder = folderOf(prefix);
+      const stored = await keysUnder(folder);
       if (keep.length > 0) {
-        const keys = files
-          .filter((f) => f.isFile() && !f.name.endsWith('.tmp'))
-          .map((f) => path.relative(root, path.join(f.parentPath, f.name)).split(path.sep).join('/'))
-          .filter((key) => !keep.includes(key));
+        const keys = stored.filter((key) => !keep.includes(key));
         await removeKeys(keys);
         return keys.length;
       }
-      const count = files.filter((f) => f.isFile() && !f.name.endsWith('.tmp')).length;
+      const count = stored.length;
       await rm(folder, { recursive: true, force: true });
       await rm(path.join(root, '.meta', prefix.slice(0, -1)), { recursive: true, force: true });
       folders.clear();
       for (const key of written.keys()) if (key.startsWith(prefix)) written.delete(key);
       return count;
+    },
+
+    async list(prefix) {
+      return (await keysUnder(folderOf(prefix))).slice(0, 1000);
     },
   };
 }

@@ -117,7 +117,19 @@ export function publishQueueRepo(db: Queryable) {
       await db.query('DELETE FROM publish_queue WHERE username = $1 AND generation = $2', [username, generation]);
     },
 
-    /** A failed publish of the name, tried again at `retryAt`. */
+    /**
+     * Holds `generation` until `until` while the page's pictures are drawn after its publish (no
+     * drain takes it before); the publish succeeded, so its failures are forgotten. A name
+     * queued again meanwhile is due at once all the same.
+     */
+    async hold(username: string, generation: number, until: Date) {
+      await db.query(
+        `UPDATE publish_queue SET next_attempt_at = $3, attempts = 0, last_error = NULL
+         WHERE username = $1 AND generation = $2`,
+        [username, generation, until],
+      );
+    },
+
     /** A failed attempt at `generation`; a name queued again meanwhile keeps its own, newer state. */
     async failed(username: string, generation: number, error: string, retryAt: Date) {
       await db.query(

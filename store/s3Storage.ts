@@ -21,6 +21,12 @@ export const SDK_LOG = {
   error: () => {},
 };
 
+/** A prefix is a key followed by `/`. */
+function assertPrefix(prefix: string): void {
+  assertKey(prefix.replace(/\/$/, ''));
+  if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+}
+
 /** Any S3-compatible bucket through @aws-sdk/client-s3. */
 export function s3Storage(options: S3Options): ObjectStorage {
   // The SDK is loaded with the first call, not with the process: the embedded default never needs it.
@@ -124,8 +130,7 @@ export function s3Storage(options: S3Options): ObjectStorage {
     },
 
     async deletePrefix(prefix, keep = []) {
-      assertKey(prefix.replace(/\/$/, ''));
-      if (!prefix.endsWith('/')) throw new Error(`prefix must end with /: ${prefix}`);
+      assertPrefix(prefix);
       const { sdk, client } = await s3();
       let count = 0;
       // Each listing is at most 1,000 keys, which is also what one DeleteObjects takes.
@@ -139,6 +144,13 @@ export function s3Storage(options: S3Options): ObjectStorage {
         count += keys.length;
         if (!listed.IsTruncated) return count;
       }
+    },
+
+    async list(prefix) {
+      assertPrefix(prefix);
+      const { sdk, client } = await s3();
+      const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix }));
+      return (listed.Contents ?? []).map((o) => o.Key!).filter(Boolean);
     },
   };
 }

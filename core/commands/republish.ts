@@ -249,6 +249,8 @@ export async function republishEveryPage(
     published += await s.publisher.drain(100);
     onProgress?.(published, total);
   }
+  // The pictures drawn after each publish, and the pages published again naming their cards.
+  await s.publisher.settled();
   // A worker running beside may have published some of them: what failed is what still waits.
   const failed = await publishQueueRepo(s.db).countFailing();
   return { published: total - failed, failed, total, ms: performance.now() - started };

@@ -32,14 +32,18 @@ const BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600].map((s) => s *
 describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
   const cdn = appWithCdn();
 
-  it("purges the page's key after it is created, edited, unpublished and deleted", async () => {
+  it("purges the page's key after it is created, edited, unpublished and deleted, and when it names its new share card", async () => {
     const a = await createAgentAccount();
     const key = pageKey(a.page.username);
-    expect(cdn().keys()).to.deep.equal([key]);
+    expect(cdn().keys(), 'created; its card named').to.deep.equal([key, key]);
     await api.patch(`/api/profiles/${a.page.id}`, { bio: 'New bio' }, { key: a.key });
+    await app().services.publisher.settled();
+    expect(cdn().keys(), 'edited; its new card named').to.have.length(4);
+    await api.patch(`/api/profiles/${a.page.id}`, { blocks: [] }, { key: a.key });
+    expect(cdn().keys(), 'a change the card does not show').to.have.length(5);
     await api.patch(`/api/profiles/${a.page.id}`, { isPublished: false }, { key: a.key });
     await api.delete(`/api/profiles/${a.page.id}`, { key: a.key });
-    expect(cdn().keys()).to.deep.equal([key, key, key, key]);
+    expect(cdn().keys()).to.deep.equal(Array(7).fill(key));
   });
 
   it('keeps a publish whose purge failed in the outbox, and purges when it is retried', async () => {
@@ -53,6 +57,7 @@ describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
     cdn().failing = false;
     later(5_000);
     expect(await app().services.publisher.drain()).to.equal(1);
+    await app().services.publisher.settled(); // the outbox row waits for the new share card
     expect(await outbox.find(a.page.username)).to.equal(undefined);
     expect(cdn().keys().at(-1)).to.equal(pageKey(a.page.username));
     expect((await pageRequest(a.page.username, '/')).text).to.include('Edited while the CDN is down');
@@ -76,6 +81,7 @@ describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
     cdn().failing = false;
     later(BACKOFF_MS.at(-1)!);
     expect(await drain()).to.equal(1);
+    await app().services.publisher.settled(); // the outbox row waits for the new share card
     expect(await outbox.find(a.page.username)).to.equal(undefined);
   });
 

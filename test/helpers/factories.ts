@@ -1,6 +1,7 @@
 /** Factories: each test makes its own accounts and pages, with names no other test uses. */
 import { randomBytes } from 'node:crypto';
 import { api } from './client.js';
+import { app } from './hooks.js';
 
 /** A valid username no other test will pick. */
 export function uniqueName(prefix = 'user'): string {
@@ -32,10 +33,14 @@ export function buildCreateRequest(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A provisional account with one page, created the way an agent does it. */
+/**
+ * A provisional account with one page, created the way an agent does it, its pictures drawn (as
+ * they are for a page published a moment ago: they are drawn after the page is served).
+ */
 export async function createAgentAccount(overrides: Record<string, unknown> = {}) {
   const res = await api.post('/api/agent/pages', buildCreateRequest(overrides));
   if (res.status !== 201) throw new Error(`factory: create failed ${res.status} ${res.text}`);
+  await app().services.publisher.settled();
   return {
     key: res.body.apiKey as string,
     accountId: res.body.account.id as string,

@@ -1,5 +1,7 @@
 /**
- * Mocha root hooks: one app for the run, closed at the end; the clock reset after each test.
+ * Mocha root hooks: one app for the run, closed at the end; after each test, the pictures its
+ * publishes left to be drawn are drawn (so no test's drawing runs into the next) and the clock
+ * is reset.
  *
  * .mocharc.json has `exit: true`: after each job it runs, Agenda's JobProcessor leaves a timer of
  * half the lock lifetime (five minutes) that it neither clears nor unrefs, so a run that started
@@ -103,7 +105,8 @@ export const mochaHooks = {
     if (root && filesOf(root).every((file) => file.startsWith(FIXTURES))) return;
     shared ??= await startApp();
   },
-  afterEach() {
+  async afterEach() {
+    await shared?.services.publisher.settled();
     shared?.clock.reset();
   },
   async afterAll(this: Mocha.Context) {

@@ -179,9 +179,12 @@ describe('GET /metrics', () => {
       await startS3();
       own.clock.advance(60_000); // past the retry's backoff
       expect(await own.services.publisher.drain()).to.equal(1);
+      await own.services.publisher.settled(); // the outbox row waits for the new share card
       m = await scrape(own.url);
       expect(sample(m.text, 'publish_outbox_depth')).to.equal(0);
-      expect(sample(m.text, 'publishes_total')).to.equal(publishedBefore + 1);
+      expect(sample(m.text, 'publishes_total'), 'the edit, then the page naming its new card').to.equal(
+        publishedBefore + 2,
+      );
     });
   });
 });

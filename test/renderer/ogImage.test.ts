@@ -17,8 +17,9 @@ import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { s3Bucket } from '../helpers/s3.js';
 
-/** The og:image URL in the page's head, and the path of it on the page host. */
+/** The og:image URL in the page's head once its pictures are drawn, and the path of it on the page host. */
 async function ogOf(name: string): Promise<{ url: string; path: string; html: string }> {
+  await app().services.publisher.settled();
   const html = (await pageRequest(name, '/')).text;
   const url = /<meta property="og:image" content="([^"]+)">/.exec(html)?.[1];
   expect(url, html).to.be.a('string');

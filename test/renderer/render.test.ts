@@ -84,6 +84,30 @@ describe('renderPage', () => {
     expect(ldOf(samplePage('mono'))).to.not.have.property('dateModified');
   });
 
+  it('names the stored link preview it is given, its own by default, and none (a summary card) when it is given none', () => {
+    const head = (card?: string | null) => {
+      const doc = parse(renderPage({ page: samplePage('mono'), now, urls, card }).html);
+      const meta = (attr: string, name: string) =>
+        doc.querySelector(`meta[${attr}="${name}"]`)?.getAttribute('content');
+      return {
+        image: meta('property', 'og:image'),
+        twitter: meta('name', 'twitter:image'),
+        card: meta('name', 'twitter:card'),
+      };
+    };
+    const own = head();
+    expect(own.image).to.match(/^https:\/\/ada\.pages\.example\/og\/[0-9a-f]{16}\.png$/);
+    expect(own.card).to.equal('summary_large_image');
+    const given = head('0123456789abcdef');
+    expect(given).to.deep.equal({
+      image: 'https://ada.pages.example/og/0123456789abcdef.png',
+      twitter: 'https://ada.pages.example/og/0123456789abcdef.png',
+      card: 'summary_large_image',
+    });
+    expect(head(null)).to.deep.equal({ image: undefined, twitter: undefined, card: 'summary' });
+    expect(renderPage({ page: samplePage('mono'), now, urls, card: null }).html).to.not.include('og:image');
+  });
+
   it('marks social links rel="me", pings each block and counts the view with a decorative pixel', () => {
     const doc = parse(render(samplePage('mono')).html);
     const social = doc.querySelector('a[href="https://instagram.com/ada.example"]')!;

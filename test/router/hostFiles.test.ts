@@ -40,6 +40,7 @@ describe("a page host's icons, llms.txt and colours (router/hostFiles.ts, publis
       { key: a.key },
     );
     expect(set.status, set.text).to.equal(200);
+    await app().services.publisher.settled(); // the icons are made after the page is served
     // The avatar is red on its left half and blue on its right: the square at the left edge is mostly red.
     const icon = await png(await pageRequest(a.page.username, '/apple-touch-icon.png'));
     const [r, g, b] = icon.at(10, 90);

@@ -244,7 +244,8 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
           },
           has: (key) => inner.has(key),
           delete: (keys) => inner.delete(keys),
-          deletePrefix: (prefix) => inner.deletePrefix(prefix),
+          deletePrefix: (prefix, keep) => inner.deletePrefix(prefix, keep),
+          list: (prefix) => inner.list(prefix),
         },
       });
     });
@@ -288,7 +289,8 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
           get: (key) => inner.get(key),
           has: (key) => inner.has(key),
           delete: (keys) => (failing ? fail() : inner.delete(keys)),
-          deletePrefix: (prefix) => (failing ? fail() : inner.deletePrefix(prefix)),
+          deletePrefix: (prefix, keep) => (failing ? fail() : inner.deletePrefix(prefix, keep)),
+          list: (prefix) => (failing ? fail() : inner.list(prefix)),
         },
       });
     });
@@ -315,6 +317,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       failing = false;
       flaky.clock.advance(60_000);
       await flaky.services.publisher.drain();
+      await flaky.services.publisher.settled(); // the outbox row waits for the new share card
       const page = await flaky.services.storage.get(`pages/${a.page.username}/index.html`);
       expect(page?.body.toString()).to.include('After the outage');
       const left = await flaky.services.db.query('SELECT 1 FROM publish_queue WHERE username = $1', [a.page.username]);

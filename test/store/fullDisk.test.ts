@@ -94,7 +94,8 @@ describe('the API while the storage folder refuses writes', () => {
     app().clock.advance(60_000);
     expect(await app().services.publisher.drain()).to.equal(1);
     expect((await pageRequest(a.page.username, '/')).text).to.include('Written on a full disk');
-    expect(pictures(), 'the new picture replaced the old once the page was stored').to.have.length(1);
+    await app().services.publisher.settled(); // the new picture is drawn after the page
+    expect(pictures(), 'the new picture replaced the old once the page naming it was stored').to.have.length(1);
     expect(pictures()).to.not.deep.equal(before);
   });
 });

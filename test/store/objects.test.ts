@@ -120,6 +120,15 @@ function behavesLikeObjectStorage(open: () => ObjectStorage) {
     expect((await storage.get('pages/erin/og/new.png'))?.body.toString()).to.equal('x');
   });
 
+  it('lists the keys under a folder and none beside it', async () => {
+    const storage = open();
+    for (const key of ['pages/fay/og/a.png', 'pages/fay/og/b.png', 'pages/fay/index.html', 'pages/faye/og/c.png']) {
+      await storage.put(key, 'x', meta);
+    }
+    expect((await storage.list('pages/fay/og/')).sort()).to.deep.equal(['pages/fay/og/a.png', 'pages/fay/og/b.png']);
+    expect(await storage.list('pages/nobody/og/')).to.deep.equal([]);
+  });
+
   it('keeps binary bodies byte for byte', async () => {
     const storage = open();
     const bytes = Buffer.from([0, 255, 1, 254, 128, 10, 13]);
