@@ -71,9 +71,6 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
   return sharp(card.under).composite(layers).png({ compressionLevel: 6 }).toBuffer();
 }
 
-// Pictures being drawn, by key: two publishes of one page at once draw it once.
-const drawing = new Map<string, Promise<Buffer>>();
-
 /** The key the page's picture is stored under (the hash of what it shows). */
 export function ogKeyOf(row: RenderRow): string {
   return ogImageKey(row.username, ogHash(ogInputs(row)));
@@ -111,13 +108,8 @@ export async function ogImageFile(
   const key = ogImageKey(row.username, ogHash(inputs));
   try {
     if (await storage.has(key)) return [];
-    let body = drawing.get(key);
-    if (!body) {
-      body = drawOgImage(inputs, storage);
-      drawing.set(key, body);
-      void body.catch(() => {}).finally(() => drawing.delete(key));
-    }
-    const png = await body;
+    // One drawing per name at a time (shareCards.ts): no two of the same picture at once.
+    const png = await drawOgImage(inputs, storage);
     return [
       {
         key,

@@ -186,10 +186,15 @@ describe("share cards: drawn after the page's files are stored and served (publi
   it('draws the card at the next drain when the process stopped after storing the page and before the card', async () => {
     const a = await createAgentAccount({ page: { displayName: 'Stopped Card', bio: 'First line' } });
     const name = a.page.username;
+    const avatar = await uploadImage(a.key, 'avatar', await imageOf('png'));
+    expect((await api.patch(`/api/profiles/${a.page.id}`, { avatar: avatar.key }, { key: a.key })).status).to.equal(
+      200,
+    );
+    await app().services.publisher.settled();
     const before = (await served(name))!;
-    gate.shut();
+    gate.shut('draw');
     await editBio(a, 'Drawn after a stop');
-    // The card's put never ends in this process (until the test is over): as if it stopped here.
+    // The card's drawing never ends in this process (until the test is over): as if it stopped here.
     await gate.reached();
     expect((await served(name))!.at).to.equal(before.at);
 
