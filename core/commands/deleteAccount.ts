@@ -13,6 +13,7 @@ import { accountMediaPrefixes, pageFolder } from '../../store/layout.js';
 import { mediaRepo } from '../../store/media.js';
 import { namesRepo } from '../../store/names.js';
 import { pagesRepo } from '../../store/pages.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
 import { AppError } from '../errors.js';
 import { accountScope } from '../idempotency.js';
 import type { Limiter } from '../limiter.js';
@@ -36,6 +37,10 @@ export async function removeAccounts(
 ): Promise<{ names: string[]; images: number }> {
   const names = await pagesRepo(tx).usernamesOfAccounts(accounts);
   if (o.parkNames) for (const id of accounts) await namesRepo(tx).parkForEveryone(id, names, s.now());
+  // Each name's publish lock, held until the rows are gone: a publish of the name under way (its
+  // pictures drawn after an edit, say) ends first, and one that comes later reads no page and
+  // removes the files, instead of writing a deleted page's files again from a row it read before.
+  for (const name of [...names].sort()) await publishQueueRepo(tx).lockName(name);
   await pMap(names, (name) => s.publisher.removePage(name), { concurrency: REMOVALS_AT_ONCE });
   // Whatever the page files left behind goes too: their emptied folders, and anything stray.
   await pMap(names, (name) => s.storage.deletePrefix(pageFolder(name)), { concurrency: REMOVALS_AT_ONCE });
