@@ -83,8 +83,12 @@ describe('faults on the topology (npm run test:topology)', function () {
         if (!stored?.body.toString().includes('Written while away')) return false;
         return (await pageCall(c.varnish.port, p.username, '/')).text.includes('Written while away');
       });
-      const after = await apiCall(api, 'GET', `/api/profiles/${p.id}`, { key: p.key });
-      expect(after.body.publishPending).to.equal(false);
+      // The edit's share card is drawn after its page is served and stored by a publish of its
+      // own: the page is no longer pending once that one is done too.
+      await eventually('the edit no longer pending', 60_000, async () => {
+        const after = await apiCall(api, 'GET', `/api/profiles/${p.id}`, { key: p.key });
+        return after.body.publishPending === false;
+      });
       await tap(c.varnish.port);
     });
   });
