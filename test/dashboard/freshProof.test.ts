@@ -238,16 +238,7 @@ describe('fresh proof: a new way in (POST /dashboard/passkeys, /dashboard/totp/s
     const person = await signedUpAt(start);
     await person.get('/dashboard/account');
     app().clock.set(new Date(start + LATER));
-    const res = await fetch(`${app().url}/dashboard/passkeys/options`, {
-      method: 'POST',
-      headers: {
-        cookie: person.cookieHeader(),
-        'x-forwarded-for': person.address,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ _csrf: person.csrf }),
-    });
-    const { challengeId, options } = await res.json();
+    const { challengeId, options } = (await person.challenge('/dashboard/passkeys/options')).body;
     const response = softRegistration(options, new URL(app().services.config.baseUrl).origin);
     const asked = await person.post('/dashboard/passkeys', { challengeId, response, name: 'Not mine' });
     expectAsked(asked);

@@ -13,16 +13,7 @@ import { softRegistration } from '../helpers/softPasskey.js';
 /** Adds a passkey named `name` on the person's fresh session; answers its id. */
 async function addPasskey(person: Person, name: string): Promise<string> {
   await person.get('/dashboard/account');
-  const res = await fetch(`${app().url}/dashboard/passkeys/options`, {
-    method: 'POST',
-    headers: {
-      cookie: person.cookieHeader(),
-      'x-forwarded-for': person.address,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ _csrf: person.csrf }),
-  });
-  const { challengeId, options } = await res.json();
+  const { challengeId, options } = (await person.challenge('/dashboard/passkeys/options')).body;
   const response = softRegistration(options, new URL(app().services.config.baseUrl).origin);
   const added = await person.post('/dashboard/passkeys', { challengeId, response, name });
   expect(added.status, alertText(added.html)).to.equal(303);

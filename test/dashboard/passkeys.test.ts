@@ -9,19 +9,6 @@ import { expect } from 'chai';
 import { app } from '../helpers/hooks.js';
 import { alertText, Person, signedUp } from '../helpers/person.js';
 
-async function challenge(person: Person, path: string) {
-  const res = await fetch(app().url + path, {
-    method: 'POST',
-    headers: {
-      cookie: person.cookieHeader(),
-      'x-forwarded-for': person.address,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ _csrf: person.csrf }),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
 /** An answer shaped like a browser's, for a credential this service never saw. */
 const STRANGER = JSON.stringify({
   id: 'AAAA',
@@ -35,8 +22,8 @@ describe('POST /login/passkey/options and /login/passkey', () => {
   it('answers a fresh challenge for the service’s own host that asks for user verification', async () => {
     const person = new Person();
     await person.get('/login');
-    const first = await challenge(person, '/login/passkey/options');
-    const second = await challenge(person, '/login/passkey/options');
+    const first = await person.challenge('/login/passkey/options');
+    const second = await person.challenge('/login/passkey/options');
     expect(first.status).to.equal(200);
     expect(first.body.challengeId).to.match(/^[0-9a-f]{24}$/);
     expect(first.body.options.rpId).to.equal(new URL(app().services.config.baseUrl).hostname);
@@ -48,7 +35,7 @@ describe('POST /login/passkey/options and /login/passkey', () => {
     const person = new Person();
     await person.get('/login');
     person.csrf = 'not-the-token';
-    const res = await challenge(person, '/login/passkey/options');
+    const res = await person.challenge('/login/passkey/options');
     expect(res.status).to.equal(401);
     expect(res.body.error.code).to.equal('unauthorized');
   });
@@ -68,7 +55,7 @@ describe('POST /login/passkey/options and /login/passkey', () => {
     expect(unknown.status).to.equal(403);
     expect(alertText(unknown.html)).to.include('expired');
 
-    const { body } = await challenge(person, '/login/passkey/options');
+    const { body } = await person.challenge('/login/passkey/options');
     const once = await person.post('/login/passkey', { challengeId: body.challengeId, response: STRANGER });
     expect(alertText(once.html)).to.include('not known here');
     const twice = await person.post('/login/passkey', { challengeId: body.challengeId, response: STRANGER });
@@ -78,7 +65,7 @@ describe('POST /login/passkey/options and /login/passkey', () => {
   it('refuses a challenge older than five minutes', async () => {
     const person = new Person();
     await person.get('/login');
-    const { body } = await challenge(person, '/login/passkey/options');
+    const { body } = await person.challenge('/login/passkey/options');
     app().clock.advance(5 * 60_000 + 1000);
     const late = await person.post('/login/passkey', { challengeId: body.challengeId, response: STRANGER });
     expect(alertText(late.html)).to.include('expired');
@@ -88,7 +75,7 @@ describe('POST /login/passkey/options and /login/passkey', () => {
 describe('POST /dashboard/passkeys/options and /dashboard/passkeys', () => {
   it('asks for a discoverable, user-verified passkey for the account, as its own user', async () => {
     const person = await signedUp();
-    const res = await challenge(person, '/dashboard/passkeys/options');
+    const res = await person.challenge('/dashboard/passkeys/options');
     expect(res.status).to.equal(200);
     expect(res.body.options.authenticatorSelection).to.include({
       residentKey: 'required',
@@ -100,7 +87,7 @@ describe('POST /dashboard/passkeys/options and /dashboard/passkeys', () => {
 
   it('refuses a passkey without a name, and a registration challenge used for a sign-in', async () => {
     const person = await signedUp();
-    const { body } = await challenge(person, '/dashboard/passkeys/options');
+    const { body } = await person.challenge('/dashboard/passkeys/options');
     const unnamed = await person.post('/dashboard/passkeys', {
       name: '  ',
       challengeId: body.challengeId,

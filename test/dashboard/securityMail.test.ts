@@ -167,16 +167,7 @@ describe('security e-mails', () => {
   it('tells of a passkey added and of a passkey removed', async () => {
     const person = await personInGermany(mailbox);
     await person.get('/dashboard/account');
-    const res = await fetch(`${app().url}/dashboard/passkeys/options`, {
-      method: 'POST',
-      headers: {
-        cookie: person.cookieHeader(),
-        'x-forwarded-for': person.address,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ _csrf: person.csrf }),
-    });
-    const { challengeId, options } = await res.json();
+    const { challengeId, options } = (await person.challenge('/dashboard/passkeys/options')).body;
     const origin = new URL(app().services.config.baseUrl).origin;
     app().clock.set(AT);
     const added = await person.post('/dashboard/passkeys', {

@@ -76,6 +76,20 @@ export class Person {
     return this.send('POST', path, form);
   }
 
+  /** POSTs the page's CSRF token alone, as the page's script asks for a passkey challenge; the JSON answer. */
+  async challenge(path: string): Promise<{ status: number; body: any }> {
+    const res = await fetch(app().url + path, {
+      method: 'POST',
+      headers: {
+        cookie: this.cookieHeader(),
+        'x-forwarded-for': this.address,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ _csrf: this.csrf }),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
   /** A JSON API request with this person's cookies (checked against openapi.json). */
   api<T = any>(
     method: string,
