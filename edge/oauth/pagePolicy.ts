@@ -6,20 +6,22 @@
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
+import { escapeHtml } from '../../renderer/escape.js';
+import { styleHashes } from '../securityHeaders.js';
 
 const SCRIPT = /<script>([\s\S]*?)<\/script>/g;
-const STYLE = /<style>([\s\S]*?)<\/style>/g;
 
-const hashes = (html: string, tag: RegExp) =>
-  [...new Set([...html.matchAll(tag)].map((m) => createHash('sha256').update(m[1], 'utf8').digest('base64')))].map(
+/** The CSP sources of the markup's inline scripts, as styleHashes gives its styles'. */
+const scriptHashes = (html: string) =>
+  [...new Set([...html.matchAll(SCRIPT)].map((m) => createHash('sha256').update(m[1], 'utf8').digest('base64')))].map(
     (hash) => `'sha256-${hash}'`,
   );
 
 export async function ownPagesPolicy(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   await next();
   if (typeof ctx.body !== 'string' || !ctx.response.is('html')) return;
-  const scripts = hashes(ctx.body, SCRIPT);
-  const styles = hashes(ctx.body, STYLE);
+  const scripts = scriptHashes(ctx.body);
+  const styles = styleHashes(ctx.body);
   ctx.set(
     'Content-Security-Policy',
     [
@@ -39,9 +41,6 @@ const PAGE_STYLE =
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
 
-const htmlSafe = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
 /** The log-out question, in the service's words (the library's default loads a web font). */
 export async function logoutSource(ctx: Koa.Context, form: string): Promise<void> {
   ctx.type = 'html';
@@ -57,6 +56,6 @@ export async function postLogoutSuccessSource(ctx: Koa.Context & { oidc?: { clie
   ctx.type = 'html';
   ctx.body = page(
     'Signed out',
-    `<h1>Signed out</h1><p>You are signed out${app ? ` of ${htmlSafe(app)}` : ''}. You can close this page.</p>`,
+    `<h1>Signed out</h1><p>You are signed out${app ? ` of ${escapeHtml(app)}` : ''}. You can close this page.</p>`,
   );
 }
