@@ -21,7 +21,7 @@ export interface Answer {
 }
 
 export interface OnceRequest {
-  /** Whose keys these are: `account:<id>`, or `address:<hash>` for callers without a key. */
+  /** Whose keys these are: `account:<id>`, or `address:<hash>` for callers without a key (see idempotencyScope). */
   scope: string;
   /** The client's Idempotency-Key; undefined runs the command as it is. */
   key: string | undefined;
@@ -29,9 +29,13 @@ export interface OnceRequest {
   body: unknown;
 }
 
-/** Keys are kept per caller: the key's account, or the hashed address of a caller without one. */
+/**
+ * Keys are kept per caller: the key's account, or for a caller without one its hashed address
+ * and program (User-Agent), so two programs behind one address never meet in one scope.
+ */
 export function idempotencyScope(s: Services, caller: Caller): string {
-  return caller.accountId ? accountScope(caller.accountId) : `address:${hashAddress(s.secret, caller.address)}`;
+  if (caller.accountId) return accountScope(caller.accountId);
+  return `address:${hashAddress(s.secret, caller.address)}:${sha256(caller.userAgent).slice(0, 16)}`;
 }
 
 /** The scope of an account's keys (removed with the account). */

@@ -17,6 +17,12 @@ import { exampleCreated, exampleCreateRequest } from '../openapi/examples.js';
 import { accountOf, route } from '../route.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/**
+ * A caller without an API key is known by its address alone, which others may share (an office,
+ * a cloud's egress): its key is what keeps its answer, API key included, its own, so it must be
+ * one nobody else would pick.
+ */
+const KEYLESS_IDEMPOTENCY_KEY = /^[\x21-\x7e]{16,255}$/;
 
 export function agentRoutes(s: Services) {
   return [
@@ -59,6 +65,7 @@ export function agentRoutes(s: Services) {
       ],
       async handler(ctx, { body }) {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
+        const caller = callerFrom(ctx);
         if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
           throw new AppError('invalid_fields', {
             field: 'Idempotency-Key',
@@ -66,7 +73,13 @@ export function agentRoutes(s: Services) {
             hint: 'Use 1-255 visible ASCII characters, such as a UUID.',
           });
         }
-        const caller = callerFrom(ctx);
+        if (idempotencyKey !== undefined && !caller.accountId && !KEYLESS_IDEMPOTENCY_KEY.test(idempotencyKey)) {
+          throw new AppError('invalid_fields', {
+            field: 'Idempotency-Key',
+            detail: `Idempotency-Key of ${idempotencyKey.length} characters without an API key`,
+            hint: 'Without an API key, use a random value of at least 16 characters, such as a UUID.',
+          });
+        }
         const answer = await answerOnce<CreatedAgentPage>(
           s,
           { scope: idempotencyScope(s, caller), key: idempotencyKey, body },

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { accountsRepo } from '../../store/accounts.js';
 import { api, randomAddress } from '../helpers/client.js';
-import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
+import {
+  buildCreateRequest,
+  buildLinkBlock,
+  createAgentAccount,
+  idempotencyKey,
+  uniqueName,
+} from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { htmlPage, scriptOnlyPage } from '../helpers/linkPages.js';
@@ -183,7 +189,7 @@ describe('POST /api/agent/pages', () => {
   describe('Idempotency-Key', () => {
     it('replays the first answer byte for byte and creates one page', async () => {
       const a = await createAgentAccount();
-      const headers = { 'idempotency-key': uniqueName('retry') };
+      const headers = { 'idempotency-key': idempotencyKey('retry') };
       const body = buildCreateRequest();
       const first = await api.post('/api/agent/pages', body, { key: a.key, headers });
       const second = await api.post('/api/agent/pages', body, { key: a.key, headers });
@@ -193,7 +199,7 @@ describe('POST /api/agent/pages', () => {
     });
 
     it('creates one account and page for concurrent requests without a key', async () => {
-      const headers = { 'idempotency-key': uniqueName('race'), 'x-forwarded-for': randomAddress() };
+      const headers = { 'idempotency-key': idempotencyKey('race'), 'x-forwarded-for': randomAddress() };
       const body = buildCreateRequest();
       const answers = await Promise.all(
         Array.from({ length: 5 }, () => api.post('/api/agent/pages', body, { headers })),
@@ -206,7 +212,7 @@ describe('POST /api/agent/pages', () => {
 
     it('refuses the same key with a different body', async () => {
       const a = await createAgentAccount();
-      const headers = { 'idempotency-key': uniqueName('reuse') };
+      const headers = { 'idempotency-key': idempotencyKey('reuse') };
       await api.post('/api/agent/pages', buildCreateRequest(), { key: a.key, headers });
       const res = await api.post('/api/agent/pages', buildCreateRequest(), { key: a.key, headers });
       expect(res.status).to.equal(400);
@@ -216,16 +222,53 @@ describe('POST /api/agent/pages', () => {
     it('keeps callers apart: the same key value from another caller is a new request', async () => {
       const a = await createAgentAccount();
       const b = await createAgentAccount();
-      const headers = { 'idempotency-key': uniqueName('shared') };
+      const headers = { 'idempotency-key': idempotencyKey('shared') };
       const first = await api.post('/api/agent/pages', buildCreateRequest(), { key: a.key, headers });
       const second = await api.post('/api/agent/pages', buildCreateRequest(), { key: b.key, headers });
       expect(second.status).to.equal(201);
       expect(second.body.page.id).to.not.equal(first.body.page.id);
     });
 
+    it('keeps two programs without a key apart though they share an address', async () => {
+      const address = randomAddress();
+      const key = idempotencyKey('office');
+      const body = buildCreateRequest();
+      const first = await api.post('/api/agent/pages', body, {
+        headers: { 'idempotency-key': key, 'x-forwarded-for': address, 'user-agent': 'first-agent/1.0' },
+      });
+      const second = await api.post('/api/agent/pages', body, {
+        headers: { 'idempotency-key': key, 'x-forwarded-for': address, 'user-agent': 'second-agent/2.0' },
+      });
+      expect(first.status).to.equal(201);
+      expect(second.status).to.equal(409);
+      expect(second.body.code).to.equal('username_taken');
+      expect(second.text).to.not.include(first.body.apiKey);
+    });
+
+    it('refuses a short key from a caller without an API key, and creates nothing', async () => {
+      const body = buildCreateRequest();
+      const res = await api.post('/api/agent/pages', body, {
+        headers: { 'idempotency-key': 'retry-1', 'x-forwarded-for': randomAddress() },
+      });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.include({ code: 'invalid_fields', field: 'Idempotency-Key' });
+      expect(res.body.hint).to.include('16 characters');
+      const rows = await app().services.db.query('SELECT 1 FROM pages WHERE username = $1', [body.username]);
+      expect(rows).to.have.length(0);
+    });
+
+    it('takes a short key from a caller with an API key, whose scope is its account', async () => {
+      const a = await createAgentAccount();
+      const res = await api.post('/api/agent/pages', buildCreateRequest(), {
+        key: a.key,
+        headers: { 'idempotency-key': uniqueName('k').slice(0, 6) },
+      });
+      expect(res.status).to.equal(201);
+    });
+
     it('forgets an answer after 24 hours', async () => {
       const a = await createAgentAccount();
-      const headers = { 'idempotency-key': uniqueName('old') };
+      const headers = { 'idempotency-key': idempotencyKey('old') };
       const body = buildCreateRequest();
       app().clock.set('2026-06-01T00:00:00Z');
       await api.post('/api/agent/pages', body, { key: a.key, headers });

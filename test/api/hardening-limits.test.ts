@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import { api, randomAddress } from '../helpers/client.js';
-import { buildCreateRequest, createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { buildCreateRequest, createAgentAccount, idempotencyKey, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { startSite, type TestSite } from '../helpers/site.js';
@@ -99,7 +99,7 @@ describe('POST /api/agent/pages with an Idempotency-Key: a replay never counts',
   it('counts 30 parallel requests with one key as one create', async () => {
     app().clock.set(startOfNextHour());
     const address = randomAddress();
-    const headers = { 'idempotency-key': uniqueName('parallel'), 'x-forwarded-for': address };
+    const headers = { 'idempotency-key': idempotencyKey('parallel'), 'x-forwarded-for': address };
     const body = buildCreateRequest();
     const answers = await Promise.all(
       Array.from({ length: 30 }, () => api.post('/api/agent/pages', body, { headers })),
@@ -118,7 +118,7 @@ describe('POST /api/agent/pages with an Idempotency-Key: a replay never counts',
 
   it('leaves RateLimit-Remaining as it was on a replay', async () => {
     app().clock.set(startOfNextHour());
-    const headers = { 'idempotency-key': uniqueName('again'), 'x-forwarded-for': randomAddress() };
+    const headers = { 'idempotency-key': idempotencyKey('again'), 'x-forwarded-for': randomAddress() };
     const body = buildCreateRequest();
     const first = await api.post('/api/agent/pages', body, { headers });
     expect(first.headers.get('ratelimit-remaining')).to.equal('9');
@@ -134,7 +134,7 @@ describe('POST /api/agent/pages with an Idempotency-Key: a replay never counts',
   it('replays a finished create even when the window is full', async () => {
     app().clock.set(startOfNextHour());
     const address = randomAddress();
-    const headers = { 'idempotency-key': uniqueName('full'), 'x-forwarded-for': address };
+    const headers = { 'idempotency-key': idempotencyKey('full'), 'x-forwarded-for': address };
     const body = buildCreateRequest();
     const first = await api.post('/api/agent/pages', body, { headers });
     for (let i = 0; i < 9; i++) {

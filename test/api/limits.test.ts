@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, randomAddress, request } from '../helpers/client.js';
-import { buildCreateRequest, createAgentAccount, uniqueName } from '../helpers/factories.js';
+import { buildCreateRequest, createAgentAccount, idempotencyKey, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
 /** The start of the next whole hour: every window (minute, hour, day) starts fresh there or earlier. */
@@ -87,7 +87,7 @@ describe('rate limits', () => {
 
     it('does not count an idempotent replay', async () => {
       app().clock.set(startOfNextHour());
-      const from = { 'x-forwarded-for': randomAddress(), 'idempotency-key': uniqueName('idem') };
+      const from = { 'x-forwarded-for': randomAddress(), 'idempotency-key': idempotencyKey('idem') };
       const body = buildCreateRequest();
       for (let i = 0; i < 3; i++)
         expect((await api.post('/api/agent/pages', body, { headers: from })).status).to.equal(201);

@@ -8,6 +8,11 @@ export function uniqueName(prefix = 'user'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
 
+/** An Idempotency-Key as a client should make one: random, long enough for a caller without a key. */
+export function idempotencyKey(prefix = 'retry'): string {
+  return `${prefix}-${randomBytes(12).toString('hex')}`;
+}
+
 export function buildLinkBlock(overrides: Record<string, unknown> = {}) {
   return { type: 'link', label: 'My site', url: 'https://example.com/', ...overrides };
 }
