@@ -27,7 +27,7 @@ const PARAMETERS: Record<RequestHeader | 'X-CSRF-Token', Json> = {
     in: 'header',
     required: false,
     description:
-      'A retry with the same value within 24 hours replays the first answer and creates nothing. 1-255 visible ASCII characters, such as a UUID.',
+      'A retry with the same value within 24 hours replays the first answer and creates nothing. 1-255 visible ASCII characters, such as a UUID; without an API key at least 16 and random, since the caller is known only by its address and User-Agent.',
     schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
     example: '5f0c6d1e-8a4b-4c1e-9a57-1c2d3e4f5a6b',
   },
