@@ -5,6 +5,7 @@
  * that rotate, and a consent screen in the dashboard (dashboard/connect.ts) for every grant.
  * Its records are stored over store/ (adapter.ts); its keys come from the secret (keys.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { Limiter } from '../../core/limiter.js';
@@ -102,7 +103,7 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
     },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      registration: { enabled: true, idFactory: publicUnlessAsked },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: false },
@@ -169,6 +170,18 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
   provider.use(errorsStayHere);
   provider.use(ownPagesPolicy);
   return provider;
+}
+
+/**
+ * The client id of a registration, made where the library has read the request and not yet
+ * decided whether the client gets a secret: a client that names no token endpoint method is the
+ * public client it is by default here (`none`), and so gets none (RFC 7591 would default it to
+ * `client_secret_basic`, which clientDefaults overrides only after the secret is made).
+ */
+function publicUnlessAsked(ctx: { oidc: { body?: Record<string, unknown> } }): string {
+  const body = ctx.oidc.body;
+  if (body && body.token_endpoint_auth_method === undefined) body.token_endpoint_auth_method = 'none';
+  return randomBytes(32).toString('base64url');
 }
 
 /** The Koa middleware that hands the authorization server's paths to it (registrations limited per address). */

@@ -247,6 +247,26 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(statuses[20]).to.equal(429);
   });
 
+  it('gives a public client no client_secret, whether it names its method or not; one that asks for a secret gets one', async () => {
+    const found = await discover('/mcp/account');
+    const registered = async (method: Record<string, string>) => {
+      const res = await fetch(found.server.registration_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
+        body: JSON.stringify({ client_name: 'Assistant', redirect_uris: [receiver.uri], ...method }),
+      });
+      expect(res.status).to.equal(201);
+      return res.json();
+    };
+    for (const method of [{}, { token_endpoint_auth_method: 'none' }] as Record<string, string>[]) {
+      const client = await registered(method);
+      expect(client.token_endpoint_auth_method).to.equal('none');
+      expect(client).to.not.have.any.keys('client_secret', 'client_secret_expires_at');
+    }
+    const confidential = await registered({ token_endpoint_auth_method: 'client_secret_basic' });
+    expect(confidential.client_secret).to.be.a('string').with.length.above(30);
+  });
+
   it('knows what every tool needs', () => {
     expect([...SCOPED_TOOLS].sort()).to.deep.equal(TOOLS.map((x) => x.name).sort());
   });
