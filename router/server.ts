@@ -12,14 +12,13 @@ import { isStoredMediaKey } from '../store/layout.js';
 import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
 import { pageDomainsRepo } from '../store/pageDomains.js';
 import { createCustomHosts, publishedDomain } from './customHosts.js';
+import { createDomainCheck, DOMAIN_CHECK } from './domainCheck.js';
 import type { PageHost } from './pageHost.js';
 import { safeDecode } from './wire.js';
 
-/** The proxy's question before it asks for a custom domain's certificate. */
-const DOMAIN_CHECK = '/_/domain-check';
-
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const security = securityHeaders(s.config);
+  const domainCheck = createDomainCheck(s, security);
   // Pages and media carry no request id (ops/front.ts): the line names the host and path.
   // A visitor never gets a 500: storage that cannot be reached, or refuses this process (wrong
   // credentials, a missing bucket), is a 503 with Retry-After, which a CDN in front answers
@@ -58,7 +57,7 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
   const apex = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith(DOMAIN_CHECK) && req.method === 'GET') {
       nameRoute(req, 'domain-check');
-      domainCheck(s, security, req, res).catch((err) => fail(req, res, err));
+      domainCheck(req, res).catch((err) => fail(req, res, err));
       return;
     }
     if (req.url?.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -88,28 +87,6 @@ export function createHttpHandler(s: Services, pages: PageHost, api: RequestList
     }
     apex(req, res);
   };
-}
-
-/**
- * `GET /_/domain-check?domain=<name>`: 200 when a page serves on the domain now, else 404, so a
- * proxy that gets certificates on demand (Caddy's `ask`) asks only for names in use. One indexed
- * read; the name is taken as the Host header would carry it (case, a final dot).
- */
-async function domainCheck(s: Services, security: SecurityHeaders, req: IncomingMessage, res: ServerResponse) {
-  const url = new URL(req.url ?? '/', 'http://apex');
-  const raw = url.pathname === DOMAIN_CHECK ? (url.searchParams.get('domain') ?? '') : '';
-  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
-  const served =
-    domain.length > 0 &&
-    domain.length <= 253 &&
-    (await pageDomainsRepo(s.db).served(domain, s.now(), s.config.domains.graceMs));
-  res
-    .writeHead(served ? 200 : 404, {
-      ...security.nothing(),
-      'content-type': 'text/plain; charset=utf-8',
-      'cache-control': 'no-store',
-    })
-    .end(served ? 'served\n' : 'not served\n');
 }
 
 async function serveMedia(s: Services, security: SecurityHeaders, req: IncomingMessage, res: ServerResponse) {

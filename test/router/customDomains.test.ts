@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { checkDueDomains } from '../../core/commands/customDomains.js';
+import { CHECKS_PER_MINUTE } from '../../router/domainCheck.js';
 import { startApp } from '../helpers/app.js';
-import { api, BROWSER_UA, hostRequest, pageRequest } from '../helpers/client.js';
+import { api, BROWSER_UA, hostRequest, pageRequest, randomAddress } from '../helpers/client.js';
 import { startDns, type TestDns } from '../helpers/dnsServer.js';
 import { activateDomain } from '../helpers/domains.js';
 import { buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
@@ -238,6 +240,26 @@ describe('page host on a custom domain', () => {
       expect((await ask(domain)).status).to.equal(200);
       app().clock.set(new Date(T0.getTime() + DAY + 1000 + app().services.config.domains.graceMs));
       expect((await ask(domain)).status).to.equal(404);
+    });
+
+    it('answers one address (an IPv6 /64 as one) 300 checks a minute, then 429 with Retry-After, and others meanwhile', async () => {
+      const prefix = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+      const from = (host: number) => ({ headers: { 'x-forwarded-for': `${prefix}::${host.toString(16)}` } });
+      const askFrom = (host: number) =>
+        hostRequest(app().port, `127.0.0.1:${app().port}`, `/_/domain-check?domain=${newDomain()}`, from(host));
+      for (let i = 0; i < CHECKS_PER_MINUTE; i += 50) {
+        const answers = await Promise.all(Array.from({ length: 50 }, (_, j) => askFrom(i + j + 1)));
+        expect(answers.map((r) => r.status)).to.deep.equal(Array(50).fill(404));
+      }
+      const over = await askFrom(0xffff);
+      expect(over.status).to.equal(429);
+      expect(Number(over.headers['retry-after'])).to.be.within(1, 60);
+      const other = await hostRequest(app().port, `127.0.0.1:${app().port}`, `/_/domain-check?domain=${newDomain()}`, {
+        headers: { 'x-forwarded-for': randomAddress() },
+      });
+      expect(other.status).to.equal(404);
+      app().clock.set(new Date(app().services.now().getTime() + 61_000));
+      expect((await askFrom(1)).status).to.equal(404);
     });
   });
 });
