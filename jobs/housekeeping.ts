@@ -147,5 +147,7 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   await twoFactorRepo(s.db).forgetExpired(now);
   // Registered clients no one let in within a day (registration is open: anyone may make one).
   await oauthRecordsRepo(s.db).forgetUnusedClients(new Date(now.getTime() - DAY_MS));
+  // Without an SMTP server, a deleted account's farewell is a file naming its address: a week, then gone.
+  await s.mailer.sweepFarewells(now);
   return removed;
 }

@@ -9,7 +9,7 @@
  * slow an answer down, nor make "forgot password" answer differently for a known address. A
  * failure is logged. `settled()` waits for the messages under way (tests, shutdown).
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -36,6 +36,11 @@ export interface Mailer {
   settled(): Promise<void>;
   /** Deletes the `.eml` files written about the account (a deleted account's); none with SMTP. */
   forget(accountId: string): Promise<void>;
+  /**
+   * Deletes the farewells (`accountDeleted` files) written more than FAREWELL_KEPT_DAYS before
+   * `now`: the last file naming a deleted account's address. Returns how many went.
+   */
+  sweepFarewells(now: Date): Promise<number>;
   close(): void;
 }
 
@@ -46,6 +51,10 @@ function serviceName(from: string): string {
 }
 
 /** What the mailer reads of the configuration. */
+/** How long a deleted account's farewell stays on disk for its reader (no SMTP server). */
+export const FAREWELL_KEPT_DAYS = 7;
+const FAREWELL = /-accountDeleted\.eml$/;
+
 export interface MailSettings {
   /** SMTP_URL (none: .eml files), MAIL_FROM, and whether a written message's link is logged too. */
   mail: { smtpUrl: string | undefined; from: string; logLinks: boolean };
@@ -107,6 +116,20 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       const names = await readdir(folder).catch(() => [] as string[]);
       const mark = `-${accountId}-`;
       await Promise.all(names.filter((n) => n.includes(mark)).map((n) => rm(path.join(folder, n), { force: true })));
+    },
+    async sweepFarewells(now) {
+      const before = now.getTime() - FAREWELL_KEPT_DAYS * 86_400_000;
+      const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => FAREWELL.test(n));
+      let swept = 0;
+      for (const name of names) {
+        const file = path.join(folder, name);
+        const written = await stat(file).catch(() => null);
+        if (written && written.mtimeMs < before) {
+          await rm(file, { force: true });
+          swept += 1;
+        }
+      }
+      return swept;
     },
     close() {
       // A transport never made (nodemailer not loaded, or failed to load) has nothing to close.

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
+import { housekeeping } from '../../jobs/housekeeping.js';
+import { FAREWELL_KEPT_DAYS } from '../../mail/mailer.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -127,7 +129,7 @@ describe('account deletion without SMTP_URL: the files on disk', () => {
   // Mail written as .eml files under DATA_DIR/mail, storage as folders under DATA_DIR/public.
   const own = ownApp();
 
-  it("deletes the account's .eml files and its pages' folders, emptied ones too", async () => {
+  it("deletes the account's .eml files and its pages' folders, emptied ones too, and the farewell after a week", async () => {
     const person = await signedUp();
     const other = await signedUp();
     const username = uniqueName('files');
@@ -153,5 +155,14 @@ describe('account deletion without SMTP_URL: the files on disk', () => {
     expect(files.filter((f) => f.endsWith('-accountDeleted.eml'))).to.have.length(1);
     expect(files.filter((f) => f.endsWith('-verifyEmail.eml'))).to.have.length(1);
     expect(other.email).to.be.a('string');
+
+    // The farewell stays a week for its reader, then the nightly housekeeping takes it, and only it.
+    const day = 86_400_000;
+    await housekeeping(own().services, new Date(Date.now() + (FAREWELL_KEPT_DAYS - 1) * day));
+    expect((await readdir(mail)).filter((f) => f.endsWith('-accountDeleted.eml'))).to.have.length(1);
+    await housekeeping(own().services, new Date(Date.now() + (FAREWELL_KEPT_DAYS + 1) * day));
+    const later = await readdir(mail);
+    expect(later.filter((f) => f.endsWith('-accountDeleted.eml'))).to.deep.equal([]);
+    expect(later.filter((f) => f.endsWith('-verifyEmail.eml'))).to.have.length(1);
   });
 });
