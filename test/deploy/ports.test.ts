@@ -15,7 +15,7 @@ type Role = 'all' | 'api' | 'router' | 'worker';
 /** ROLE and PORT of each unit in deploy/, by unit name. */
 function units(): Record<string, { role: Role; port: number }> {
   const found: Record<string, { role: Role; port: number }> = {};
-  for (const file of readdirSync(path.join(ROOT, 'deploy')).filter((f) => f.endsWith('.service'))) {
+  for (const file of readdirSync(path.join(ROOT, 'deploy')).filter((f) => f.endsWith('.service') && !f.includes('@'))) {
     const text = read(`deploy/${file}`);
     const role = /^Environment=.*\bROLE=(\w+)/m.exec(text)?.[1] as Role | undefined;
     const port = /^Environment=.*\bPORT=(\d+)/m.exec(text)?.[1];
@@ -39,7 +39,25 @@ function upstream(conf: string, name: string): number[] {
   return [...block!.matchAll(/^\s*server\s+[^:\s]+:(\d+)/gm)].map((m) => Number(m[1]));
 }
 
+/** A unit's settings: its lines but comments, blank lines and Description. */
+function settings(file: string): string[] {
+  return read(file)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#') && !line.startsWith('Description='));
+}
+
 describe('the deployment files agree on roles and ports (deploy/)', () => {
+  for (const role of ['router', 'worker']) {
+    it(`makes linkpage-${role}@<port> the ${role} unit on the port its instance names, alike in all else`, () => {
+      const plain = settings(`deploy/linkpage-${role}.service`);
+      const template = settings(`deploy/linkpage-${role}@.service`);
+      const port = `Environment=ROLE=${role} PORT=${portOf(role as Role)}`;
+      expect(plain).to.include(port);
+      expect(template).to.deep.equal(plain.map((line) => (line === port ? `Environment=ROLE=${role} PORT=%i` : line)));
+      expect(read(`deploy/linkpage-${role}@.service`)).to.match(/^Description=.*%i/m);
+    });
+  }
+
   it('gives every unit a role of its own, the split roles each a port of their own', () => {
     const u = units();
     expect(
