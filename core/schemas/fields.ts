@@ -3,6 +3,7 @@
  * (bad_url, bad_path, a username code) makes the issue answer with that code; any other
  * message is English advice that becomes the hint of an `invalid_fields` error.
  */
+import { parse as parseHost } from 'tldts';
 import * as v from 'valibot';
 import { usernameProblem } from '../rules/username.js';
 import { MEDIA_KEY } from './mediaKey.js';
@@ -28,7 +29,12 @@ export function str() {
   return v.pipe(v.string(), v.check(isStorableText, UNSTORABLE_HINT));
 }
 
-/** A real address: http(s), no user-info, a named host of 2+ labels with an alphabetic TLD. */
+/**
+ * A real address: http(s), no user-info, a named host of 2+ labels whose ending is a public
+ * suffix of the Public Suffix List's ICANN part (`com`, `co.uk`, `xn--p1ai`…) with a name of
+ * its own before it: `a.localhost`, `foo.test`, `foo.local` or `example.notatld` reach no
+ * public site, and `co.uk` alone is no one's.
+ */
 export function isRealHttpUrl(value: string): boolean {
   if (value.length > URL_MAX) return false;
   let url: URL;
@@ -44,7 +50,9 @@ export function isRealHttpUrl(value: string): boolean {
   const labels = host.replace(/\.$/, '').split('.');
   if (labels.length < 2 || labels.some((l) => l === '')) return false;
   const tld = labels[labels.length - 1];
-  return /^[a-z]{2,63}$/.test(tld) || /^xn--[a-z0-9-]{1,59}$/.test(tld);
+  if (!/^[a-z]{2,63}$/.test(tld) && !/^xn--[a-z0-9-]{1,59}$/.test(tld)) return false;
+  const found = parseHost(host, { validateHostname: false });
+  return found.isIcann === true && found.domain !== null;
 }
 
 const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;

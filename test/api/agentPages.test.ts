@@ -365,7 +365,7 @@ describe('POST /api/agent/pages with avatarUrl and importFromUrl', () => {
     expect(bad.body).to.include({ code: 'bad_url', field: 'avatarUrl' });
     const blocked = await api.post(
       '/api/agent/pages',
-      buildCreateRequest({ importFromUrl: `http://private.elsewhere.test:${site.port}/links` }),
+      buildCreateRequest({ importFromUrl: `http://private.elsewhere.localtest.me:${site.port}/links` }),
     );
     expect(blocked.body).to.include({ code: 'blocked', field: 'importFromUrl' });
   });

@@ -115,7 +115,7 @@ describe('POST /api/import/page', () => {
     expect((await importFrom('/no-such-page')).body.code).to.equal('unreachable');
     const res = await api.post(
       '/api/import/page',
-      { url: `http://private.links.test:${site.port}/ada` },
+      { url: `http://private.links.localtest.me:${site.port}/ada` },
       { key: owner.key },
     );
     expect(res.body).to.include({ code: 'blocked', field: 'url' });

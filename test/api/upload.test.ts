@@ -221,7 +221,7 @@ describe('POST /api/upload', () => {
     it('answers blocked for a host that resolves to a private address', async () => {
       const res = await api.post(
         '/api/upload',
-        { url: `http://private.images.test:${site.port}/me.webp`, kind: 'avatar' },
+        { url: `http://private.images.localtest.me:${site.port}/me.webp`, kind: 'avatar' },
         { key: owner.key },
       );
       expect(res.status).to.equal(400);
@@ -229,7 +229,11 @@ describe('POST /api/upload', () => {
     });
 
     it('answers blocked for a redirect to a private host', async () => {
-      site.route('/hop', { status: 302, body: '', headers: { location: `http://private.images.test:${site.port}/x` } });
+      site.route('/hop', {
+        status: 302,
+        body: '',
+        headers: { location: `http://private.images.localtest.me:${site.port}/x` },
+      });
       const res = await api.post('/api/upload', { url: `${site.origin}/hop`, kind: 'avatar' }, { key: owner.key });
       expect(res.body.code).to.equal('blocked');
     });

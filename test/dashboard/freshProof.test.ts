@@ -16,6 +16,7 @@ import { consentOverHttp, pathOf, redirectReceiver } from '../helpers/oauthClien
 import { readyClient } from '../helpers/oauthFlow.js';
 import { alertText, type Page, Person, signedUp } from '../helpers/person.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { TEST_ZONE } from '../helpers/site.js';
 import { softRegistration } from '../helpers/softPasskey.js';
 
 const code = (secret: string, at: number) =>
@@ -115,7 +116,7 @@ describe('fresh proof: POST /dashboard/webhooks (a new webhook)', () => {
     receiver = await startReceiver();
   });
   after(() => receiver.close());
-  const hookUrl = () => receiver.url.replace('127.0.0.1', 'hooks.test');
+  const hookUrl = () => receiver.url.replace('127.0.0.1', `hooks.${TEST_ZONE}`);
 
   it('asks in place with the address, events and description kept; proved, the webhook is added; a wrong proof adds none', async () => {
     const start = t0();

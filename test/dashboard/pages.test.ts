@@ -93,7 +93,7 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
     const res = await person.post(`/dashboard/pages/${id}/blocks`, {
       type: 'link',
       label: 'A',
-      url: 'https://a.example/',
+      url: 'https://a.example.com/',
     });
     const [block] = await storedBlocks(id);
     expect(res.location).to.equal(`/dashboard/pages/${id}?notice=block-added#block-${block.id}`);

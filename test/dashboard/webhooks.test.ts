@@ -5,7 +5,7 @@ import { buildStoredBlock } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
 import { alertText, signedUp } from '../helpers/person.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
-import { startSite, type TestSite } from '../helpers/site.js';
+import { startSite, TEST_ZONE, type TestSite } from '../helpers/site.js';
 
 describe('dashboard webhooks: /dashboard/webhooks', () => {
   let receiver: Receiver;
@@ -14,7 +14,7 @@ describe('dashboard webhooks: /dashboard/webhooks', () => {
   });
   after(() => receiver.close());
   /** The receiver by a name the test app resolves to loopback. */
-  const hookUrl = () => receiver.url.replace('127.0.0.1', 'hooks.test');
+  const hookUrl = () => receiver.url.replace('127.0.0.1', `hooks.${TEST_ZONE}`);
 
   it('adds a webhook and shows its secret once, then lists its deliveries', async () => {
     const person = await signedUp();

@@ -17,6 +17,7 @@ import type { Database } from '../../store/db.js';
 import type { ObjectStorage } from '../../store/objects.js';
 import { freshDatabase } from './db.js';
 import { RUN_TMP } from './run.js';
+import { TEST_ZONE } from './site.js';
 
 /** The settings every process of a split installation must be given (core/configRoles.ts), for tests that start one. */
 export const SPLIT = {
@@ -108,14 +109,14 @@ export async function startApp(
 }
 
 /**
- * The app's fetcher in tests: names under `.test` resolve to the loopback servers tests start
- * (`private.*.test` to a private address, to see it refused); loopback is allowed only here.
+ * The app's fetcher in tests: names under TEST_ZONE resolve to the loopback servers tests start
+ * (`private.*` to a private address, to see it refused); loopback is allowed only here.
  */
 function testFetcher() {
   return createFetcher({
     allowLoopbackForTests: true,
     resolve: async (host) => {
-      if (!host.endsWith('.test'))
+      if (!host.endsWith(`.${TEST_ZONE}`))
         throw Object.assign(new Error(`${host} is outside the test network`), { code: 'ENOTFOUND' });
       return host.startsWith('private.') ? ['10.20.30.40'] : ['127.0.0.1'];
     },

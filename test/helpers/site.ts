@@ -1,16 +1,20 @@
 /**
  * A web site on 127.0.0.1 for tests that fetch: answers from a table of paths. Its public
- * name is `<name>.test:<port>`, which the test app's fetcher resolves to loopback.
+ * name is `<name>.localtest.me:<port>` (a real public suffix, as link URLs need, and a zone known
+ * for answering loopback), which the test app's fetcher resolves to loopback.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** Where test sites live: the test app's fetcher resolves names under it to loopback (`private.*` to a private address). */
+export const TEST_ZONE = 'localtest.me';
 
 export type SiteAnswer =
   | { status?: number; type?: string; body: string | Buffer; headers?: Record<string, string> }
   | ((req: http.IncomingMessage, res: http.ServerResponse) => void);
 
 export interface TestSite {
-  /** `http://<name>.test:<port>` */
+  /** `http://<name>.localtest.me:<port>` */
   origin: string;
   port: number;
   /** Sets (or replaces) what a path answers. */
@@ -38,7 +42,7 @@ export async function startSite(name = 'site', routes: Record<string, SiteAnswer
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://${name}.test:${port}`,
+    origin: `http://${name}.${TEST_ZONE}:${port}`,
     port,
     route: (path, answer) => void table.set(path, answer),
     requests,

@@ -9,7 +9,7 @@ import { createFetcher, type Fetcher } from '../../outbound/fetcher.js';
 import { api } from '../helpers/client.js';
 import { buildCreateRequest, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
-import { startSite, type TestSite } from '../helpers/site.js';
+import { startSite, TEST_ZONE, type TestSite } from '../helpers/site.js';
 import { type ConnectionTarget, spyOnConnections, startConnectionTarget } from './connections.js';
 
 /** One byte every 50 ms for 2 s: never idle long enough for a socket timeout. */
@@ -28,7 +28,7 @@ const REFUSED_HOSTS = [
   '0.0.0.0',
   '[::]',
   '[::ffff:7f00:1]',
-  'private.corpus.test',
+  `private.corpus.${TEST_ZONE}`,
   '[::7f00:1]',
   '[::a9fe:a9fe]',
   '169.254.169.254',
@@ -46,7 +46,8 @@ function shortDeadline() {
     app().services.fetcher = createFetcher({
       allowLoopbackForTests: true,
       resolve: async (host) => {
-        if (!host.endsWith('.test')) throw Object.assign(new Error('outside the test network'), { code: 'ENOTFOUND' });
+        if (!host.endsWith(`.${TEST_ZONE}`))
+          throw Object.assign(new Error('outside the test network'), { code: 'ENOTFOUND' });
         return host.startsWith('private.') ? ['10.20.30.40'] : ['127.0.0.1'];
       },
       deadlineMs: 500,

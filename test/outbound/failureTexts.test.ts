@@ -83,9 +83,9 @@ describe('outbound fetch errors (outbound/fetchErrors.ts)', () => {
 });
 
 describe('webhook deliveries and link checks: a missing name and an internal one read the same', () => {
-  // The test fetcher: `private.*.test` resolves to 10.20.30.40, names outside `.test` to nothing.
+  // The test fetcher: `private.*.localtest.me` resolves to 10.20.30.40, names outside it to nothing.
   ownApp();
-  const urls = ['https://private.hooks.test/in', 'https://nowhere.example.com/in'];
+  const urls = ['https://private.hooks.localtest.me/in', 'https://nowhere.example.com/in'];
 
   it('records the same error for a webhook to a name resolving to a private address and to no address', async () => {
     const errors: string[] = [];

@@ -178,7 +178,7 @@ describe('SSRF corpus (outbound fetcher)', () => {
   /** The first hop is the local site (loopback allowed for it); every target is refused anyway. */
   const chained = createFetcher({
     allowLoopbackForTests: true,
-    resolve: async (host) => (host === 'chain.test' ? ['127.0.0.1'] : resolveCorpus(host)),
+    resolve: async (host) => (host === new URL(site.origin).hostname ? ['127.0.0.1'] : resolveCorpus(host)),
     deadlineMs: 3000,
   });
   const chainTo = (url: string, hops = 0) => `${site.origin}/to?hops=${hops}&u=${encodeURIComponent(url)}`;

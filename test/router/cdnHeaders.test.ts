@@ -35,7 +35,7 @@ describe('page host headers for a CDN (router/pageHost.ts)', () => {
 
     it('tags nothing that counts (short paths, the pixel, pings) or is missing', async () => {
       const a = await createAgentAccount({
-        page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example/', path: 'shop' }] },
+        page: { blocks: [{ type: 'link', label: 'Shop', url: 'https://shop.example.com/', path: 'shop' }] },
       });
       const answers = [
         await pageRequest(a.page.username, '/shop'),

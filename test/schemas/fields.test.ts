@@ -56,8 +56,25 @@ describe('isRealHttpUrl', () => {
       'https://пример.рф/',
       'https://example.xn--p1ai/',
       'https://example.com.',
+      'https://ada.github.io/',
+      'https://shop.example.museum/',
     ]) {
       expect(isRealHttpUrl(s), s).to.equal(true);
+    }
+  });
+
+  it('rejects hosts whose ending is no public suffix (the Public Suffix List), or a public suffix alone', () => {
+    for (const s of [
+      'http://a.localhost/',
+      'https://foo.test/',
+      'https://foo.invalid/',
+      'https://printer.local/',
+      'https://example.notatld/',
+      'https://intranet.internal/',
+      'https://co.uk/',
+      'https://com./',
+    ]) {
+      expect(isRealHttpUrl(s), s).to.equal(false);
     }
   });
 
