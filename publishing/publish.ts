@@ -35,6 +35,11 @@ export interface PublisherDeps {
   domainGraceMs: number;
 }
 
+/** How long a change's answer waits for its own publish before it answers `publishPending: true`. */
+export const INLINE_PUBLISH_WAIT_MS = 5_000;
+/** When the outbox tries a publish that outlived that wait: after the storage client's own timeout. */
+const SLOW_PUBLISH_RETRY_MS = 30_000;
+
 export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
@@ -206,9 +211,30 @@ export function createPublisher(d: PublisherDeps) {
     return due.length;
   }
 
-  /** Best effort right after a change commits: the outbox row guarantees a retry if this fails. */
+  /**
+   * Best effort right after a change commits: the outbox row guarantees a retry if this fails.
+   * The change's answer waits for it at most INLINE_PUBLISH_WAIT_MS: storage that takes a
+   * connection and never answers must not hold the request (it answers `publishPending: true`),
+   * while the publish goes on to its end or to the storage client's own timeout.
+   */
   async function publishSoon(username: string): Promise<void> {
-    await publish(username).catch(() => {});
+    const done = publish(username).then(
+      () => true,
+      () => true,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), INLINE_PUBLISH_WAIT_MS);
+    });
+    const finished = await Promise.race([done, waited]);
+    clearTimeout(timer);
+    if (finished) return;
+    // Counted as an attempt, so every read says publishPending until the publish ends (its
+    // success clears the row) and no drain starts a second one beside it meanwhile.
+    const queue = publishQueueRepo(d.db);
+    const row = await queue.find(username).catch(() => undefined);
+    const retryAt = new Date(d.now().getTime() + SLOW_PUBLISH_RETRY_MS);
+    if (row) await queue.failed(username, row.generation, 'storage slow: still publishing', retryAt).catch(() => {});
   }
 
   return {

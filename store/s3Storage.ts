@@ -40,7 +40,17 @@ export function s3Storage(options: S3Options): ObjectStorage {
         forcePathStyle: options.forcePathStyle,
         ...(options.credentials && { credentials: options.credentials }),
         logger: SDK_LOG,
-        requestHandler: { logger: SDK_LOG },
+        // A bucket that takes the connection and never answers fails the call instead of holding
+        // it (and the job or publish waiting on it) for ever: no answer for this long, and the
+        // SDK retries; no connection within a few seconds, likewise.
+        requestHandler: {
+          logger: SDK_LOG,
+          connectionTimeout: 5_000,
+          requestTimeout: 30_000,
+          throwOnRequestTimeout: true,
+          // Else it would follow from the two above (35 s): said once requests have waited 3 s.
+          socketAcquisitionWarningTimeout: 3_000,
+        },
       }),
     }));
     return loading;

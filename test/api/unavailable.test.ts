@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -113,6 +114,46 @@ describe('503 unavailable: storage that cannot be reached', function () {
     const replayed = await api.post('/api/agent/pages', body, { headers });
     expect(replayed.status).to.equal(201);
     expect(replayed.body.page, 'a replay says how the page is now').to.include({ publishPending: false });
+  });
+});
+
+describe('a change when storage takes connections and never answers', function () {
+  this.timeout(60_000);
+  const held = new Set<Socket>();
+  let hole: Server;
+  let port = 0;
+  before(async () => {
+    hole = createServer((socket) => {
+      held.add(socket);
+      socket.on('close', () => held.delete(socket));
+    });
+    await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
+    port = (hole.address() as AddressInfo).port;
+  });
+  after(async () => {
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => hole.close(resolve));
+  });
+  ownApp({
+    start: () =>
+      startApp({
+        storage: s3Storage({
+          bucket: 'pages',
+          endpoint: `http://127.0.0.1:${port}`,
+          region: 'us-east-1',
+          forcePathStyle: true,
+          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        }),
+      }),
+  });
+
+  it('answers the change within the publish wait, publishPending: true, and keeps it', async () => {
+    const a = await createAgentAccount();
+    expect(a.page).to.include({ isPublished: true, publishPending: true });
+    const edit = await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Kept while storage hangs' }, { key: a.key });
+    expect(edit.status).to.equal(200);
+    expect(edit.body).to.include({ bio: 'Kept while storage hangs', publishPending: true });
+    expect(held.size, 'the storage calls under way').to.be.above(0);
   });
 });
 
