@@ -18,10 +18,11 @@
 #     of three copies;
 #   - keeps a page as long as the router's Surrogate-Control says (a day), until a purge;
 #   - passes short paths, the view pixel and tap pings to a router every time (they count);
-#   - asks again, up to three times and of two routers at least, when a router fails a GET
-#     or HEAD (refuses, times out or answers 5xx, or has not begun to answer within 5 s, as a
-#     router starting again does), before the health probe has marked it sick, so a visitor
-#     does not see the failure;
+#   - asks again, up to three times, when a router fails a GET or HEAD (refuses, times out or
+#     answers 5xx, or has not begun to answer within 5 s, as a router starting again does):
+#     the next router after the one that failed while one is not marked sick by the health
+#     probe, else the same one again, so a visitor does not see the failure of a router, nor
+#     one or two of the last live one's;
 #   - serves the last good copy while every router is down or failing (refuses, or answers 5xx
 #     as a router does while storage is away), never a purged one;
 #   - answers page hosts and custom domains (any other public name, which Caddy passes on after
@@ -251,21 +252,32 @@ sub vcl_pass {
 }
 
 sub vcl_backend_fetch {
-  # Each fetch picks a router by its first transaction id (spread like round robin); a retry
-  # keeps that key and takes, in the key's order, the next healthy router after the first
-  # (alt=1), the first again, then the third (alt=2; with two routers, the second again). Not
-  # simply alt=retries: a killed router counts as healthy until the probe marks it sick, and
-  # with two routers alt 1 and alt 2 can both name it, so one failure of the live router made
-  # a visitor's 503.
+  # Each fetch picks a router by its first transaction id (spread like round robin): the first
+  # router in that key's order that the probe has not marked sick. A retry (below: a GET or HEAD
+  # a router refused, dropped, timed out or answered 5xx) asks the same, unless that router
+  # failed the last try: then the next router in the key's order not marked sick (alt=1),
+  # which is the killed one while the probe has not yet marked it; when every other router is
+  # marked sick, the one that failed again. So while a killed router is not yet marked sick
+  # the live one gets every other try, and once it is, every try.
+  # Never alt=2 or more with two routers (Varnish limits it to 1, with an Error line), and never
+  # alt=1 alone: with the other router marked sick, Varnish 7.1 returns no backend for it (not
+  # the healthy one skipped, as its documentation says), a try lost as "No backend" (CI's
+  # router-kill test: a visitor's 503 after the live router failed two of four tries, the other
+  # two never sent).
   if (bereq.retries == 0) {
     set bereq.http.x-router-key = bereq.xid;
+    unset bereq.http.x-router-failed;
   }
-  if (bereq.retries == 1) {
-    set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=1);
-  } elsif (bereq.retries == 3) {
-    set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=2);
-  } else {
-    set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=0);
+  set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key));
+  if (bereq.retries > 0) {
+    set bereq.http.x-router = bereq.backend;
+    if (bereq.http.x-router == bereq.http.x-router-failed) {
+      set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key), alt=1);
+      if (!bereq.backend) {
+        set bereq.backend = routers.backend(by=KEY, key=routers.key(bereq.http.x-router-key));
+      }
+    }
+    unset bereq.http.x-router;
   }
   # A router starting again passes the probe (its /healthz answers at once) while it holds page
   # requests until it is ready, seconds on a loaded machine: after 5 s, ask the other one.
@@ -284,7 +296,9 @@ sub vcl_backend_response {
     set beresp.http.xkey = beresp.http.surrogate-key;
   }
   if (beresp.status >= 500 && bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
-    # Another router may answer: the visitor never sees one router's failure.
+    # Another router may answer: the visitor never sees one router's failure. The retry takes
+    # another router than this one while one is not marked sick (vcl_backend_fetch).
+    set bereq.http.x-router-failed = bereq.backend;
     return (retry);
   }
   if (beresp.status >= 500) {
@@ -317,6 +331,7 @@ sub vcl_backend_error {
   # three times (a router killed and one starting again, or failing once, can fail the same
   # request in turn).
   if (bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+    set bereq.http.x-router-failed = bereq.backend;
     return (retry);
   }
   # Then a cached request's fetch is given up, for vcl_synth to look for a stale copy.

@@ -10,7 +10,13 @@ import { expect } from 'chai';
 import { hostRequest } from '../helpers/client.js';
 import { startVarnish, type Varnish } from '../helpers/varnish.js';
 
-type Mode = 'answers' | 'answers 503' | 'answers 503 once per request' | 'drops the connection' | 'holds the request';
+type Mode =
+  | 'answers'
+  | 'answers 503'
+  | 'answers 503 once per request'
+  | 'answers 503 twice per request'
+  | 'drops the connection'
+  | 'holds the request';
 
 interface StandIn {
   name: string;
@@ -18,8 +24,8 @@ interface StandIn {
   mode: Mode;
   /** Page requests it took (not the probe's). */
   taken: number;
-  /** Host and path of every page request it took. */
-  seen: Set<string>;
+  /** How many times it took each page request, by host and path. */
+  seen: Map<string, number>;
   /** Health probes still to answer only after the probe's timeout. */
   probesHeld: number;
   /** Stops listening: connections are refused from then on. */
@@ -36,15 +42,19 @@ async function standIn(name: string): Promise<StandIn> {
       return;
     }
     router.taken++;
-    const first = !router.seen.has(`${req.headers.host}${req.url}`);
-    router.seen.add(`${req.headers.host}${req.url}`);
+    const asked = router.seen.get(`${req.headers.host}${req.url}`) ?? 0;
+    router.seen.set(`${req.headers.host}${req.url}`, asked + 1);
     // As a router starting again does: its /healthz answers, pages wait until it is ready.
     if (router.mode === 'holds the request') return;
     if (router.mode === 'drops the connection') {
       req.socket.destroy();
       return;
     }
-    if (router.mode === 'answers 503' || (router.mode === 'answers 503 once per request' && first)) {
+    if (
+      router.mode === 'answers 503' ||
+      (router.mode === 'answers 503 once per request' && asked < 1) ||
+      (router.mode === 'answers 503 twice per request' && asked < 2)
+    ) {
       res
         .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5', 'cache-control': 'no-store' })
         .end('503\n');
@@ -63,7 +73,7 @@ async function standIn(name: string): Promise<StandIn> {
     mode: 'answers',
     probesHeld: 0,
     taken: 0,
-    seen: new Set(),
+    seen: new Map(),
     async kill() {
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
@@ -193,6 +203,19 @@ describe('Varnish in front of two routers, one failing (deploy/varnish/default.v
     const { errors, servedBy } = await visit();
     expect(errors).to.deep.equal([]);
     expect(b.taken, 'the failing router was asked first for some').to.be.greaterThan(40);
+    expect([...servedBy]).to.deep.equal(['router-b']);
+  });
+
+  it('answers every request when one router is killed and marked sick, and the other fails each request twice', async () => {
+    await a.kill();
+    for (let i = 0; !varnish.sick('router1'); i++) {
+      if (i > 500) throw new Error('the probe did not mark the killed router sick within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    b.mode = 'answers 503 twice per request';
+    const { errors, servedBy } = await visit();
+    expect(errors, await varnish.failures()).to.deep.equal([]);
+    expect(b.taken, 'each request asked of the live router three times').to.equal(3 * 40);
     expect([...servedBy]).to.deep.equal(['router-b']);
   });
 });

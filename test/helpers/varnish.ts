@@ -37,6 +37,12 @@ export interface Varnish {
    * backends tried, their errors and timings): what a test prints when a visitor got one.
    */
   failures(): Promise<string>;
+  /**
+   * Whether the health probe has marked this router (`router1`, `router2`, … in the order given)
+   * sick, by the last probe result Varnish logged for it (Backend_health: "Went sick", "Still
+   * sick"); false while it has logged none.
+   */
+  sick(router: string): boolean;
   stop(): Promise<void>;
 }
 
@@ -103,8 +109,10 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
   const url = `http://127.0.0.1:${port}`;
 
   let log: ChildProcess | undefined;
+  let health: ChildProcess | undefined;
   const stop = async () => {
     log?.kill('SIGTERM');
+    health?.kill('SIGTERM');
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -131,6 +139,22 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
     stdio: 'ignore',
   });
   log.on('error', () => {}); // no varnishlog: failures() says so
+  // And each probe's result from now on.
+  const lastProbe = new Map<string, string>();
+  health = spawn(VARNISHLOG, ['-n', work, '-g', 'raw', '-i', 'Backend_health', '-u'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  health.on('error', () => {});
+  let partial = '';
+  health.stdout?.on('data', (c: Buffer) => {
+    const lines = (partial + c.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      // "0 Backend_health - router1 Went sick -------- 1 2 3 …" (its VCL's name first on some versions)
+      const m = /Backend_health\s+-\s+(?:[^\s.]+\.)?(\S+)\s+(?:Still|Went|Back)\s+(healthy|sick)\b/.exec(line);
+      if (m) lastProbe.set(m[1], m[2]);
+    }
+  });
 
   return {
     port,
@@ -138,6 +162,7 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
     async failures() {
       return readFile(failuresFile, 'utf8').catch(() => '(varnishlog wrote nothing)');
     },
+    sick: (router) => lastProbe.get(router) === 'sick',
     async stats() {
       const { stdout } = await promisify(execFile)('varnishstat', ['-n', work, '-1', '-j']);
       const counters = JSON.parse(stdout);
