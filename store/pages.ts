@@ -29,6 +29,8 @@ export interface PageRow {
    * were made with; null until first published. Named when it held the template's alone.
    */
   published_template_version: string | null;
+  /** The drawing (OG_VERSION) of the share card the page last named as its own; null until known (migration 029). */
+  card_version: string | null;
   /** Raised by every change of the page (migration 011). */
   version: number;
 }
@@ -51,6 +53,7 @@ export function toPage(row: PageRow): Page {
     firstViewedAt: row.first_viewed_at,
     nextChangeAt: row.next_change_at,
     renderVersion: row.published_template_version,
+    cardVersion: row.card_version,
     version: row.version,
   };
 }
@@ -168,6 +171,11 @@ export function pagesRepo(db: Queryable) {
     /** Records the render version the page's published files were made with. */
     async setRenderVersion(id: string, version: string) {
       await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [id, version]);
+    },
+
+    /** Records the drawing of the share card the page names as its own, stored. */
+    async setCardVersion(id: string, version: string) {
+      await db.query('UPDATE pages SET card_version = $2 WHERE id = $1', [id, version]);
     },
 
     async usernamesOfAccounts(accountIds: readonly string[]): Promise<string[]> {
