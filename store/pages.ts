@@ -70,10 +70,14 @@ async function queryPage(db: Queryable, sql: string, params: unknown[]): Promise
 }
 
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
-/** `domain`: the custom domain the page serves on (its address in its files), if any. */
+/**
+ * `domain`: the custom domain the page serves on (its address in its files), if any; `card`:
+ * the hash of the share card its HTML names, absent for its own (as publishing/pageFiles.ts).
+ */
 export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'updatedAt'> & {
   blocksJson: string;
   domain?: string | null;
+  card?: string | null;
 };
 
 export interface NewPage {
