@@ -28,6 +28,11 @@ export interface Page {
    * were made with; null until first published.
    */
   renderVersion: string | null;
+  /**
+   * The drawing (renderer/ogImage.ts OG_VERSION) of the share card the page last named as its
+   * own, stored; null until known. Another than the current one: its card waits to be drawn again.
+   */
+  cardVersion: string | null;
   /** Raised by every change of the page. */
   version: number;
 }

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type Job } from 'agenda';
 import type { Pool } from 'pg';
+import { queueStaleCards } from '../core/commands/redrawCards.js';
 import { republishStalePages } from '../core/commands/republish.js';
 import type { Services } from '../core/services.js';
 import { LOCKS, whileLocked } from '../store/locks.js';
@@ -20,9 +21,15 @@ import { checkLinks } from './linkCheck.js';
 import { sendWebhooks } from './webhooks.js';
 
 export const JOBS = {
-  /** Provisional accounts nobody looked at: unpublish at 30 days, delete at 60; images no page uses, after a day. */
+  /**
+   * Provisional accounts nobody looked at: unpublish at 30 days, delete at 60; images no page
+   * uses, after a day; share cards of an earlier drawing queued to be drawn again.
+   */
   housekeeping: 'nightly housekeeping',
-  /** Pages rendered with a template or site addresses that have changed since (the name predates the addresses). */
+  /**
+   * Pages rendered with a template or site addresses that have changed since (the name predates
+   * the addresses), then pages whose share card has an earlier drawing, queued in the outbox.
+   */
   republish: 'republish changed templates',
   /** One per page with scheduled blocks: publish again when the next boundary passes. */
   visibility: 'page visibility change',
@@ -112,6 +119,8 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     leased(s, async () => {
       await housekeeping(s);
       await agenda.now(JOBS.linkCheck);
+      // Cards whose drawing failed since the start's run, or drawn by a process of the previous release.
+      await queueStaleCards(s);
     }),
     one,
   );
@@ -134,7 +143,11 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
   // poll) and renders what is left.
   agenda.define(
     JOBS.republish,
-    leased(s, async () => void (await republishStalePages(s))),
+    leased(s, async () => {
+      await republishStalePages(s);
+      // After a deploy that changed the share cards' drawing, their pages are published (and drawn) again.
+      await queueStaleCards(s);
+    }),
     one,
   );
   agenda.define<VisibilityData>(
@@ -174,8 +187,8 @@ export async function startJobs(s: Services, options: { work: boolean }): Promis
     // skipImmediate every start would move it an hour on, and a service restarted more often
     // than hourly would never get one.)
     if (s.db.engine === 'pglite') await agenda.every(UPKEEP_EVERY, JOBS.upkeep);
-    // At every start: templates may have changed with the deploy, and the page or media
-    // addresses with the configuration. One job row however many workers start together, so
+    // At every start: templates or the share cards' drawing may have changed with the deploy,
+    // and the page or media addresses with the configuration. One job row however many workers start together, so
     // the pages are rendered again once.
     await agenda
       .create(JOBS.republish, { reason: 'start' })

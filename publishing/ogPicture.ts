@@ -71,9 +71,9 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
   return sharp(card.under).composite(layers).png({ compressionLevel: 6 }).toBuffer();
 }
 
-/** The key the page's picture is stored under (the hash of what it shows). */
-export function ogKeyOf(row: RenderRow): string {
-  return ogImageKey(row.username, ogHash(ogInputs(row)));
+/** The key the page's picture is stored under (the hash of what it shows and of the drawing's `version`). */
+export function ogKeyOf(row: Pick<RenderRow, 'username' | 'profile'>, version: string): string {
+  return ogImageKey(row.username, ogHash(ogInputs(row), version));
 }
 
 /**
@@ -84,8 +84,9 @@ export function ogKeyOf(row: RenderRow): string {
 export async function namedCard(
   row: RenderRow,
   storage: ObjectStorage,
+  version: string,
 ): Promise<{ hash: string | null; current: boolean }> {
-  const own = ogHash(ogInputs(row));
+  const own = ogHash(ogInputs(row), version);
   // Asked of storage every time (another process may have deleted it), without reading it.
   if (await storage.has(ogImageKey(row.username, own))) return { hash: own, current: true };
   const prefix = ogImagePrefix(row.username);
@@ -102,10 +103,11 @@ export async function namedCard(
 export async function ogImageFile(
   row: RenderRow,
   storage: ObjectStorage,
+  version: string,
   failed: (err: unknown) => void,
 ): Promise<PageFile[]> {
   const inputs = ogInputs(row);
-  const key = ogImageKey(row.username, ogHash(inputs));
+  const key = ogImageKey(row.username, ogHash(inputs, version));
   try {
     if (await storage.has(key)) return [];
     // One drawing per name at a time (shareCards.ts): no two of the same picture at once.

@@ -10,11 +10,17 @@ import { ogImageFile } from './ogPicture.js';
 import type { RenderRow } from './pageFiles.js';
 import { pageIcons } from './pageIcons.js';
 
-export async function pageImageFiles(row: RenderRow, storage: ObjectStorage, log: Logger): Promise<PageFile[]> {
+/** `version`: the share card's drawing (renderer/ogImage.ts OG_VERSION, unless the publisher was given another). */
+export async function pageImageFiles(
+  row: RenderRow,
+  storage: ObjectStorage,
+  log: Logger,
+  version: string,
+): Promise<PageFile[]> {
   const warn = (what: string) => (err: unknown) => log.warn({ err, username: row.username }, what);
   const made = await Promise.all([
     pageIcons(row, storage, warn('icons not made')),
-    ogImageFile(row, storage, warn('link preview not made')),
+    ogImageFile(row, storage, version, warn('link preview not made')),
   ]);
   return made.flat();
 }

@@ -11,6 +11,7 @@ import { nextVisibilityChange } from '../core/model.js';
 import { isLive } from '../core/rules/pages.js';
 import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
 import { PUBLISH_RETRY } from '../queue/policies.js';
+import { OG_VERSION } from '../renderer/ogImage.js';
 import { renderVersions, type SiteUrls } from '../renderer/versions.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ogImageKey, pageKeys } from '../store/layout.js';
@@ -33,6 +34,8 @@ export interface PublisherDeps {
   now: () => Date;
   /** How long a failing custom domain still serves (and stays the page's address). */
   domainGraceMs: number;
+  /** The share cards' drawing (renderer/ogImage.ts OG_VERSION by default; tests pass another, as after an upgrade). */
+  cardVersion?: string;
 }
 
 /** How long a change's answer waits for its own publish before it answers `publishPending: true`. */
@@ -44,7 +47,10 @@ export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
-  const pictures = createPictureDrawer(d, (username, drawn) => attempt(username, { drawn }).catch(() => {}));
+  const cardVersion = d.cardVersion ?? OG_VERSION;
+  const pictures = createPictureDrawer({ ...d, cardVersion }, (username, drawn) =>
+    attempt(username, { drawn }).catch(() => {}),
+  );
 
   // In this process, one publish per name at a time (the tail of each name's chain).
   const running = new Map<string, Promise<void>>();
@@ -62,16 +68,18 @@ export function createPublisher(d: PublisherDeps) {
     let draw = false;
     let kept: string | null = null;
     if (row && live) {
-      const drawn = o.drawn?.card === ogKeyOf(row) ? o.drawn : undefined;
+      const drawn = o.drawn?.card === ogKeyOf(row, cardVersion) ? o.drawn : undefined;
       const pics = drawn ? await storePictures(d.storage, drawn) : [];
       if (drawn) pictures.remember(username, drawn.card);
       const domain = await pageDomainsRepo(db).servingDomain(row.id, d.now(), d.domainGraceMs);
-      const card = await namedCard(row, d.storage);
+      const card = await namedCard(row, d.storage, cardVersion);
       const written = await writePage({ ...row, domain, card: card.hash });
       objects = new Map([...pics, ...written.objects]);
       if (row.renderVersion !== written.version) {
         await pagesRepo(db).setRenderVersion(row.id, written.version);
       }
+      // The page names its own card of the current drawing: none of its cards waits to be drawn again (redrawCards.ts).
+      if (card.current && row.cardVersion !== cardVersion) await pagesRepo(db).setCardVersion(row.id, cardVersion);
       const own = card.current ? ogImageKey(username, card.hash!) : null;
       // Pictures just drawn are not drawn again, even a card that could not be (the page keeps the one it names).
       draw = !drawn && (own === null || !pictures.has(username, own));
@@ -240,6 +248,8 @@ export function createPublisher(d: PublisherDeps) {
   return {
     publish,
     publishSoon,
+    /** The share cards' drawing this publisher draws and names (renderer/ogImage.ts OG_VERSION unless given another). */
+    cardVersion,
     /** CDN purges other than a page's own (template keys, removed pages) and their retries. */
     purges,
     drain,

@@ -55,7 +55,7 @@ export async function storePictures(storage: ObjectStorage, drawn: DrawnPictures
 }
 
 export function createPictureDrawer(
-  d: { db: Database; storage: ObjectStorage; log: Logger },
+  d: { db: Database; storage: ObjectStorage; log: Logger; cardVersion: string },
   /** Publishes the name with the pictures drawn for it (stored in its turn); clears the outbox row. */
   publishWith: (username: string, drawn: DrawnPictures) => Promise<void>,
 ) {
@@ -71,9 +71,9 @@ export function createPictureDrawer(
     const { queued: latest, row } = await publishQueueRepo(d.db).withPage(username);
     // A page no longer shown: the change that hid it queued a publish of its own, which removes its files.
     if (superseded(queued, latest) || !row || !isLive(row)) return;
-    const files = await pageImageFiles(row, d.storage, d.log);
+    const files = await pageImageFiles(row, d.storage, d.log, d.cardVersion);
     if (superseded(queued, (await publishQueueRepo(d.db).find(username))?.generation ?? null)) return;
-    await publishWith(username, { card: ogKeyOf(row), files });
+    await publishWith(username, { card: ogKeyOf(row, d.cardVersion), files });
   }
 
   return {

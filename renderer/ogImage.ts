@@ -10,8 +10,14 @@ import { createHash } from 'node:crypto';
 import type { Profile } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
 
-/** Bumped when the drawing changes, so every picture is drawn again at the page's next publish. */
-const OG_VERSION = '3';
+/**
+ * Bumped when the drawing changes (ogCard.ts, publishing/ogPicture.ts): it is part of every
+ * card's hash, so each page's new card gets a new key. A page's publish draws it; after an
+ * upgrade the start's job (core/commands/redrawCards.ts) queues a publish of every published
+ * page whose card was drawn with another version (`pages.card_version`), so no page waits for
+ * an edit or a manual republish. Until its new card is stored a page names its previous one.
+ */
+export const OG_VERSION = '3';
 
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
@@ -51,10 +57,10 @@ export function ogInputs(page: { username: string; profile: Profile }): OgInputs
   };
 }
 
-/** 16 hex digits naming the picture of these inputs. */
-export function ogHash(i: OgInputs): string {
+/** 16 hex digits naming the picture of these inputs, drawn as `version` draws (the current drawing by default). */
+export function ogHash(i: OgInputs, version = OG_VERSION): string {
   const text = JSON.stringify([
-    OG_VERSION,
+    version,
     i.template,
     i.avatar,
     i.focus?.x,

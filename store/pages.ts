@@ -29,6 +29,8 @@ export interface PageRow {
    * were made with; null until first published. Named when it held the template's alone.
    */
   published_template_version: string | null;
+  /** The drawing (OG_VERSION) of the share card the page last named as its own; null until known (migration 029). */
+  card_version: string | null;
   /** Raised by every change of the page (migration 011). */
   version: number;
 }
@@ -51,6 +53,7 @@ export function toPage(row: PageRow): Page {
     firstViewedAt: row.first_viewed_at,
     nextChangeAt: row.next_change_at,
     renderVersion: row.published_template_version,
+    cardVersion: row.card_version,
     version: row.version,
   };
 }
@@ -67,10 +70,14 @@ async function queryPage(db: Queryable, sql: string, params: unknown[]): Promise
 }
 
 /** A page to render with its blocks still as their json text (parsed where the page is rendered). */
-/** `domain`: the custom domain the page serves on (its address in its files), if any. */
+/**
+ * `domain`: the custom domain the page serves on (its address in its files), if any; `card`:
+ * the hash of the share card its HTML names, absent for its own (as publishing/pageFiles.ts).
+ */
 export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'updatedAt'> & {
   blocksJson: string;
   domain?: string | null;
+  card?: string | null;
 };
 
 export interface NewPage {
@@ -168,6 +175,11 @@ export function pagesRepo(db: Queryable) {
     /** Records the render version the page's published files were made with. */
     async setRenderVersion(id: string, version: string) {
       await db.query('UPDATE pages SET published_template_version = $2 WHERE id = $1', [id, version]);
+    },
+
+    /** Records the drawing of the share card the page names as its own, stored. */
+    async setCardVersion(id: string, version: string) {
+      await db.query('UPDATE pages SET card_version = $2 WHERE id = $1', [id, version]);
     },
 
     async usernamesOfAccounts(accountIds: readonly string[]): Promise<string[]> {

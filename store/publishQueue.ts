@@ -39,6 +39,20 @@ export function publishQueueRepo(db: Queryable) {
       );
     },
 
+    /**
+     * Enqueues the names not waiting in the outbox already (whose publish, under way or due,
+     * is left as it is); returns how many it enqueued.
+     */
+    async enqueueUnlessQueued(usernames: readonly string[], now: Date): Promise<number> {
+      if (usernames.length === 0) return 0;
+      const rows = await db.query<{ username: string }>(
+        `INSERT INTO publish_queue (username, enqueued_at, next_attempt_at) SELECT unnest($1::text[]), $2, $2
+         ON CONFLICT (username) DO NOTHING RETURNING username`,
+        [usernames, now],
+      );
+      return rows.length;
+    },
+
     /** Enqueues every page's name (a full republish: files and route tables of all pages); returns how many. */
     async enqueueEveryPage(now: Date): Promise<number> {
       const rows = await db.query<{ username: string }>(

@@ -69,9 +69,9 @@ export function republishRepo(db: Queryable) {
       which: Staleness,
       /** When and with which grace a page's custom domain is its address. */
       serving: { now: Date; graceMs: number },
-    ): Promise<(PageSource & { claimed: boolean })[]> {
-      return db.query<PageSource & { claimed: boolean }>(
-        `SELECT id, username, profile, updated_at AS "updatedAt", blocks::text AS "blocksJson",
+    ): Promise<(PageSource & { claimed: boolean; cardVersion: string | null })[]> {
+      return db.query<PageSource & { claimed: boolean; cardVersion: string | null }>(
+        `SELECT id, username, profile, updated_at AS "updatedAt", blocks::text AS "blocksJson", card_version AS "cardVersion",
            republish_claimed_at IS NOT NULL AS claimed, ${servingDomainSql('pages.id', '$4', '$5')} AS domain
          FROM pages WHERE id > $2 AND id <= $3 AND ${WHERE[which]} ORDER BY id`,
         [versions, after, last, serving.now, serving.graceMs],

@@ -12,6 +12,7 @@ import { templateKey } from '../../cdn/cdn.js';
 import type { Copies } from '../../publishing/encode.js';
 import { fromSource, type RenderSource } from '../../publishing/pageFiles.js';
 import { renderThreads, startRenderPool } from '../../publishing/renderPool.js';
+import { ogHash, ogInputs } from '../../renderer/ogImage.js';
 import { renderVersions } from '../../renderer/versions.js';
 import type { Queryable } from '../../store/db.js';
 import { publishQueueRepo } from '../../store/publishQueue.js';
@@ -168,7 +169,13 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       const last = await pages.chunkEnd(after, batchSize);
       if (last === null) break;
       const serving = { now: readAt, graceMs: s.config.domains.graceMs };
-      const rows = await pages.staleIn(versions, after, last, which, serving);
+      // Each page names its card of the drawing it last named as its own, still stored (after
+      // an upgrade of the drawing, its publish through the outbox draws the new one:
+      // redrawCards.ts), or of the current drawing when none is known.
+      const rows = (await pages.staleIn(versions, after, last, which, serving)).map(({ cardVersion, ...row }) => ({
+        ...row,
+        card: ogHash(ogInputs(row), cardVersion ?? s.publisher.cardVersion),
+      }));
       after = last;
       if (rows.length === 0) continue;
       await pages.claim(

@@ -8,6 +8,7 @@ import { renderVersions } from '../../renderer/versions.js';
 import { type RunningProcess, startProcess } from '../../start/process.js';
 import { pageKeys } from '../../store/layout.js';
 import type { ObjectMeta } from '../../store/objects.js';
+import { publishQueueRepo } from '../../store/publishQueue.js';
 import { republishRepo } from '../../store/republish.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
@@ -99,6 +100,25 @@ describe('republishing stale pages (core/commands/republish.ts)', () => {
     expect((await pageRequest(zine[2].page.username, '/')).status).to.equal(404);
 
     expect((await republishStalePages(app().services, { versions: edited })).republished).to.equal(0);
+  });
+
+  it("names the share card a page's HTML named, still stored, when the cards' drawing changed with the template", async () => {
+    const a = await createAgentAccount({ page: { templateId: 'zine' } });
+    const name = a.page.username;
+    const s = app().services;
+    // Published by a process of the release before, whose cards were drawn otherwise.
+    const earlier = createPublisher({ ...s, domainGraceMs: s.config.domains.graceMs, cardVersion: 'earlier-drawing' });
+    await publishQueueRepo(s.db).enqueue(name, s.now());
+    await earlier.publish(name);
+    await earlier.settled();
+    const named = () => files(name).then(({ html }) => /\/og\/([0-9a-f]{16})\.png"/.exec(html)?.[1]);
+    const before = await named();
+    expect(await s.storage.has(`pages/${name}/og/${before}.png`)).to.equal(true);
+
+    // This release changed the template too: its files are rendered again before its card is drawn.
+    const versions = { ...renderVersions(s.config), zine: 'edited-zine' };
+    expect((await republishStalePages(s, { versions })).republished).to.equal(1);
+    expect(await named(), 'the card drawn before, not the one its publish will draw').to.equal(before);
   });
 
   it('compares before writing the pages a dead run had claimed, writes the others, and ends every claim', async () => {
