@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +52,8 @@ export interface Cluster {
   of(role: Role): ServiceProcess[];
   /** PUTs the bucket took, by key, since the last reset. */
   puts: Map<string, number>;
-  s3: { stop(): Promise<void>; start(): Promise<void> };
+  /** The bucket: away (stop), taking connections and answering none (stall), or back (start). */
+  s3: { stop(): Promise<void>; stall(): Promise<void>; start(): Promise<void> };
   /** The settings every process shares (what /etc/linkpage/linkpage.env would hold): no ROLE, PORT or DATA_DIR. */
   env: NodeJS.ProcessEnv;
   /** Each process's last lines, for a failing test's report. */
@@ -75,8 +77,15 @@ export async function startCluster(
   const puts = new Map<string, number>();
   let s3Port = 0;
   let s3server: S3rver | null = null;
+  let hole: { server: NetServer; held: Set<Socket> } | null = null;
   const s3 = {
     async start() {
+      if (hole) {
+        const { server, held } = hole;
+        hole = null;
+        for (const socket of held) socket.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      }
       s3server = new S3rver({
         address: '127.0.0.1',
         port: s3Port,
@@ -102,6 +111,16 @@ export async function startCluster(
       // they stay busy, and the bucket would go away only after the test's traffic.
       (server as unknown as { httpServer?: import('node:http').Server } | null)?.httpServer?.closeAllConnections();
       await closing;
+    },
+    async stall() {
+      await s3.stop();
+      const held = new Set<Socket>();
+      const server = createNetServer((socket) => {
+        held.add(socket);
+        socket.on('close', () => held.delete(socket));
+      });
+      await new Promise<void>((resolve) => server.listen(s3Port, '127.0.0.1', resolve));
+      hole = { server, held };
     },
   };
   await s3.start();
