@@ -10,9 +10,9 @@
  */
 import { type Config, loadConfig } from './core/config.js';
 import { pageNameFromHost } from './core/rules/pageHost.js';
-import { exitForStartFailure } from './start/failure.js';
-import { bindPort } from './start/port.js';
-import type { RunningProcess } from './start/process.js';
+import { exitForStartFailure } from './ops/start/failure.js';
+import { bindPort } from './ops/start/port.js';
+import type { RunningProcess } from './ops/start/process.js';
 
 const STOP_WITHIN_MS = 10_000;
 /**
@@ -50,7 +50,7 @@ async function main() {
   };
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
-  const { startProcess } = await import('./start/process.js');
+  const { startProcess } = await import('./ops/start/process.js');
   running = await startProcess({ config, listen: port, ownsProcess: true }).catch(fail);
   if (requested) await stop(running, requested);
 }

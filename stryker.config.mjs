@@ -19,8 +19,8 @@ export default {
     // The limiter's windows and decision (limitWindows, decideLimit).
     'core/limiter.ts:64-95',
     // The retry waits of every queue (the publish outbox, CDN purges, webhook deliveries).
-    'queue/retry.ts',
-    'queue/policies.ts',
+    'platform/queue/retry.ts',
+    'platform/queue/policies.ts',
   ],
   coverageAnalysis: 'perTest',
   // Mutants of module-level values (the tables, the regular expressions, the constants) each need

@@ -2,9 +2,9 @@
 import Router from '@koa/router';
 import { createLimiter, type Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
-import { authenticate, challenges } from '../edge/auth.js';
-import { operationLimiters } from '../edge/limits.js';
-import type { RequestState } from '../edge/state.js';
+import { authenticate, challenges } from '../platform/edge/auth.js';
+import { operationLimiters } from '../platform/edge/limits.js';
+import type { RequestState } from '../platform/edge/state.js';
 import { accountRoutes } from './account/routes.js';
 import { agentRoutes } from './agent/routes.js';
 import { claimRoutes } from './claim/routes.js';
@@ -46,7 +46,7 @@ export interface Api {
   multipartPaths: ReadonlySet<string>;
 }
 
-/** `tools`: the MCP tools as declared (mcp/tools.ts, handed in by start/web.ts), for llms.txt. */
+/** `tools`: the MCP tools as declared (api/mcp/tools.ts, handed in by ops/start/web.ts), for llms.txt. */
 export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEntry[]): Api {
   const routes = apiRoutes(s, limiter);
   // Written when first asked for (700 KB of text, and the time to make it, that a process which

@@ -8,8 +8,8 @@ import type * as v from 'valibot';
 import type { ErrorCode } from '../core/errors.js';
 import type { OperationName } from '../core/operations.js';
 import { parseOrThrow } from '../core/validation.js';
-import type { AuthMode } from '../edge/auth.js';
-import type { RequestState } from '../edge/state.js';
+import type { AuthMode } from '../platform/edge/auth.js';
+import type { RequestState } from '../platform/edge/state.js';
 import type { RequestHeader, ResponseHeader } from './openapi/headers.js';
 
 export type ApiContext = RouterContext<RequestState>;

@@ -13,7 +13,7 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { issueLink } from '../core/commands/mailLinks.js';
-import { accountsRepo } from '../store/accounts.js';
+import { accountsRepo } from '../platform/store/accounts.js';
 import { formClient, REFUSING, type Screen, securityScreens } from './accessibilityScreens.js';
 import { embeddedApp } from './embedded.js';
 

@@ -9,8 +9,8 @@
  */
 import * as OTPAuth from 'otpauth';
 import type { Services } from '../core/services.js';
-import { accountsRepo } from '../store/accounts.js';
-import { passkeysRepo } from '../store/passkeys.js';
+import { accountsRepo } from '../platform/store/accounts.js';
+import { passkeysRepo } from '../platform/store/passkeys.js';
 
 /** A person's browser for setting up: cookies and the last CSRF token. */
 export function formClient(base: string) {

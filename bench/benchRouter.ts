@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../core/config.js';
+import { startProcess } from '../ops/start/process.js';
+import { type Database, openDatabase } from '../platform/store/db.js';
+import { migrate } from '../platform/store/migrate.js';
+import { fsStorage, type ObjectStorage } from '../platform/store/objects.js';
 import type { Visits } from '../router/visits.js';
-import { startProcess } from '../start/process.js';
-import { type Database, openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
-import { fsStorage, type ObjectStorage } from '../store/objects.js';
 import { buildSeed } from './seed.js';
 
 export async function startBenchRouter(

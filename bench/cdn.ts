@@ -1,5 +1,5 @@
 /**
- * The page host behind Varnish (deploy/varnish/default.vcl), on loopback, the app as `npm start`
+ * The page host behind Varnish (ops/deploy/varnish/default.vcl), on loopback, the app as `npm start`
  * runs it (embedded default, CDN=varnish): cached page views per second next to nginx serving
  * the same HTML file from disk (same load tool, rounds alternating), the hit ratio of a view load
  * over many pages while they are edited, and the time from a PATCH to its new HTML through

@@ -1,6 +1,6 @@
 /**
  * Cold start: from spawning the process to its first answers, for the service as `npm start`
- * runs it (`node build/start.mjs` over a built dist/) and for a bare `node:http` server
+ * runs it (`node ops/build/start.mjs` over a built dist/) and for a bare `node:http` server
  * started the same way, alternately, several rounds. For the service: the first answer at all
  * (`/healthz`, as soon as the port is bound) and the first answer of a ready service
  * (`/readyz` 200: database open and migrated, storage written), from a fresh data folder and
@@ -52,10 +52,10 @@ async function timeToAnswers(args: string[], env: NodeJS.ProcessEnv, urls: strin
   return times;
 }
 
-/** Ms from spawning `node build/start.mjs` on a taken port to its exit, and its exit code. */
+/** Ms from spawning `node ops/build/start.mjs` on a taken port to its exit, and its exit code. */
 async function timeToRefuse(port: number): Promise<{ ms: number; code: number | null }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['build/start.mjs'], {
+  const child = spawn(process.execPath, ['ops/build/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), DATA_DIR: path.join(tmpdir(), 'linkpage-never') },
     stdio: 'ignore',
@@ -73,7 +73,7 @@ async function timeToRefuse(port: number): Promise<{ ms: number; code: number | 
 function breakdown(initdb: boolean): ColdStart['parts'] {
   const script = `
     const t0 = performance.now();
-    await import('./dist/start/process.js');
+    await import('./dist/ops/start/process.js');
     const modulesMs = performance.now() - t0;
     const { PGlite } = await import('@electric-sql/pglite');
     const dir = process.argv[1];
@@ -117,7 +117,7 @@ export interface ColdStart {
 }
 
 export async function coldStart(rounds = 5, initdb = true): Promise<ColdStart> {
-  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['ops/build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(built.stderr);
   const work = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-cold-'));
   const bareFile = path.join(work, 'bare.mjs');
@@ -141,7 +141,7 @@ export async function coldStart(rounds = 5, initdb = true): Promise<ColdStart> {
       r.bare.push(bare);
       const env = { PORT: String(port), DATA_DIR: path.join(work, `data-${i}`), LOG_LEVEL: 'warn' };
       for (const run of [r.fresh, r.existing]) {
-        const [first, ready] = await timeToAnswers(['build/start.mjs'], env, [`${base}/healthz`, `${base}/readyz`]);
+        const [first, ready] = await timeToAnswers(['ops/build/start.mjs'], env, [`${base}/healthz`, `${base}/readyz`]);
         run.first.push(first);
         run.ready.push(ready);
       }
@@ -168,7 +168,7 @@ export async function printColdStart(rounds: number, initdb: boolean) {
   const bare = median(r.bare);
   const ratio = (xs: number[]) => `${(median(xs) / bare).toFixed(1)}x bare`;
   console.log(
-    `cold start, ${r.rounds} rounds alternating, spawn -> first answer (node build/start.mjs over a built dist/):`,
+    `cold start, ${r.rounds} rounds alternating, spawn -> first answer (node ops/build/start.mjs over a built dist/):`,
   );
   console.log(`  bare node:http server, same way: ${ms(r.bare)}`);
   console.log(

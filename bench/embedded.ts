@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../core/config.js';
 import type { Services } from '../core/services.js';
+import { startProcess } from '../ops/start/process.js';
+import { type Database, openDatabase } from '../platform/store/db.js';
+import { migrate } from '../platform/store/migrate.js';
 import type { Counters } from '../router/counters.js';
-import { startProcess } from '../start/process.js';
-import { type Database, openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
 import { buildSeed } from './seed.js';
 
 export interface EmbeddedApp {

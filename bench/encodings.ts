@@ -8,8 +8,8 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
-import { BROTLI_QUALITY, encode } from '../publishing/encode.js';
-import { pageFiles } from '../publishing/pageFiles.js';
+import { BROTLI_QUALITY, encode } from '../platform/publishing/encode.js';
+import { pageFiles } from '../platform/publishing/pageFiles.js';
 import { renderPage } from '../renderer/render.js';
 import { twentyBlockPage } from '../renderer/sample.js';
 import { embeddedApp } from './embedded.js';

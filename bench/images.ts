@@ -3,7 +3,7 @@
  * backgrounds one after another keeps the process's memory bounded.
  */
 import sharp from 'sharp';
-import { processImage } from '../media/pipeline.js';
+import { processImage } from '../platform/media/pipeline.js';
 import { start, stop } from './processes.js';
 
 /** A photo-like JPEG: noise keeps it as large as a real photo of the same size. */

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import pMap from 'p-map';
 import { checkLinks } from '../jobs/linkCheck.js';
-import { createFetcher } from '../outbound/fetcher.js';
+import { createFetcher } from '../platform/outbound/fetcher.js';
 import { embeddedApp } from './embedded.js';
 import { start, stop } from './processes.js';
 

@@ -1,7 +1,7 @@
 /**
  * Resident memory of `npm start` on a fresh data folder (issue 35): idle once ready, then after a
  * mixed load (page views, view pixels, API reads and edits), beside the embedded database alone
- * in a process of its own on a new folder: opened by the service's own code (store/db.ts), and
+ * in a process of its own on a new folder: opened by the service's own code (platform/store/db.ts), and
  * with PostgreSQL's defaults (the build's seed unpacked, as before). Every process is a child;
  * its RSS is read from /proc.
  */
@@ -43,15 +43,15 @@ async function ended(child: ChildProcess): Promise<void> {
 async function pgliteAlone(settings: 'defaults' | 'service', settleMs: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'linkpage-mem-'));
   const dataDir = JSON.stringify(path.join(dir, 'db'));
-  // The service's settings: the service's own code (store/db.ts), seed and settings included.
+  // The service's settings: the service's own code (platform/store/db.ts), seed and settings included.
   const open =
     settings === 'service'
-      ? `const { openDatabase } = await import('./dist/store/db.js');
+      ? `const { openDatabase } = await import('./dist/platform/store/db.js');
          const db = await openDatabase({ dataDir: ${dataDir}, seed: readSeed });`
       : `const { PGlite } = await import('@electric-sql/pglite');
          const db = await PGlite.create({ dataDir: ${dataDir}, loadDataDir: await readSeed() });`;
   const script = `
-    import { readSeed } from './dist/store/seed.js';
+    import { readSeed } from './dist/platform/store/seed.js';
     ${open}
     await db.query('SELECT count(*) FROM pg_class');
     console.log('open');
@@ -60,7 +60,7 @@ async function pgliteAlone(settings: 'defaults' | 'service', settleMs: number) {
   // (the young generation's size, a collection after the seed is unpacked; glibc's arenas and
   // mmap threshold), so the two are measured alike: its `export …;` runs in the same shell.
   const { scripts } = JSON.parse(await readFile('package.json', 'utf8'));
-  const flags = /exec node (.*?) build\/start\.mjs/.exec(scripts.start)?.[1].split(' ') ?? [];
+  const flags = /exec node (.*?) ops\/build\/start\.mjs/.exec(scripts.start)?.[1].split(' ') ?? [];
   const exports = /^export [^;]*;/.exec(scripts.start)?.[0] ?? '';
   const command = [process.execPath, ...flags, '--input-type=module', '-e', script];
   const child = spawn('sh', ['-c', `${exports} exec "$@"`, 'sh', ...command], {
@@ -131,7 +131,7 @@ async function mixedLoad(port: number, seconds: number) {
 }
 
 /**
- * `npm start` (node build/start.mjs) on a fresh DATA_DIR: idle once ready and `settleMs` after;
+ * `npm start` (node ops/build/start.mjs) on a fresh DATA_DIR: idle once ready and `settleMs` after;
  * with `loadSeconds`, then after the load, sampled every `settleMs` for `settleAfterMs` (the last
  * sample is the figure).
  */

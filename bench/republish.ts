@@ -12,7 +12,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { renderThreads } from '../publishing/renderPool.js';
+import { renderThreads } from '../platform/publishing/renderPool.js';
 import { start, stop } from './processes.js';
 import { median } from './stats.js';
 

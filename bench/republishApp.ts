@@ -9,9 +9,9 @@ import { defaultProfile } from '../core/model.js';
 import { normalizeBlocks } from '../core/rules/blocks.js';
 import { AgentBlocks } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
-import { pageKeys } from '../store/layout.js';
-import type { ObjectStorage } from '../store/objects.js';
-import { embeddedUpkeep } from '../store/upkeep.js';
+import { pageKeys } from '../platform/store/layout.js';
+import type { ObjectStorage } from '../platform/store/objects.js';
+import { embeddedUpkeep } from '../platform/store/upkeep.js';
 import { embeddedApp } from './embedded.js';
 
 export const REPUBLISH_PAGES = 10_000;

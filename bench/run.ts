@@ -219,7 +219,7 @@ async function memory(o: Parameters<typeof memoryBench>[0]) {
 if (process.argv[2] === 'compare') process.exit(await compare(process.argv.slice(3)));
 // dist/ once, before any bench process starts: its seed is what their databases are unpacked
 // from (seed.ts), and `npm start` runs from it.
-const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { encoding: 'utf8' });
+const built = spawnSync(process.execPath, ['ops/build/build.mjs', '--if-stale'], { encoding: 'utf8' });
 if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 // `--short`: every bench in a few seconds, no target asserted (CI runs it so none rots unnoticed).
 const short = process.argv.includes('--short');

@@ -11,7 +11,7 @@ import { type CreatedAgentPage, createAgentPage } from '../core/commands/createA
 import { CreatePageRequest } from '../core/schemas/agent.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import type { Services } from '../core/services.js';
-import type { Database } from '../store/db.js';
+import type { Database } from '../platform/store/db.js';
 
 /** The server of `SCALE_DATABASE_URL` (a server, no database name), or the one CI starts. */
 export const SERVER = process.env.SCALE_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432';

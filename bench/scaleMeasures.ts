@@ -10,8 +10,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sitemapFile, sitemapIndex } from '../core/queries/sitemap.js';
 import type { Services } from '../core/services.js';
-import type { Database } from '../store/db.js';
-import type { ObjectStorage } from '../store/objects.js';
+import type { Database } from '../platform/store/db.js';
+import type { ObjectStorage } from '../platform/store/objects.js';
 import { call } from './call.js';
 import { percentile } from './stats.js';
 

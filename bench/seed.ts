@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { SEED_FILE } from '../build/build.mjs';
+import { SEED_FILE } from '../ops/build/build.mjs';
 
 export async function buildSeed(): Promise<Blob | null> {
   return existsSync(SEED_FILE) ? new Blob([await readFile(SEED_FILE)]) : null;

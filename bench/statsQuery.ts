@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pageStats } from '../core/queries/stats.js';
 import type { Services } from '../core/services.js';
-import { type Database, openDatabase } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
-import { statsRepo } from '../store/stats.js';
+import { type Database, openDatabase } from '../platform/store/db.js';
+import { migrate } from '../platform/store/migrate.js';
+import { statsRepo } from '../platform/store/stats.js';
 import { buildSeed } from './seed.js';
 import { percentile } from './stats.js';
 

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import type { CdnConfig } from '../cdn/index.js';
-import { parseAllowEntry } from '../outbound/addresses.js';
-import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../outbound/networks.js';
+import type { CdnConfig } from '../platform/cdn/index.js';
+import { parseAllowEntry } from '../platform/outbound/addresses.js';
+import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../platform/outbound/networks.js';
 import { DOMAIN_ENV, type DomainSettings, domainSettings } from './configDomains.js';
 import { commaList } from './configLists.js';
 import { missingSharedSettings } from './configRoles.js';
@@ -159,7 +159,7 @@ const EnvSchema = v.object({
   ...DOMAIN_ENV,
 });
 
-/** Every variable the configuration reads (deploy/linkpage.env.example lists the same). */
+/** Every variable the configuration reads (ops/deploy/linkpage.env.example lists the same). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.entries);
 
 export interface Config {

@@ -193,7 +193,7 @@ export interface DomainFound {
   addresses: string[];
 }
 
-/** A page's custom domain (store/pageDomains.ts), in one of its states. */
+/** A page's custom domain (platform/store/pageDomains.ts), in one of its states. */
 export interface PageDomain {
   pageId: string;
   accountId: string;

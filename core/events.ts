@@ -1,13 +1,13 @@
 /**
  * Events an account's webhooks hear. Each is queued in the transaction of the change it tells
- * of (store/webhookDeliveries.ts), so it is sent if and only if the change committed; callers
+ * of (platform/store/webhookDeliveries.ts), so it is sent if and only if the change committed; callers
  * that queued any ask for prompt delivery after the commit with `s.webhooks.kick()`.
  *
  * The body is `{id, type, time, object}`: `id` is the same for every endpoint and attempt (for
  * receivers to drop repeats), `time` when the event happened, `object` what it is about.
  */
-import type { Queryable } from '../store/db.js';
-import { webhookDeliveriesRepo } from '../store/webhookDeliveries.js';
+import type { Queryable } from '../platform/store/db.js';
+import { webhookDeliveriesRepo } from '../platform/store/webhookDeliveries.js';
 import type { Page } from './entities.js';
 import { isLive } from './rules/pages.js';
 import { newId } from './secrets.js';

@@ -4,7 +4,7 @@
  * once. The key is reserved inside the command's own transaction, so a concurrent retry waits
  * for it and then replays what committed. Answers are kept sealed with the server secret.
  */
-import { idempotencyRepo } from '../store/idempotency.js';
+import { idempotencyRepo } from '../platform/store/idempotency.js';
 import type { Caller } from './caller.js';
 import { AppError } from './errors.js';
 import { IDEMPOTENCY_HOURS } from './rules/idempotency.js';

@@ -1,14 +1,14 @@
 /**
  * Applies the limits of rules/limits.ts: one upsert per window per request, and 429 with
- * retryAfter when a window is full. The HTTP edges add the RateLimit-* headers (edge/limits.ts).
+ * retryAfter when a window is full. The HTTP edges add the RateLimit-* headers (platform/edge/limits.ts).
  *
  * Limits that count what is created (`counts: 'created'`) are counted by the command itself,
  * in the transaction that creates (`forCreates`): a request that fails rolls its hit back with
  * its writes, and an idempotent replay, answered before that transaction does anything, never
  * hits, even while the first request is still running.
  */
-import type { Queryable } from '../store/db.js';
-import { rateLimitsRepo } from '../store/rateLimits.js';
+import type { Queryable } from '../platform/store/db.js';
+import { rateLimitsRepo } from '../platform/store/rateLimits.js';
 import { AppError } from './errors.js';
 import { addressGroup } from './rules/addressGroup.js';
 import { LIMITS, type LimitName, type LimitRule } from './rules/limits.js';

@@ -1,11 +1,11 @@
 /**
  * The operations that programs call, each with its rate limits, declared once. A REST route
- * (`api/route.ts`) and an MCP tool (`mcp/tool.ts`) name the operation they perform and take its
+ * (`api/route.ts`) and an MCP tool (`api/mcp/tool.ts`) name the operation they perform and take its
  * limits from here; neither declares limits of its own, so the two edges cannot drift apart.
  *
  * A limit with `when` applies only to the calls it picks. It sees the call as the REST route
  * receives it: the caller's account, the body as sent, and the path's parameters (a tool hands
- * the arguments that the route carries in its path as `params`, see `pathArgs` in `mcp/tool.ts`).
+ * the arguments that the route carries in its path as `params`, see `pathArgs` in `api/mcp/tool.ts`).
  */
 import { importableHandle } from './commands/importProfile.js';
 import { namesEmail } from './commands/people.js';

@@ -43,7 +43,7 @@ export function hashAddress(secret: string, address: string): string {
 }
 
 /**
- * A browser's mark of an account it got into (edge/devices.ts): keyed by the secret, bound to
+ * A browser's mark of an account it got into (platform/edge/devices.ts): keyed by the secret, bound to
  * the password hash so that a new password voids the marks made before it.
  */
 export function deviceMark(secret: string, accountId: string, passwordHash: string): string {

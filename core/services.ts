@@ -1,12 +1,12 @@
-/** What every command and route is handed: configuration, database, secret, logger and clock (put together by start/services.ts). */
+/** What every command and route is handed: configuration, database, secret, logger and clock (put together by ops/start/services.ts). */
 import type { Logger } from 'pino';
-import type { Cdn } from '../cdn/cdn.js';
-import type { Mailer } from '../mail/mailer.js';
-import type { Fetcher } from '../outbound/fetcher.js';
-import type { Publisher } from '../publishing/publish.js';
-import type { Database, Queryable } from '../store/db.js';
-import type { ObjectStorage } from '../store/objects.js';
-import { pageDomainsRepo } from '../store/pageDomains.js';
+import type { Cdn } from '../platform/cdn/cdn.js';
+import type { Mailer } from '../platform/mail/mailer.js';
+import type { Fetcher } from '../platform/outbound/fetcher.js';
+import type { Publisher } from '../platform/publishing/publish.js';
+import type { Database, Queryable } from '../platform/store/db.js';
+import type { ObjectStorage } from '../platform/store/objects.js';
+import { pageDomainsRepo } from '../platform/store/pageDomains.js';
 import type { Config } from './config.js';
 
 /**

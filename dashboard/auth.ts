@@ -5,10 +5,10 @@ import { logIn, signUp } from '../core/commands/people.js';
 import { secondFactors } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
-import { callerFrom } from '../edge/caller.js';
-import { deviceMarks, logInHere, rememberDevice } from '../edge/devices.js';
-import { startPendingLogin } from '../edge/pendingLogins.js';
-import { csrfValid, endSession, readSession, startSession } from '../edge/sessions.js';
+import { callerFrom } from '../platform/edge/caller.js';
+import { deviceMarks, logInHere, rememberDevice } from '../platform/edge/devices.js';
+import { startPendingLogin } from '../platform/edge/pendingLogins.js';
+import { csrfValid, endSession, readSession, startSession } from '../platform/edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials, pickLocale } from './forms.js';
 

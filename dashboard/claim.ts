@@ -4,8 +4,8 @@ import type Koa from 'koa';
 import { claimAccount, claimable } from '../core/commands/people.js';
 import { AppError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
-import { rememberDevice } from '../edge/devices.js';
-import { startSession } from '../edge/sessions.js';
+import { rememberDevice } from '../platform/edge/devices.js';
+import { startSession } from '../platform/edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import { Credentials } from './forms.js';
 

@@ -1,5 +1,5 @@
 /**
- * Connecting an app with OAuth (edge/oauth/): the consent screen the authorization server sends
+ * Connecting an app with OAuth (platform/edge/oauth/): the consent screen the authorization server sends
  * the person to, which names the app and what it may do and is answered by the logged-in
  * person (the grant is theirs), and disconnecting an app from the API keys screen.
  */
@@ -8,8 +8,8 @@ import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
 import { AppError } from '../core/errors.js';
 import { knownScopes, SCOPES } from '../core/rules/scopes.js';
-import { disconnectApp } from '../edge/oauth/grants.js';
-import { type OAuthProvider, oauthUrls } from '../edge/oauth/server.js';
+import { disconnectApp } from '../platform/edge/oauth/grants.js';
+import { type OAuthProvider, oauthUrls } from '../platform/edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
 import type { WithFreshProof } from './freshProof.js';
 

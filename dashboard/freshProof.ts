@@ -12,7 +12,7 @@ import { checkProof, type Proof, proofKinds } from '../core/commands/freshProof.
 import { signInOptions } from '../core/commands/passkeys.js';
 import { AppError } from '../core/errors.js';
 import { FRESH_PROOF_MS } from '../core/rules/freshProof.js';
-import { sessionFresh, sessionProved } from '../edge/sessions.js';
+import { sessionFresh, sessionProved } from '../platform/edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
 import { challengeAnswer } from './passkeyForms.js';

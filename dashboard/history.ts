@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { listVersions, restoreVersion } from '../core/commands/pageHistory.js';
 import { ownedPage } from '../core/queries/pages.js';
-import { callerFrom } from '../edge/caller.js';
+import { callerFrom } from '../platform/edge/caller.js';
 import type { DashboardContext } from './context.js';
 import { formVersion, fromForm } from './versions.js';
 

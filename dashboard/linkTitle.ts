@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import { AppError } from '../core/errors.js';
 import type { Limiter, LimitSubject } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
-import { cleanLine } from '../outbound/text.js';
+import { cleanLine } from '../platform/outbound/text.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
 import { linkLines } from './social.js';

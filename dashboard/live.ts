@@ -18,7 +18,7 @@ import { StoredBlock } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { pageUrl } from '../core/services.js';
-import { PLAYER_ORIGINS, styleHashes } from '../edge/securityHeaders.js';
+import { PLAYER_ORIGINS, styleHashes } from '../platform/edge/securityHeaders.js';
 import { FONT_PATH, fontFile } from '../renderer/fonts.js';
 import { renderPage } from '../renderer/render.js';
 import type { DashboardContext } from './context.js';
@@ -155,7 +155,7 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex');
     ctx.set('Content-Security-Policy', previewCsp(out, s.config.mediaUrl));
-    // A Buffer, not a string: the apex's HTML policy (start/web.ts) is for the dashboard's own screens.
+    // A Buffer, not a string: the apex's HTML policy (ops/start/web.ts) is for the dashboard's own screens.
     ctx.body = Buffer.from(out);
   }
 

@@ -18,8 +18,8 @@ import { Username } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import type { Services } from '../core/services.js';
 import { parseOrThrow } from '../core/validation.js';
-import { importLinks } from '../outbound/linkPage.js';
-import { NETWORK_NAMES } from '../outbound/networks.js';
+import { importLinks } from '../platform/outbound/linkPage.js';
+import { NETWORK_NAMES } from '../platform/outbound/networks.js';
 import { platformName } from '../renderer/icons.js';
 import type { Form } from './forms.js';
 

@@ -12,8 +12,8 @@ import {
   passkeySignUp,
   passkeySignUpOptions,
 } from '../core/commands/passkeySignUp.js';
-import { callerFrom } from '../edge/caller.js';
-import { startSession } from '../edge/sessions.js';
+import { callerFrom } from '../platform/edge/caller.js';
+import { startSession } from '../platform/edge/sessions.js';
 import { signUpCounted } from './auth.js';
 import { showClaimAgain } from './claim.js';
 import type { DashboardContext } from './context.js';

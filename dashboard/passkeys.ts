@@ -16,8 +16,8 @@ import {
   verifyPasskey,
 } from '../core/commands/passkeys.js';
 import { securityNotice } from '../core/commands/sessions.js';
-import { callerFrom } from '../edge/caller.js';
-import { logInHere } from '../edge/devices.js';
+import { callerFrom } from '../platform/edge/caller.js';
+import { logInHere } from '../platform/edge/devices.js';
 import { accountForm, type ShowAccount } from './account.js';
 import type { ShowLogin } from './auth.js';
 import type { DashboardContext } from './context.js';

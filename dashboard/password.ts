@@ -12,7 +12,7 @@ import { requestPasswordReset, resetLinkUsable, resetPassword } from '../core/co
 import { AppError } from '../core/errors.js';
 import { Email, Password } from '../core/schemas/fields.js';
 import { parseOrThrow } from '../core/validation.js';
-import { rememberDevice } from '../edge/devices.js';
+import { rememberDevice } from '../platform/edge/devices.js';
 import type { DashboardContext } from './context.js';
 
 const FORGOT = 'Forgot your password?';

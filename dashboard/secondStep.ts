@@ -1,15 +1,15 @@
 /**
  * The second step of a log-in: after a right password, an account with an authenticator app or
  * a passkey is asked for a code (or a recovery code) or a passkey, on a half-session
- * (edge/pendingLogins.ts) that opens nothing else. Wrong codes count per account and per address.
+ * (platform/edge/pendingLogins.ts) that opens nothing else. Wrong codes count per account and per address.
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { signInOptions, verifyPasskey } from '../core/commands/passkeys.js';
 import { checkCode, secondFactors } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
-import { logInHere } from '../edge/devices.js';
-import { endPendingLogin, pendingLogin } from '../edge/pendingLogins.js';
+import { logInHere } from '../platform/edge/devices.js';
+import { endPendingLogin, pendingLogin } from '../platform/edge/pendingLogins.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
 import { browserAnswer, challengeAnswer } from './passkeyForms.js';

@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import { signOutSession, signOutSessions } from '../core/commands/sessions.js';
-import { endSession, readSession } from '../edge/sessions.js';
+import { endSession, readSession } from '../platform/edge/sessions.js';
 import { accountForm, type ShowAccount } from './account.js';
 import type { DashboardContext } from './context.js';
 

@@ -15,7 +15,7 @@ import {
   startTotp,
 } from '../core/commands/twoFactor.js';
 import { AppError } from '../core/errors.js';
-import { callerFrom } from '../edge/caller.js';
+import { callerFrom } from '../platform/edge/caller.js';
 import { accountForm, type ShowAccount } from './account.js';
 import type { DashboardContext } from './context.js';
 import type { WithFreshProof } from './freshProof.js';

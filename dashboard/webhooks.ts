@@ -14,7 +14,7 @@ import {
 import { AppError } from '../core/errors.js';
 import { EVENT_TYPES } from '../core/events.js';
 import { presentDelivery, presentWebhook } from '../core/presenters/webhook.js';
-import { callerFrom } from '../edge/caller.js';
+import { callerFrom } from '../platform/edge/caller.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
 import type { WithFreshProof } from './freshProof.js';

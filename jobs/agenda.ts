@@ -1,7 +1,7 @@
 /**
  * The background jobs, on Agenda 6 with its PostgreSQL backend over our own database: the real
  * PostgreSQL (with LISTEN/NOTIFY), or PGlite in the embedded default (through the pool-shaped
- * adapter of store/db.ts, notifications off, polling). Every `define()` is in this file; each
+ * adapter of platform/store/db.ts, notifications off, polling). Every `define()` is in this file; each
  * job's work is a plain function in jobs/ (or the publisher) that tests call directly.
  *
  * Agenda locks each job run in the database, so two workers never run the same job twice.
@@ -13,8 +13,8 @@ import type { Pool } from 'pg';
 import { queueStaleCards } from '../core/commands/redrawCards.js';
 import { republishStalePages } from '../core/commands/republish.js';
 import type { Services } from '../core/services.js';
-import { LOCKS, whileLocked } from '../store/locks.js';
-import { embeddedUpkeep } from '../store/upkeep.js';
+import { LOCKS, whileLocked } from '../platform/store/locks.js';
+import { embeddedUpkeep } from '../platform/store/upkeep.js';
 import { checkDomains } from './domainChecks.js';
 import { housekeeping } from './housekeeping.js';
 import { checkLinks } from './linkCheck.js';
@@ -41,7 +41,7 @@ export const JOBS = {
   linkCheck: 'nightly link check',
   /** Custom domains whose DNS check is due: pending ones with backoff, active and failing ones each night. */
   domainChecks: 'custom domain checks',
-  /** The embedded database only: VACUUM and ANALYZE when autovacuum would (PGlite runs none, store/upkeep.ts). */
+  /** The embedded database only: VACUUM and ANALYZE when autovacuum would (PGlite runs none, platform/store/upkeep.ts). */
   upkeep: 'embedded database upkeep',
 } as const;
 

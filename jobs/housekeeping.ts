@@ -25,15 +25,15 @@ import pMap from 'p-map';
 import { removeAccounts } from '../core/commands/deleteAccount.js';
 import { emitPageChange } from '../core/events.js';
 import type { Services } from '../core/services.js';
-import { accountsRepo } from '../store/accounts.js';
-import { forgottenAccountsRepo } from '../store/housekeeping.js';
-import { mediaObjectKeys } from '../store/layout.js';
-import { mailTokensRepo } from '../store/mailTokens.js';
-import { mediaRepo } from '../store/media.js';
-import { oauthRecordsRepo } from '../store/oauthRecords.js';
-import { passkeysRepo } from '../store/passkeys.js';
-import { publishQueueRepo } from '../store/publishQueue.js';
-import { twoFactorRepo } from '../store/twoFactor.js';
+import { accountsRepo } from '../platform/store/accounts.js';
+import { forgottenAccountsRepo } from '../platform/store/housekeeping.js';
+import { mediaObjectKeys } from '../platform/store/layout.js';
+import { mailTokensRepo } from '../platform/store/mailTokens.js';
+import { mediaRepo } from '../platform/store/media.js';
+import { oauthRecordsRepo } from '../platform/store/oauthRecords.js';
+import { passkeysRepo } from '../platform/store/passkeys.js';
+import { publishQueueRepo } from '../platform/store/publishQueue.js';
+import { twoFactorRepo } from '../platform/store/twoFactor.js';
 
 const UNPUBLISH_AFTER_DAYS = 30;
 const DELETE_AFTER_DAYS = 60;
@@ -140,7 +140,7 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   }
   await mediaRepo(s.db).forgetRemoved(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   await mailTokensRepo(s.db).forgetExpired(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
-  // Expired OAuth codes, tokens, interactions and grants (edge/oauth/): of no use to anyone.
+  // Expired OAuth codes, tokens, interactions and grants (platform/edge/oauth/): of no use to anyone.
   await oauthRecordsRepo(s.db).forgetExpired(now);
   // WebAuthn challenges never answered, and half-sessions of a log-in whose second step never came.
   await passkeysRepo(s.db).forgetExpired(now);

@@ -1,6 +1,6 @@
 /**
  * The nightly link check, run after housekeeping: every URL of a visible link block on a
- * published page, checked once however many pages name it (outbound/linkProbe.ts). Politely:
+ * published page, checked once however many pages name it (platform/outbound/linkProbe.ts). Politely:
  * one request at a time per host, many hosts at once, a short deadline per link and one for the
  * whole run (links not reached by then wait for the next night). A URL that fails on two nights
  * in a row is broken: reads show it on the block (`linkStatus`), the dashboard marks it, and the
@@ -12,8 +12,8 @@ import type { LinkOutcome, Page } from '../core/entities.js';
 import { emitEvent, pageObject } from '../core/events.js';
 import type { Block } from '../core/model.js';
 import type { Services } from '../core/services.js';
-import { probeLink } from '../outbound/linkProbe.js';
-import { linkChecksRepo } from '../store/linkChecks.js';
+import { probeLink } from '../platform/outbound/linkProbe.js';
+import { linkChecksRepo } from '../platform/store/linkChecks.js';
 
 export interface LinkCheckOptions {
   /** Hosts checked at the same time (each host one link at a time). */

@@ -1,7 +1,7 @@
 /** The webhook job's work: send what is due, and now and then forget deliveries long over. */
 import { type DeliveryRun, deliverDueWebhooks } from '../core/commands/deliverWebhooks.js';
 import type { Services } from '../core/services.js';
-import { webhookDeliveriesRepo } from '../store/webhookDeliveries.js';
+import { webhookDeliveriesRepo } from '../platform/store/webhookDeliveries.js';
 
 /** Delivered and given-up deliveries are listed this long, then forgotten. */
 const KEEP_FINISHED_MS = 30 * 86_400_000;

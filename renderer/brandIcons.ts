@@ -1,6 +1,6 @@
 /**
  * The brand glyphs of the platforms the pages know, from simple-icons (CC0). Written by
- * `npm run icons` (build/brandIcons.mjs): edit the list there, not this file.
+ * `npm run icons` (ops/build/brandIcons.mjs): edit the list there, not this file.
  */
 export const BRAND_ICONS: Record<string, { title: string; path: string }> = {
   instagram: {

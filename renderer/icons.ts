@@ -7,7 +7,7 @@ import { memo } from './memo.js';
 
 type Icon = { path: string; title: string };
 
-/** The brand glyphs by icon key (brandIcons.ts is written from simple-icons; see build/brandIcons.mjs). */
+/** The brand glyphs by icon key (brandIcons.ts is written from simple-icons; see ops/build/brandIcons.mjs). */
 const BRANDS: Record<string, Icon> = { ...BRAND_ICONS, twitter: BRAND_ICONS.x };
 
 /** A neutral glyph (two chain links) for platforms without a brand icon. */

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { loadSharp } from '../media/sharp.js';
+import { loadSharp } from '../platform/media/sharp.js';
 
 const resolve = createRequire(import.meta.url).resolve;
 

@@ -3,7 +3,7 @@
  * small pages in three templates' colours, drawn once per process in the card faces (ogFonts.ts).
  */
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
-import { loadSharp } from '../media/sharp.js';
+import { loadSharp } from '../platform/media/sharp.js';
 import { loadCardFonts } from './ogFonts.js';
 import { OG_HEIGHT, OG_WIDTH, SERVICE_NAME } from './ogImage.js';
 

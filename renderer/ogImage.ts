@@ -1,7 +1,7 @@
 /**
  * A page's link-preview picture (og:image), the part the renderer needs: what the picture shows
  * (its inputs), the hash that names it, and the head's values. The picture itself is drawn after
- * the page is published (publishing/shareCards.ts); its URL holds the hash, so a page whose
+ * the page is published (platform/publishing/shareCards.ts); its URL holds the hash, so a page whose
  * inputs change points at a new picture and the crawlers, which keep a picture by its URL for
  * long, fetch it again. The publisher tells which stored picture the head names (`card`), so it
  * never names one not drawn yet.
@@ -11,7 +11,7 @@ import type { Profile } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
 
 /**
- * Bumped when the drawing changes (ogCard.ts, publishing/ogPicture.ts): it is part of every
+ * Bumped when the drawing changes (ogCard.ts, platform/publishing/ogPicture.ts): it is part of every
  * card's hash, so each page's new card gets a new key. A page's publish draws it; after an
  * upgrade the start's job (core/commands/redrawCards.ts) queues a publish of every published
  * page whose card was drawn with another version (`pages.card_version`), so no page waits for

@@ -5,7 +5,7 @@
  *
  * The poster's stylesheet is the same on every page of a template (a shared part and the
  * template's look, posterLooks.ts), so its CSP hash is one more inline style of the page: it sits raw in the attribute (it has no `&` nor `"`), where the page host finds
- * it with the page's own <style> (edge/securityHeaders.ts `styleHashes`).
+ * it with the page's own <style> (platform/edge/securityHeaders.ts `styleHashes`).
  */
 import type { EmbedBlock } from '../core/model.js';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';

@@ -1,10 +1,10 @@
 /**
  * Responsive images: the `srcset` and `sizes` of an image shown in a square slot of the
- * template (object-fit: cover), from the sizes stored beside it at upload (store/layout.ts). An
+ * template (object-fit: cover), from the sizes stored beside it at upload (platform/store/layout.ts). An
  * image stored before sizes were made has none: it is shown as it is, without a srcset.
  */
 import type { TemplateId } from '../core/schemas/fields.js';
-import { mediaDimensions, mediaSizes } from '../store/layout.js';
+import { mediaDimensions, mediaSizes } from '../platform/store/layout.js';
 
 export interface Responsive {
   /** Candidates by width, smallest first, the image itself last; empty without stored sizes. */

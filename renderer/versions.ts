@@ -4,7 +4,7 @@
  * the site addresses the files contain, so a deploy that changes a template and a restart with
  * another PAGE_DOMAIN, BASE_URL, PORT or MEDIA_URL both leave the pages published before out
  * of date. The publisher records it on each page it publishes (`Page.renderVersion`, whose
- * column in store/pages.ts keeps its first name); the republish job renders again
+ * column in platform/store/pages.ts keeps its first name); the republish job renders again
  * every published page whose recorded version is not the current one for its template.
  */
 import { createHash } from 'node:crypto';

@@ -1,8 +1,8 @@
 /** The page host's answers: a stored object with its headers, the 404 page, a 301 to a page's custom domain. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CdnKind, pageKey } from '../cdn/cdn.js';
-import { type SecurityHeaders, styleHashes } from '../edge/securityHeaders.js';
-import type { StoredObject } from '../store/objects.js';
+import { type CdnKind, pageKey } from '../platform/cdn/cdn.js';
+import { type SecurityHeaders, styleHashes } from '../platform/edge/securityHeaders.js';
+import type { StoredObject } from '../platform/store/objects.js';
 import { lastModifiedOf, notModified } from './conditional.js';
 import type { HostFit } from './customHosts.js';
 import { textOf } from './encodings.js';

@@ -3,7 +3,7 @@
  * Last-Modified (when the stored bytes were written); a request naming them gets a 304.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { StoredObject } from '../store/objects.js';
+import type { StoredObject } from '../platform/store/objects.js';
 
 /** Whether an If-None-Match names this ETag (one tag, a list, or `*`; weak tags compare weakly). */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { addressGroup } from '../core/rules/addressGroup.js';
-import type { DayCounts } from '../store/stats.js';
+import type { DayCounts } from '../platform/store/stats.js';
 import { agentSlot } from './visitorKey.js';
 import type { ViewFacts } from './visits.js';
 

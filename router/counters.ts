@@ -1,14 +1,14 @@
 /**
  * View and tap counters, summed in memory and flushed at least every second (and at
- * shutdown) in one transaction of at most four statements (store/stats.ts): per-hit database
+ * shutdown) in one transaction of at most four statements (platform/store/stats.ts): per-hit database
  * writes would cap the router at the database's speed. A flush that fails writes nothing and puts
  * its counts back, so nothing is lost and nothing counted twice. Then, outside it, the accounts
  * of pages viewed for the first time are marked viewed (housekeeping's index). The sums, the
  * visitors' hashes and putting back are router/countBuffer.ts.
  */
 import type { Logger } from 'pino';
-import type { Database } from '../store/db.js';
-import { statsRepo } from '../store/stats.js';
+import type { Database } from '../platform/store/db.js';
+import { statsRepo } from '../platform/store/stats.js';
 import { createCountBuffer } from './countBuffer.js';
 
 export interface CountersDeps {

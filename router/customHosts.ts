@@ -7,9 +7,9 @@
  */
 
 import { customDomainOf } from '../core/rules/pageHost.js';
-import type { PageMeta } from '../publishing/pageFiles.js';
-import { pageKeys } from '../store/layout.js';
-import type { StoredObject } from '../store/objects.js';
+import type { PageMeta } from '../platform/publishing/pageFiles.js';
+import { pageKeys } from '../platform/store/layout.js';
+import type { StoredObject } from '../platform/store/objects.js';
 
 const FOUND_MS = 60_000;
 const NONE_MS = 10_000;

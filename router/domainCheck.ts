@@ -11,8 +11,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addressGroup } from '../core/rules/addressGroup.js';
 import type { Services } from '../core/services.js';
-import type { SecurityHeaders } from '../edge/securityHeaders.js';
-import { pageDomainsRepo } from '../store/pageDomains.js';
+import type { SecurityHeaders } from '../platform/edge/securityHeaders.js';
+import { pageDomainsRepo } from '../platform/store/pageDomains.js';
 import { clientAddress } from './visitorKey.js';
 
 export const DOMAIN_CHECK = '/_/domain-check';

@@ -6,8 +6,8 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
-import { ENCODINGS, type Encoding, encodedKey } from '../store/layout.js';
-import type { StoredObject } from '../store/objects.js';
+import { ENCODINGS, type Encoding, encodedKey } from '../platform/store/layout.js';
+import type { StoredObject } from '../platform/store/objects.js';
 
 /** The codings offered, in the order the host prefers them when the client weighs them alike. */
 const OFFERED = ['br', 'gzip', 'x-gzip', 'identity'];

@@ -3,8 +3,8 @@
  * same bytes for every page, named by their hash, so browsers and the CDN keep them a year.
  */
 import { createHash } from 'node:crypto';
+import type { StoredObject } from '../platform/store/objects.js';
 import { FONT_PATH, fontFile } from '../renderer/fonts.js';
-import type { StoredObject } from '../store/objects.js';
 
 const answers = new Map<string, StoredObject>();
 

@@ -7,8 +7,8 @@
  * neutral one, never a 404.
  */
 import { createHash } from 'node:crypto';
-import { ogImageKey, pageKeys } from '../store/layout.js';
-import type { StoredObject } from '../store/objects.js';
+import { ogImageKey, pageKeys } from '../platform/store/layout.js';
+import type { StoredObject } from '../platform/store/objects.js';
 import { FONT_PATH, fontAnswer } from './fontFiles.js';
 
 /** A neutral 48 × 48 PNG: a light figure on slate grey. */

@@ -7,12 +7,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { CdnKind } from '../cdn/cdn.js';
 import { PEOPLE } from '../core/rules/readers.js';
-import type { SecurityHeaders } from '../edge/securityHeaders.js';
-import type { PageMeta } from '../publishing/pageFiles.js';
-import { pageKeys } from '../store/layout.js';
-import type { ObjectStorage, StoredObject } from '../store/objects.js';
+import type { CdnKind } from '../platform/cdn/cdn.js';
+import type { SecurityHeaders } from '../platform/edge/securityHeaders.js';
+import type { PageMeta } from '../platform/publishing/pageFiles.js';
+import { pageKeys } from '../platform/store/layout.js';
+import type { ObjectStorage, StoredObject } from '../platform/store/objects.js';
 import { createAnswers } from './answers.js';
 import type { Counters } from './counters.js';
 import { hostFit } from './customHosts.js';
@@ -42,7 +42,7 @@ export interface PageHostDeps {
   /** X-Forwarded-For hops to trust (TRUST_PROXY): the client is that many entries from the right; false/0 none. */
   trustProxy: boolean | number;
   now: () => Date;
-  /** The security headers of every answer (edge/securityHeaders.ts). */
+  /** The security headers of every answer (platform/edge/securityHeaders.ts). */
   headers: SecurityHeaders;
   /** The CDN in front (CDN): which headers tell it how long to keep a page and how to purge it. */
   cdn: CdnKind;

@@ -6,11 +6,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pageNameFromHost } from '../core/rules/pageHost.js';
 import type { Services } from '../core/services.js';
-import { nameRoute } from '../edge/requestContext.js';
-import { type SecurityHeaders, securityHeaders } from '../edge/securityHeaders.js';
-import { isStoredMediaKey } from '../store/layout.js';
-import { isOutage, OUTAGE_RETRY_AFTER_S } from '../store/outage.js';
-import { pageDomainsRepo } from '../store/pageDomains.js';
+import { nameRoute } from '../platform/edge/requestContext.js';
+import { type SecurityHeaders, securityHeaders } from '../platform/edge/securityHeaders.js';
+import { isStoredMediaKey } from '../platform/store/layout.js';
+import { isOutage, OUTAGE_RETRY_AFTER_S } from '../platform/store/outage.js';
+import { pageDomainsRepo } from '../platform/store/pageDomains.js';
 import { createCustomHosts, publishedDomain } from './customHosts.js';
 import { createDomainCheck, DOMAIN_CHECK } from './domainCheck.js';
 import type { PageHost } from './pageHost.js';
@@ -19,7 +19,7 @@ import { safeDecode } from './wire.js';
 export function createHttpHandler(s: Services, pages: PageHost, api: RequestListener | null): RequestListener {
   const security = securityHeaders(s.config);
   const domainCheck = createDomainCheck(s, security);
-  // Pages and media carry no request id (ops/front.ts): the line names the host and path.
+  // Pages and media carry no request id (ops/monitoring/front.ts): the line names the host and path.
   // A visitor never gets a 500: storage that cannot be reached, or refuses this process (wrong
   // credentials, a missing bucket), is a 503 with Retry-After, which a CDN in front answers
   // from its stale copy. Anything but an outage is logged as an error for the operator.

@@ -4,7 +4,7 @@
  * throws, the CDN's headers, a short path's time window.
  */
 import Negotiator from 'negotiator';
-import type { CdnKind } from '../cdn/cdn.js';
+import type { CdnKind } from '../platform/cdn/cdn.js';
 
 const FORMATS = ['text/html', 'text/markdown;charset=utf-8'];
 

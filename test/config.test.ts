@@ -211,7 +211,7 @@ describe('loadSecret', () => {
   });
 });
 
-describe('deploy/linkpage.env.example', () => {
+describe('ops/deploy/linkpage.env.example', () => {
   /** Read by the runtime or by libraries, not by the configuration: listed for the operator. */
   const NOT_CONFIG = [
     'AWS_ACCESS_KEY_ID',
@@ -222,7 +222,7 @@ describe('deploy/linkpage.env.example', () => {
   ];
 
   it('lists every variable of the configuration schema, and no other', async () => {
-    const example = await readFile(new URL('../deploy/linkpage.env.example', import.meta.url), 'utf8');
+    const example = await readFile(new URL('../ops/deploy/linkpage.env.example', import.meta.url), 'utf8');
     const listed = [...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
     const config = listed.filter((name) => !NOT_CONFIG.includes(name));
     expect([...new Set(config)].sort()).to.deep.equal([...CONFIG_VARIABLES].sort());

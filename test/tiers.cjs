@@ -19,9 +19,9 @@ const SYSTEM = {
   chromium: ['test/browser/'],
   /** A Java runtime, for the Nu Html Checker (vnu-jar). */
   java: ['test/renderer/validity.test.ts'],
-  /** Varnish with the xkey module, running the shipped deploy/varnish/default.vcl. */
+  /** Varnish with the xkey module, running the shipped ops/deploy/varnish/default.vcl. */
   varnish: ['test/cdn/varnish.test.ts', 'test/cdn/failover.test.ts'],
-  /** Caddy, reading the shipped deploy/caddy/Caddyfile. */
+  /** Caddy, reading the shipped ops/deploy/caddy/Caddyfile. */
   caddy: ['test/deploy/caddyfile.test.ts'],
   /** PostgreSQL's server binaries (helpers/postgresServer.ts): a server of the test's own to stop. */
   postgresServer: ['test/ops/doctor.test.ts', 'test/start/badSettings.test.ts', 'test/start/tools.test.ts'],

@@ -8,7 +8,7 @@ import { exportAccount } from '../../core/queries/accountExport.js';
 import { Locale, Password, str, TimeZone } from '../../core/schemas/fields.js';
 import { AccountOut, ExportOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { endSession, requireFreshProof } from '../../edge/sessions.js';
+import { endSession, requireFreshProof } from '../../platform/edge/sessions.js';
 import { exampleExport } from '../openapi/accountExamples.js';
 import { exampleAccount } from '../openapi/examples.js';
 import { accountOf, route, sessionAccountOf } from '../route.js';

@@ -10,8 +10,8 @@ import { createdWithPublishState, NOT_YET_KNOWN } from '../../core/queries/publi
 import { CreatePageRequest } from '../../core/schemas/agent.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, ValidateOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { callerFrom } from '../../edge/caller.js';
-import { commandLimits } from '../../edge/limits.js';
+import { callerFrom } from '../../platform/edge/caller.js';
+import { commandLimits } from '../../platform/edge/limits.js';
 import { exampleMe } from '../openapi/accountExamples.js';
 import { exampleCreated, exampleCreateRequest } from '../openapi/examples.js';
 import { accountOf, route } from '../route.js';
@@ -116,7 +116,7 @@ export function agentRoutes(s: Services) {
           },
         },
       ],
-      // A body that is not JSON is refused before it is read (edge/body.ts); every other problem is reported.
+      // A body that is not JSON is refused before it is read (platform/edge/body.ts); every other problem is reported.
       errors: ['invalid_fields', 'invalid_key', 'unauthorized', 'key_revoked', 'too_large'],
       async handler(ctx) {
         const problems = await validateCreateRequest(s, ctx.request.body, ctx.state.auth?.accountId ?? null);

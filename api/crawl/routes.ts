@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import { sitemapFile, sitemapIndex, sitemapSpanOf, siteSitemap } from '../../core/queries/sitemap.js';
 import type { Services } from '../../core/services.js';
-import type { RequestState } from '../../edge/state.js';
+import type { RequestState } from '../../platform/edge/state.js';
 
 const XML = 'application/xml; charset=utf-8';
 /** Crawlers read the sitemap now and then; a CDN or proxy may keep it an hour. */

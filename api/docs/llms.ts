@@ -2,7 +2,7 @@
  * GET /llms.txt: how an agent makes and edits a page, in the llms.txt structure
  * (https://llmstxt.org): the name as H1, a one-line summary as a quote, the guide as paragraphs
  * without headings, then H2 sections that are lists of `- [name](url): notes`. Its list of MCP
- * tools is made from the tools' own declarations (mcp/tool.ts, handed in by start/web.ts), so
+ * tools is made from the tools' own declarations (api/mcp/tool.ts, handed in by ops/start/web.ts), so
  * a tool declared is a tool listed.
  */
 import type { Config } from '../../core/config.js';

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Services } from '../../core/services.js';
-import type { RequestState } from '../../edge/state.js';
+import type { RequestState } from '../../platform/edge/state.js';
 import { llmsTxt, type ToolEntry } from './llms.js';
 
 const require = createRequire(import.meta.url);

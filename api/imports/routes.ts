@@ -4,8 +4,8 @@ import { importProfile } from '../../core/commands/importProfile.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
 import { ImportPageOut, ImportProfileOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { importLinks } from '../../outbound/linkPage.js';
-import { NETWORK_NAMES } from '../../outbound/networks.js';
+import { importLinks } from '../../platform/outbound/linkPage.js';
+import { NETWORK_NAMES } from '../../platform/outbound/networks.js';
 import { accountOf, route } from '../route.js';
 
 const tag = 'Images and imports';

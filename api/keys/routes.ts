@@ -9,8 +9,8 @@ import { presentKey } from '../../core/presenters/key.js';
 import { str } from '../../core/schemas/fields.js';
 import { ApiKeyCreatedOut, ApiKeyListOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { callerFrom } from '../../edge/caller.js';
-import { requireFreshProof } from '../../edge/sessions.js';
+import { callerFrom } from '../../platform/edge/caller.js';
+import { requireFreshProof } from '../../platform/edge/sessions.js';
 import { exampleApiKeyCreated, exampleApiKeys } from '../openapi/examples.js';
 import { route, sessionAccountOf } from '../route.js';
 

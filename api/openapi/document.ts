@@ -108,7 +108,7 @@ function operation(r: AnyRoute): Json {
   }
   const byStatus = new Map<number, ErrorCode[]>();
   const limitCodes = limits.map((l) => LIMITS[l.name].code);
-  // Every body is read by edge/body.ts before the route sees it: one over 1 MB is too_large and
+  // Every body is read by platform/edge/body.ts before the route sees it: one over 1 MB is too_large and
   // one that is not JSON invalid_fields, whatever the route declares.
   const bodyCodes: ErrorCode[] = ['post', 'put', 'patch'].includes(r.method) ? ['too_large', 'invalid_fields'] : [];
   // Any route may find the database or storage down for a moment: 503 unavailable.

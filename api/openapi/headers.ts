@@ -1,8 +1,8 @@
 /**
  * The headers a client sends or reads, declared once in components (parameters and headers)
  * and referred to by each operation that uses them. Their names are the ones edge/ reads and
- * sets: If-Match (edge/preconditions.ts), X-CSRF-Token (edge/auth.ts), Idempotency-Key
- * (api/agent/routes.ts), RateLimit-* (edge/limits.ts), Retry-After (edge/errors.ts).
+ * sets: If-Match (platform/edge/preconditions.ts), X-CSRF-Token (platform/edge/auth.ts), Idempotency-Key
+ * (api/agent/routes.ts), RateLimit-* (platform/edge/limits.ts), Retry-After (platform/edge/errors.ts).
  */
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js';
 import { presentWithLinks } from '../../core/queries/pages.js';
 import { PageOut, VersionOut, VersionsOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { changeOptions, etagOf } from '../../edge/preconditions.js';
+import { changeOptions, etagOf } from '../../platform/edge/preconditions.js';
 import { examplePage, exampleVersion, exampleVersions } from '../openapi/examples.js';
 import { accountOf, route } from '../route.js';
 

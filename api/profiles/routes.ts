@@ -11,9 +11,9 @@ import { pageStatesOf } from '../../core/queries/publishState.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace, StatsQuery } from '../../core/schemas/page.js';
 import { PageOut, PagesOut, StatsOut } from '../../core/schemas/responses.js';
 import type { Services } from '../../core/services.js';
-import { callerFrom } from '../../edge/caller.js';
-import { commandLimits } from '../../edge/limits.js';
-import { changeOptions, etagOf } from '../../edge/preconditions.js';
+import { callerFrom } from '../../platform/edge/caller.js';
+import { commandLimits } from '../../platform/edge/limits.js';
+import { changeOptions, etagOf } from '../../platform/edge/preconditions.js';
 import { examplePage, examplePut, exampleStats, exampleStatsCsv } from '../openapi/examples.js';
 import { accountOf, type RouteResponse, route } from '../route.js';
 

@@ -5,9 +5,9 @@ import { UploadOut } from '../../core/schemas/responses.js';
 import { UploadByUrl } from '../../core/schemas/upload.js';
 import type { Services } from '../../core/services.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { readMultipartUpload } from '../../media/multipart.js';
-import { isImageKind } from '../../media/pipeline.js';
-import { IMAGE_KINDS } from '../../store/layout.js';
+import { readMultipartUpload } from '../../platform/media/multipart.js';
+import { isImageKind } from '../../platform/media/pipeline.js';
+import { IMAGE_KINDS } from '../../platform/store/layout.js';
 import { accountOf, route } from '../route.js';
 
 export function uploadRoutes(s: Services) {

@@ -17,8 +17,8 @@ import { presentDelivery, presentWebhook } from '../../core/presenters/webhook.j
 import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '../../core/schemas/responses.js';
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import type { Services } from '../../core/services.js';
-import { callerFrom } from '../../edge/caller.js';
-import { requireFreshProof } from '../../edge/sessions.js';
+import { callerFrom } from '../../platform/edge/caller.js';
+import { requireFreshProof } from '../../platform/edge/sessions.js';
 import { exampleDelivery, exampleWebhook, exampleWebhookWithSecret } from '../openapi/examples.js';
 import { keyOrSessionAccountOf, route } from '../route.js';
 

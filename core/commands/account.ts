@@ -1,6 +1,6 @@
 /** The account's settings and export: used by /api/account (with a key) and the dashboard. */
-import { accountsRepo } from '../../store/accounts.js';
-import { sessionsRepo } from '../../store/sessions.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { sessionsRepo } from '../../platform/store/sessions.js';
 import type { Account } from '../entities.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';

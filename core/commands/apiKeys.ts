@@ -1,7 +1,7 @@
 /** API keys: issued with a label, shown once, stored only as a hash, revoked by the owner. */
-import { accountsRepo } from '../../store/accounts.js';
-import type { Queryable } from '../../store/db.js';
-import { keysRepo } from '../../store/keys.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { keysRepo } from '../../platform/store/keys.js';
 import type { Caller } from '../caller.js';
 import type { ApiKey } from '../entities.js';
 import { AppError } from '../errors.js';

@@ -1,7 +1,7 @@
 /** Claim links: issued to provisional accounts, read by anyone holding one. */
-import { accountsRepo } from '../../store/accounts.js';
-import { claimsRepo } from '../../store/claims.js';
-import type { Queryable } from '../../store/db.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { claimsRepo } from '../../platform/store/claims.js';
+import type { Queryable } from '../../platform/store/db.js';
 import { AppError } from '../errors.js';
 import { CLAIM_TOKEN_PATTERN, newClaimToken, newId, sha256 } from '../secrets.js';
 import { claimUrl, type Services } from '../services.js';

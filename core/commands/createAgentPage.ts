@@ -5,9 +5,9 @@
  * first, and a failure leaves nothing behind.
  */
 
-import { importLinks } from '../../outbound/linkPage.js';
-import { accountsRepo } from '../../store/accounts.js';
-import type { Queryable } from '../../store/db.js';
+import { importLinks } from '../../platform/outbound/linkPage.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import type { Queryable } from '../../platform/store/db.js';
 import type { Caller } from '../caller.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
 /** Another subdomain on an existing account (POST /api/profiles, the dashboard's "add a page"). */
-import { accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
 import type { Caller } from '../caller.js';
 import type { Page } from '../entities.js';
 import { emitPageChange } from '../events.js';

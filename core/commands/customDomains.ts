@@ -3,13 +3,19 @@
  * it passes or the verification window has gone), read, detach; and the checks themselves,
  * shared by the attach and the job (jobs/domainChecks.ts).
  */
-import { lookUpDomain } from '../../outbound/dnsCheck.js';
-import { type Attempt, type DrainResult, drainOutbox, failedAttempt, type Outbox } from '../../queue/outbox.js';
-import { domainCheckRetry } from '../../queue/policies.js';
-import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
-import { pageDomainsRepo } from '../../store/pageDomains.js';
-import { pagesRepo } from '../../store/pages.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { lookUpDomain } from '../../platform/outbound/dnsCheck.js';
+import {
+  type Attempt,
+  type DrainResult,
+  drainOutbox,
+  failedAttempt,
+  type Outbox,
+} from '../../platform/queue/outbox.js';
+import { domainCheckRetry } from '../../platform/queue/policies.js';
+import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../platform/store/db.js';
+import { pageDomainsRepo } from '../../platform/store/pageDomains.js';
+import { pagesRepo } from '../../platform/store/pages.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import type { Page, PageDomain } from '../entities.js';
 import { AppError } from '../errors.js';
 import {

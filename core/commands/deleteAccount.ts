@@ -6,14 +6,14 @@
  * deletes forgotten provisional accounts the same way, but frees their names.
  */
 import pMap from 'p-map';
-import { accountsRepo } from '../../store/accounts.js';
-import type { Queryable } from '../../store/db.js';
-import { forgottenAccountsRepo } from '../../store/housekeeping.js';
-import { accountMediaPrefixes, pageFolder } from '../../store/layout.js';
-import { mediaRepo } from '../../store/media.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { forgottenAccountsRepo } from '../../platform/store/housekeeping.js';
+import { accountMediaPrefixes, pageFolder } from '../../platform/store/layout.js';
+import { mediaRepo } from '../../platform/store/media.js';
+import { namesRepo } from '../../platform/store/names.js';
+import { pagesRepo } from '../../platform/store/pages.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import { AppError } from '../errors.js';
 import { accountScope } from '../idempotency.js';
 import type { Limiter } from '../limiter.js';

@@ -1,5 +1,5 @@
 /**
- * Sends queued webhook deliveries through the outbox helper (queue/outbox.ts): each claimed for
+ * Sends queued webhook deliveries through the outbox helper (platform/queue/outbox.ts): each claimed for
  * a lease (so several processes never send one twice at once), POSTed through the SSRF-safe
  * fetcher with its signature, and on failure tried again by WEBHOOK_RETRY for three days. An
  * endpoint whose every attempt has failed for three days is disabled and its owner told (by
@@ -8,15 +8,15 @@
  *
  * One tenant never slows another: an endpoint has at most one attempt under way, an account at
  * most ACCOUNT_SLOTS, every account's first turn comes before anyone's second (the claim, in
- * store/webhookDeliveries.ts), a receiver that sends no first byte within FIRST_BYTE_TIMEOUT_MS
+ * platform/store/webhookDeliveries.ts), a receiver that sends no first byte within FIRST_BYTE_TIMEOUT_MS
  * is cut off, and a slow attempt holds one slot only: the others are claimed again as they free.
  */
-import { FAILURE_TEXT, failureCause } from '../../outbound/fetchErrors.js';
-import { type Attempt, type DrainOptions, drainOutbox, type Outbox } from '../../queue/outbox.js';
-import { WEBHOOK_RETRY } from '../../queue/policies.js';
-import { accountsRepo } from '../../store/accounts.js';
-import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
-import { webhooksRepo } from '../../store/webhooks.js';
+import { FAILURE_TEXT, failureCause } from '../../platform/outbound/fetchErrors.js';
+import { type Attempt, type DrainOptions, drainOutbox, type Outbox } from '../../platform/queue/outbox.js';
+import { WEBHOOK_RETRY } from '../../platform/queue/policies.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { webhookDeliveriesRepo } from '../../platform/store/webhookDeliveries.js';
+import { webhooksRepo } from '../../platform/store/webhooks.js';
 import type { ClaimedDelivery } from '../entities.js';
 import { AppError } from '../errors.js';
 import { signatureHeaders } from '../rules/webhookSignature.js';

@@ -4,8 +4,8 @@
  * resets rely on): a mail scanner that only follows the link confirms nothing. The
  * dashboard can send it again, limited per account.
  */
-import { accountsRepo } from '../../store/accounts.js';
-import { mailTokensRepo } from '../../store/mailTokens.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { mailTokensRepo } from '../../platform/store/mailTokens.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
 import { type Services, verifyUrl } from '../services.js';

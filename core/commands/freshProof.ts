@@ -7,7 +7,7 @@
  * (no password, no app) it is the only proof. Wrong proofs count against the same
  * limits as wrong passwords and codes do.
  */
-import { accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
 import { verifyPassword } from '../secrets.js';

@@ -1,19 +1,25 @@
 /**
  * Images: an upload (bytes or a URL to fetch) becomes an AVIF in object storage (where:
- * store/layout.ts), and the caller gets its storage key. The REST route, the MCP tool,
+ * platform/store/layout.ts), and the caller gets its storage key. The REST route, the MCP tool,
  * `avatarUrl` on page creation and the social imports all come here.
  *
- * Lifetime: every stored image has a row in `media` (store/media.ts), written before its file.
+ * Lifetime: every stored image has a row in `media` (platform/store/media.ts), written before its file.
  * When a change or deletion leaves an image that no page of its account uses, the row is
  * marked removed in the same transaction (under the account's lock) and the file is deleted
  * after the commit; a page may not take a removed key again. Images never attached (an upload
  * comes before the change that uses it) and files whose deletion failed are swept at night
  * (jobs/housekeeping.ts).
  */
-import { KIND_LIMITS, processImage } from '../../media/pipeline.js';
-import type { Queryable } from '../../store/db.js';
-import { type ImageKind, mediaObjectKey, mediaObjectKeys, mediaSizes, newMediaKey } from '../../store/layout.js';
-import { mediaRepo } from '../../store/media.js';
+import { KIND_LIMITS, processImage } from '../../platform/media/pipeline.js';
+import type { Queryable } from '../../platform/store/db.js';
+import {
+  type ImageKind,
+  mediaObjectKey,
+  mediaObjectKeys,
+  mediaSizes,
+  newMediaKey,
+} from '../../platform/store/layout.js';
+import { mediaRepo } from '../../platform/store/media.js';
 import { AppError } from '../errors.js';
 import type { Block, Profile } from '../model.js';
 import type { Services } from '../services.js';

@@ -6,9 +6,9 @@
  */
 
 import * as v from 'valibot';
-import type { Fetched } from '../../outbound/fetcher.js';
-import { isNetworkName, NETWORKS, type Network, type NetworkName } from '../../outbound/networks.js';
-import { cleanLine, cleanText } from '../../outbound/text.js';
+import type { Fetched } from '../../platform/outbound/fetcher.js';
+import { isNetworkName, NETWORKS, type Network, type NetworkName } from '../../platform/outbound/networks.js';
+import { cleanLine, cleanText } from '../../platform/outbound/text.js';
 import { AppError } from '../errors.js';
 import { ImportProfileRequest } from '../schemas/imports.js';
 import type { Services } from '../services.js';

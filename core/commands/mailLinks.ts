@@ -2,8 +2,8 @@
  * Links sent by e-mail (password resets, e-mail confirmations): a random token in the link, its
  * SHA-256 in the database; each link works once and for a limited time.
  */
-import type { Queryable } from '../../store/db.js';
-import { mailTokensRepo } from '../../store/mailTokens.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { mailTokensRepo } from '../../platform/store/mailTokens.js';
 import type { MailToken, MailTokenPurpose } from '../entities.js';
 import { AppError } from '../errors.js';
 import { CLAIM_TOKEN_PATTERN, newClaimToken, newId, sha256 } from '../secrets.js';

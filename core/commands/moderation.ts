@@ -1,7 +1,7 @@
 /** Moderation: a banned page keeps its name and data but is taken offline and cannot be edited until a person clears it. */
-import { pagesRepo } from '../../store/pages.js';
-import { pageVersionsRepo } from '../../store/pageVersions.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { pagesRepo } from '../../platform/store/pages.js';
+import { pageVersionsRepo } from '../../platform/store/pageVersions.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import type { Page } from '../entities.js';
 import { emitEvent, emitPageChange, pageObject } from '../events.js';
 import { HISTORY_KEPT } from '../rules/pages.js';

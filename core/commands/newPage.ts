@@ -1,10 +1,10 @@
 /** What every page creation shares: the program-made page ceiling, the name check and the insert. */
-import { accountsRepo } from '../../store/accounts.js';
-import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
-import { namesRepo } from '../../store/names.js';
-import { type NewPage, pagesRepo } from '../../store/pages.js';
-import { pageVersionsRepo } from '../../store/pageVersions.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../platform/store/db.js';
+import { namesRepo } from '../../platform/store/names.js';
+import { type NewPage, pagesRepo } from '../../platform/store/pages.js';
+import { pageVersionsRepo } from '../../platform/store/pageVersions.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import type { Account, Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { nextVisibilityChange } from '../model.js';

@@ -1,9 +1,9 @@
 /**
- * A page's history: the versions kept (store/pageVersions.ts), one version as it was, and
+ * A page's history: the versions kept (platform/store/pageVersions.ts), one version as it was, and
  * restoring one, which is a new version equal to it, published like any change.
  */
 
-import { pageVersionsRepo } from '../../store/pageVersions.js';
+import { pageVersionsRepo } from '../../platform/store/pageVersions.js';
 import type { Page, PageVersion, PageVersionEntry } from '../entities.js';
 import { AppError } from '../errors.js';
 import { presentContent } from '../presenters/page.js';

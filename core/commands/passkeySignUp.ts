@@ -8,9 +8,9 @@
  */
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import * as v from 'valibot';
-import { accountsRepo } from '../../store/accounts.js';
-import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
-import { passkeysRepo, type SignupAttempt } from '../../store/passkeys.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { sqlState, UNIQUE_VIOLATION } from '../../platform/store/db.js';
+import { passkeysRepo, type SignupAttempt } from '../../platform/store/passkeys.js';
 import { AppError } from '../errors.js';
 import { Email } from '../schemas/fields.js';
 import { newId } from '../secrets.js';

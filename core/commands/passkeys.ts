@@ -13,8 +13,13 @@ import type {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { accountsRepo } from '../../store/accounts.js';
-import { type ChallengePurpose, type Passkey, passkeysRepo, type SignupAttempt } from '../../store/passkeys.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import {
+  type ChallengePurpose,
+  type Passkey,
+  passkeysRepo,
+  type SignupAttempt,
+} from '../../platform/store/passkeys.js';
 import { AppError } from '../errors.js';
 import { NewPasskey } from '../schemas/passkeys.js';
 import { newId } from '../secrets.js';

@@ -8,9 +8,9 @@
  * password, and the passkey stays the second step of a log-in with it, as for any account with
  * a passkey.
  */
-import { accountsRepo } from '../../store/accounts.js';
-import { mailTokensRepo } from '../../store/mailTokens.js';
-import { sessionsRepo } from '../../store/sessions.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { mailTokensRepo } from '../../platform/store/mailTokens.js';
+import { sessionsRepo } from '../../platform/store/sessions.js';
 import type { Account } from '../entities.js';
 import { AppError } from '../errors.js';
 import type { Limiter } from '../limiter.js';

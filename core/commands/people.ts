@@ -2,10 +2,10 @@
  * What people do in the dashboard before they are logged in: sign up, log in, claim a
  * provisional account with its claim link. Each answers the account id to start a session for.
  */
-import { accountsRepo } from '../../store/accounts.js';
-import { claimsRepo } from '../../store/claims.js';
-import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
-import { pagesRepo } from '../../store/pages.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { claimsRepo } from '../../platform/store/claims.js';
+import { type Queryable, sqlState, UNIQUE_VIOLATION } from '../../platform/store/db.js';
+import { pagesRepo } from '../../platform/store/pages.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { emitEvent } from '../events.js';
@@ -71,7 +71,7 @@ export async function signUp(
 /**
  * bad_credentials for a wrong e-mail or a wrong password alike. Failed tries count against the
  * e-mail's `loginByEmail` limit, except from a browser holding the account's device mark
- * (`devices`, edge/devices.ts); a right password gives its hit back.
+ * (`devices`, platform/edge/devices.ts); a right password gives its hit back.
  */
 export async function logIn(
   s: Services,

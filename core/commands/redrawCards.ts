@@ -2,7 +2,7 @@
  * Share cards after an upgrade that changes their drawing (renderer/ogImage.ts OG_VERSION):
  * every published page whose card was drawn with another drawing is queued in the publish
  * outbox, whose publish names the previous card (still stored) while the new one is drawn,
- * then names the new one and deletes the previous (publishing/shareCards.ts). Run with the
+ * then names the new one and deletes the previous (platform/publishing/shareCards.ts). Run with the
  * republish job at every start and with the nightly housekeeping (jobs/agenda.ts), so a deploy
  * needs no manual step; one info line tells how many pages it queued.
  *
@@ -13,11 +13,11 @@
  * twice.
  */
 import pMap from 'p-map';
-import { ogKeyOf } from '../../publishing/ogPicture.js';
-import { cardVersionsRepo } from '../../store/cardVersions.js';
-import type { Queryable } from '../../store/db.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
-import { republishRepo } from '../../store/republish.js';
+import { ogKeyOf } from '../../platform/publishing/ogPicture.js';
+import { cardVersionsRepo } from '../../platform/store/cardVersions.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
+import { republishRepo } from '../../platform/store/republish.js';
 import type { Services } from '../services.js';
 
 /** Storage asked at the same time whether a page's new card is stored. */

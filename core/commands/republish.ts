@@ -8,15 +8,15 @@
  * A page changed while its batch was being written is published once more through the
  * outbox, so an older render never stays.
  */
-import { templateKey } from '../../cdn/cdn.js';
-import type { Copies } from '../../publishing/encode.js';
-import { fromSource, type RenderSource } from '../../publishing/pageFiles.js';
-import { renderThreads, startRenderPool } from '../../publishing/renderPool.js';
+import { templateKey } from '../../platform/cdn/cdn.js';
+import type { Copies } from '../../platform/publishing/encode.js';
+import { fromSource, type RenderSource } from '../../platform/publishing/pageFiles.js';
+import { renderThreads, startRenderPool } from '../../platform/publishing/renderPool.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
+import { republishRepo, type Staleness } from '../../platform/store/republish.js';
 import { ogHash, ogInputs } from '../../renderer/ogImage.js';
 import { renderVersions } from '../../renderer/versions.js';
-import type { Queryable } from '../../store/db.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
-import { republishRepo, type Staleness } from '../../store/republish.js';
 import type { Services } from '../services.js';
 
 export interface RepublishResult {
@@ -47,7 +47,7 @@ export interface RepublishOptions {
   worker?: boolean;
   /**
    * Render threads when it does; by default the cores the process can spare
-   * (publishing/renderPool.ts): all of them when `alone`, else one fewer, up to four.
+   * (platform/publishing/renderPool.ts): all of them when `alone`, else one fewer, up to four.
    */
   threads?: number;
   /** The process serves no requests meanwhile (ROLE=worker, `npm run republish`); by default, when ROLE is worker. */

@@ -3,9 +3,9 @@
  * OS, the country the log-in came from, when it was last seen), one signed out, or all of them
  * but the one asking, or all of them.
  */
-import type { SecurityKind } from '../../mail/security.js';
-import { accountsRepo } from '../../store/accounts.js';
-import { sessionsRepo } from '../../store/sessions.js';
+import type { SecurityKind } from '../../platform/mail/security.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { sessionsRepo } from '../../platform/store/sessions.js';
 import { AppError } from '../errors.js';
 import { baseUrlPath, type Services } from '../services.js';
 import { agentInWords, countryName, countryOf } from '../visitors.js';

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
-import type { Queryable } from '../../store/db.js';
-import { passkeysRepo } from '../../store/passkeys.js';
-import { twoFactorRepo } from '../../store/twoFactor.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { passkeysRepo } from '../../platform/store/passkeys.js';
+import { twoFactorRepo } from '../../platform/store/twoFactor.js';
 import { AppError } from '../errors.js';
 import { newId, seal, sha256, unseal } from '../secrets.js';
 import type { Services } from '../services.js';

@@ -2,12 +2,12 @@
  * Changing and deleting pages: PATCH merges, PUT replaces, DELETE parks the name. Images the
  * change leaves unused by every page of the account are removed (core/commands/images.ts).
  */
-import { accountsRepo } from '../../store/accounts.js';
-import type { Queryable } from '../../store/db.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
-import { pageVersionsRepo } from '../../store/pageVersions.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { namesRepo } from '../../platform/store/names.js';
+import { pagesRepo } from '../../platform/store/pages.js';
+import { pageVersionsRepo } from '../../platform/store/pageVersions.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { emitEvent, emitPageChange } from '../events.js';

@@ -3,11 +3,11 @@
  * secret (shown once, at creation and at each roll), its events and its recent deliveries.
  */
 import ipaddr from 'ipaddr.js';
-import { allowList, isAllowed } from '../../outbound/addresses.js';
-import { blockedAddressReason } from '../../outbound/fetcher.js';
-import { accountsRepo } from '../../store/accounts.js';
-import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
-import { webhooksRepo } from '../../store/webhooks.js';
+import { allowList, isAllowed } from '../../platform/outbound/addresses.js';
+import { blockedAddressReason } from '../../platform/outbound/fetcher.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { webhookDeliveriesRepo } from '../../platform/store/webhookDeliveries.js';
+import { webhooksRepo } from '../../platform/store/webhooks.js';
 import type { Caller } from '../caller.js';
 import type { Webhook, WebhookDelivery } from '../entities.js';
 import { AppError } from '../errors.js';

@@ -6,15 +6,15 @@
  * Secrets never: keys, claim links, mail links, sessions and webhooks appear without the values
  * that unlock or sign them.
  */
-import { claimsRepo } from '../../store/claims.js';
-import { keysRepo } from '../../store/keys.js';
-import { mailTokensRepo } from '../../store/mailTokens.js';
-import { mediaRepo } from '../../store/media.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
-import { pageVersionsRepo } from '../../store/pageVersions.js';
-import { sessionsRepo } from '../../store/sessions.js';
-import { statsRepo } from '../../store/stats.js';
+import { claimsRepo } from '../../platform/store/claims.js';
+import { keysRepo } from '../../platform/store/keys.js';
+import { mailTokensRepo } from '../../platform/store/mailTokens.js';
+import { mediaRepo } from '../../platform/store/media.js';
+import { namesRepo } from '../../platform/store/names.js';
+import { pagesRepo } from '../../platform/store/pages.js';
+import { pageVersionsRepo } from '../../platform/store/pageVersions.js';
+import { sessionsRepo } from '../../platform/store/sessions.js';
+import { statsRepo } from '../../platform/store/stats.js';
 import { loadAccount } from '../commands/account.js';
 import { mediaUrl } from '../commands/images.js';
 import { presentEntry } from '../commands/pageHistory.js';

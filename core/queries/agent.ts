@@ -1,7 +1,7 @@
 /** Reads behind the agent endpoints, shared by the REST routes and the MCP tools. */
-import { accountsRepo } from '../../store/accounts.js';
-import { namesRepo } from '../../store/names.js';
-import { pagesRepo } from '../../store/pages.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { namesRepo } from '../../platform/store/names.js';
+import { pagesRepo } from '../../platform/store/pages.js';
 import { createRequestProblems } from '../commands/createAgentPage.js';
 import { programSlotsLeft } from '../commands/newPage.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
 /** Whether a username can be had: free, taken (with free suggestions) or invalid (with the rule). */
-import { namesRepo } from '../../store/names.js';
+import { namesRepo } from '../../platform/store/names.js';
 import { type UsernameProblem, usernameProblem } from '../rules/username.js';
 import type { Services } from '../services.js';
 import { suggestFreeNames } from './suggestNames.js';

@@ -1,5 +1,5 @@
 /** A page's custom domain as REST, MCP and the dashboard show it. */
-import { addressesOf } from '../../outbound/dnsCheck.js';
+import { addressesOf } from '../../platform/outbound/dnsCheck.js';
 import type { PageWithDomain } from '../commands/customDomains.js';
 import { presentDomain } from '../presenters/domain.js';
 import { isApex, verificationValue } from '../rules/customDomain.js';

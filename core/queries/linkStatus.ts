@@ -1,5 +1,5 @@
 /** What the nightly link check found for the links of pages, as reads show it on each link block. */
-import { linkChecksRepo } from '../../store/linkChecks.js';
+import { linkChecksRepo } from '../../platform/store/linkChecks.js';
 import type { LinkCheck, Page } from '../entities.js';
 import type { Services } from '../services.js';
 

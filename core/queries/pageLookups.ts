@@ -2,7 +2,7 @@
  * Everything reads show beside pages' rows, in one statement for any number of pages: their
  * publish states (publishState.ts) and what the link check found for their links (linkStatus.ts).
  */
-import { pageLookupsRepo } from '../../store/pageLookups.js';
+import { pageLookupsRepo } from '../../platform/store/pageLookups.js';
 import type { Page } from '../entities.js';
 import type { Services } from '../services.js';
 import { type LinkStatuses, linkStatusOf, linkUrls } from './linkStatus.js';

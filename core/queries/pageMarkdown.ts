@@ -2,8 +2,8 @@
  * The Markdown twins of the account's pages, as MCP offers them for resources/list and
  * resources/read: each page's page.md as it is (or would be, unpublished) published now.
  */
-import { pageMarkdown } from '../../publishing/pageFiles.js';
-import { pagesRepo } from '../../store/pages.js';
+import { pageMarkdown } from '../../platform/publishing/pageFiles.js';
+import { pagesRepo } from '../../platform/store/pages.js';
 import type { Page } from '../entities.js';
 import { pageUrl, type Services, servingDomainOf } from '../services.js';
 import { ownedPage } from './pages.js';

@@ -1,5 +1,5 @@
 /** Reads of the account's pages, shared by the REST routes and the MCP tools. */
-import { pagesRepo } from '../../store/pages.js';
+import { pagesRepo } from '../../platform/store/pages.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { presentPage } from '../presenters/page.js';

@@ -2,13 +2,13 @@
  * What a page's record says beyond its row: whether its latest change is stuck on its way to the
  * page host, and the custom domain it serves on (then its address).
  *
- * A change is stored first and published right after (the outbox, store/publishQueue.ts); when
+ * A change is stored first and published right after (the outbox, platform/store/publishQueue.ts); when
  * that publish fails (storage refuses), reads and writes answer `publishPending: true` until the
  * outbox's retries get it there. A publish merely under way is not pending: the answer of a write
  * comes after it.
  */
-import { pageLookupsRepo } from '../../store/pageLookups.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { pageLookupsRepo } from '../../platform/store/pageLookups.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import type { Page } from '../entities.js';
 import type { Services } from '../services.js';
 

@@ -5,7 +5,7 @@
  * in it as `<lastmod>`. Read from the database in keyset order, a batch at a time, and
  * written as it is read: nothing holds the whole list, whatever the number of pages.
  */
-import { type ListedPage, type ListedSpan, sitemapRepo } from '../../store/sitemap.js';
+import { type ListedPage, type ListedSpan, sitemapRepo } from '../../platform/store/sitemap.js';
 import { pageUrl, type Services } from '../services.js';
 
 /** The protocol's most addresses per file. */

@@ -3,8 +3,8 @@
  * and click-through per block, where views came from (top 20 of each breakdown plus "other")
  * and who read the Markdown.
  */
-import { accountsRepo } from '../../store/accounts.js';
-import { statsRepo } from '../../store/stats.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
+import { statsRepo } from '../../platform/store/stats.js';
 import { dateIn, type RangeInput, rangeDates } from '../rules/statsRange.js';
 import type { Services } from '../services.js';
 

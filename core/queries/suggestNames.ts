@@ -1,6 +1,6 @@
 /** Free alternatives to a taken name: candidates by the rules, filtered by the store. */
-import type { Queryable } from '../../store/db.js';
-import { namesRepo } from '../../store/names.js';
+import type { Queryable } from '../../platform/store/db.js';
+import { namesRepo } from '../../platform/store/names.js';
 import { usernameCandidates } from '../rules/username.js';
 
 export async function suggestFreeNames(

@@ -4,7 +4,7 @@
  * of agent or stored input into full stored blocks.
  */
 import { randomBytes } from 'node:crypto';
-import { MEDIA_KEY } from '../../store/layout.js';
+import { MEDIA_KEY } from '../../platform/store/layout.js';
 import { AppError } from '../errors.js';
 import type { Block } from '../model.js';
 import type { AgentBlockInput, StoredBlockInput } from '../schemas/blocks.js';

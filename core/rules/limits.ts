@@ -96,7 +96,7 @@ export const LIMITS = {
   /**
    * Failed log-ins naming one e-mail, from any address (the subject is the e-mail's keyed hash,
    * counted whether or not an account has it, so the limit tells nothing). A browser that got
-   * into the account before (its device mark, edge/devices.ts) is neither counted nor stopped,
+   * into the account before (its device mark, platform/edge/devices.ts) is neither counted nor stopped,
    * and a password reset is not limited by it: a stranger's guesses cannot lock the owner out.
    */
   loginByEmail: {
@@ -115,7 +115,7 @@ export const LIMITS = {
   secondStep: { windows: PASSWORD_GUESSES, per: 'account', counts: 'requests', code: 'rate_limited' },
   secondStepByAddress: { windows: PASSWORD_GUESSES, per: 'address', counts: 'requests', code: 'rate_limited' },
   mcp: { windows: [{ max: 120, seconds: MINUTE }], per: 'address', counts: 'requests', code: 'rate_limited' },
-  /** OAuth client registrations (edge/oauth/): an assistant registers once per person or install. */
+  /** OAuth client registrations (platform/edge/oauth/): an assistant registers once per person or install. */
   oauthRegister: {
     windows: [
       { max: 20, seconds: HOUR },

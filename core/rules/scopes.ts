@@ -1,5 +1,5 @@
 /**
- * What a person may let an app do over OAuth (edge/oauth/, the MCP address for people): three
+ * What a person may let an app do over OAuth (platform/edge/oauth/, the MCP address for people): three
  * scopes named for what they mean, and which of them each MCP tool needs. A key (svc_sk_…)
  * holds every scope; an app holds those the person approved on the consent screen.
  */

@@ -184,7 +184,7 @@ export const Focus = v.strictObject({
   y: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
 });
 
-/** A media key as POST /api/upload returns it (its shape is in mediaKey.ts, the storage layout in store/layout.ts). */
+/** A media key as POST /api/upload returns it (its shape is in mediaKey.ts, the storage layout in platform/store/layout.ts). */
 const STORAGE_KEY = MEDIA_KEY;
 
 export const StorageKey = v.pipe(

@@ -1,4 +1,4 @@
-/** The shape of a media key, as page fields take it and as store/layout.ts makes it. */
+/** The shape of a media key, as page fields take it and as platform/store/layout.ts makes it. */
 
 /** The kinds of uploaded image, each a folder of its own under `media/`. */
 export const IMAGE_KINDS = ['avatar', 'background', 'card'] as const;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { statsRepo } from '../../store/stats.js';
+import { statsRepo } from '../../platform/store/stats.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
 import { api, randomAddress } from '../helpers/client.js';
 import {
   buildCreateRequest,

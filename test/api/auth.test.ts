@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { keysRepo } from '../../store/keys.js';
+import { keysRepo } from '../../platform/store/keys.js';
 import { api, request } from '../helpers/client.js';
 import { buildCreateRequest, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import MarkdownIt from 'markdown-it';
-import { TOOLS } from '../../mcp/tools.js';
+import { TOOLS } from '../../api/mcp/tools.js';
 import { app } from '../helpers/hooks.js';
 
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];

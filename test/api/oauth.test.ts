@@ -1,12 +1,12 @@
 /**
- * MCP authorization (edge/oauth/, mcp/account.ts, dashboard/connect.ts): the MCP address for
+ * MCP authorization (platform/edge/oauth/, api/mcp/account.ts, dashboard/connect.ts): the MCP address for
  * people is an OAuth 2.1 resource server, the service its own authorization server. The flow is
  * driven as an MCP client drives it: discovery from the 401, registration, PKCE, the person's
  * consent in Chromium, the token, tool calls, refresh and revocation.
  */
 import { expect } from 'chai';
+import { TOOLS } from '../../api/mcp/tools.js';
 import { SCOPE_NAMES, SCOPED_TOOLS } from '../../core/rules/scopes.js';
-import { TOOLS } from '../../mcp/tools.js';
 import { randomAddress } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -109,7 +109,7 @@ describe('MCP authorization: the rules the flow keeps', () => {
     const person = await signedUp();
     const c = await readyClient(receiver.uri);
     const first = await person.get(pathOf(c.authorize(ALL_SCOPES, `${app().url}/mcp`)));
-    // Answered here: the person has chosen nothing yet (edge/oauth/errorRedirects.ts).
+    // Answered here: the person has chosen nothing yet (platform/edge/oauth/errorRedirects.ts).
     expect(first.status).to.equal(400);
     expect(first.location).to.equal(null);
     expect(JSON.parse(first.html).error).to.equal('invalid_target');

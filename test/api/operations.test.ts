@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { apiRoutes } from '../../api/app.js';
-import { TOOLS } from '../../mcp/tools.js';
+import { TOOLS } from '../../api/mcp/tools.js';
 import { api, randomAddress } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

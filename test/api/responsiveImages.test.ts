@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'node-html-parser';
 import sharp from 'sharp';
-import { mediaObjectKeys } from '../../store/layout.js';
+import { mediaObjectKeys } from '../../platform/store/layout.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -31,7 +31,7 @@ async function page(name: string) {
   return parse((await pageRequest(name, '/')).text);
 }
 
-describe('responsive images: sizes made at upload, srcset on the page (media/pipeline.ts, renderer/srcset.ts)', () => {
+describe('responsive images: sizes made at upload, srcset on the page (platform/media/pipeline.ts, renderer/srcset.ts)', () => {
   it('stores an avatar at 128, 256 and 512 px wide beside it and offers them by srcset with its own width last', async () => {
     const a = await createAgentAccount({ page: { templateId: 'editorial' } });
     const avatar = await uploadImage(a.key, 'avatar', await picture(1000, 1000));

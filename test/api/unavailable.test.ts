@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import S3rver from 's3rver';
-import { s3Storage } from '../../store/objects.js';
+import { s3Storage } from '../../platform/store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, randomAddress, request } from '../helpers/client.js';
 import { ownAppBehindProxy } from '../helpers/cuttableDatabase.js';

@@ -53,7 +53,7 @@ describe('POST /api/upload', () => {
 
   describe('multipart file', () => {
     for (const format of FORMATS) {
-      it(`turns a ${format.toUpperCase()} file into an AVIF under media/<kind>/<account id>/`, async () => {
+      it(`turns a ${format.toUpperCase()} file into an AVIF under platform/media/<kind>/<account id>/`, async () => {
         const res = await uploadFile(owner.key, { kind: 'card', file: await imageOf(format) });
         expect(res.status).to.equal(201);
         expect(res.body.key).to.match(KEY_SHAPE);

@@ -3,7 +3,7 @@
  * hint is a fixed sentence that does not echo the input.
  */
 import { expect } from 'chai';
-import { tooLarge } from '../../media/pipeline.js';
+import { tooLarge } from '../../platform/media/pipeline.js';
 import { api } from '../helpers/client.js';
 import { buildCreateRequest, buildLinkBlock, buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
 
@@ -97,7 +97,7 @@ describe('PATCH /api/profiles/{id}: body shape', () => {
   });
 });
 
-describe('tooLarge (media/pipeline.ts)', () => {
+describe('tooLarge (platform/media/pipeline.ts)', () => {
   it('writes "An avatar image", "A card image" and "A background image"', () => {
     expect(tooLarge('avatar').message).to.match(/^An avatar image is at most \d+ MB\.$/);
     expect(tooLarge('card').message).to.match(/^A card image is at most \d+ MB\.$/);

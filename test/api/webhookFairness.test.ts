@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import { emitEvent } from '../../core/events.js';
-import { webhookDeliveriesRepo } from '../../store/webhookDeliveries.js';
+import { webhookDeliveriesRepo } from '../../platform/store/webhookDeliveries.js';
 import { startApp } from '../helpers/app.js';
 import { api } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';

@@ -5,7 +5,7 @@ import { app } from '../helpers/hooks.js';
 
 const UNKNOWN_KEY = `svc_sk_${'A'.repeat(43)}`;
 
-describe("WWW-Authenticate on the API's 401 answers (edge/auth.ts)", () => {
+describe("WWW-Authenticate on the API's 401 answers (platform/edge/auth.ts)", () => {
   const realm = () => `realm="${new URL(app().url).host}"`;
 
   it('challenges a key route called without a key with Bearer and the site as realm, no error', async () => {

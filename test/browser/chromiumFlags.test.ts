@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { type Browser, chromium } from 'playwright-core';
-import { OMNIBOX_POPUP_FEATURES, PLAYWRIGHT_DISABLED_FEATURES } from '../../scripts/chromiumFlags.js';
+import { OMNIBOX_POPUP_FEATURES, PLAYWRIGHT_DISABLED_FEATURES } from '../../ops/scripts/chromiumFlags.js';
 import { CHROMIUM, CHROMIUM_PATH } from '../helpers/browser.js';
 
 /** Every value of `--disable-features` on a process's command line, in order. */
@@ -24,7 +24,7 @@ async function browserUiPages(browser: Browser): Promise<string[]> {
   return targetInfos.filter((t) => t.type === 'browser_ui').map((t) => t.url);
 }
 
-describe('headless Chromium as the tests and the template check start it (scripts/chromiumFlags.ts)', function () {
+describe('headless Chromium as the tests and the template check start it (ops/scripts/chromiumFlags.ts)', function () {
   this.timeout(60_000);
 
   it('repeats every feature playwright-core turns off, since Chromium keeps only the last --disable-features', async () => {

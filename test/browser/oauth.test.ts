@@ -1,5 +1,5 @@
 /**
- * MCP authorization in Chromium (edge/oauth/, mcp/account.ts, dashboard/connect.ts): the whole
+ * MCP authorization in Chromium (platform/edge/oauth/, api/mcp/account.ts, dashboard/connect.ts): the whole
  * flow as an MCP client drives it, with the person's consent given in a real browser. The
  * rules the flow keeps are in test/api/oauth.test.ts.
  */

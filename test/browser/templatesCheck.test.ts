@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import * as v from 'valibot';
 import { StoredBlocks } from '../../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
+import { browserCheck } from '../../ops/scripts/templatesCheckBrowser.js';
+import { nuErrors } from '../../ops/scripts/templatesCheckNu.js';
+import { CI_SEED, randomPages } from '../../ops/scripts/templatesCheckRandom.js';
+import { templateList } from '../../ops/scripts/templatesCheckRun.js';
+import { FIRST_ROUND_TRIP, LONG_PAGE_BUDGET, sizeProblems, wireSize } from '../../ops/scripts/templatesCheckSize.js';
 import { checkPages } from '../../renderer/edgePages.js';
-import { browserCheck } from '../../scripts/templatesCheckBrowser.js';
-import { nuErrors } from '../../scripts/templatesCheckNu.js';
-import { CI_SEED, randomPages } from '../../scripts/templatesCheckRandom.js';
-import { templateList } from '../../scripts/templatesCheckRun.js';
-import { FIRST_ROUND_TRIP, LONG_PAGE_BUDGET, sizeProblems, wireSize } from '../../scripts/templatesCheckSize.js';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
 
 const page = (title: string, body: string) =>

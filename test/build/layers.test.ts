@@ -1,5 +1,5 @@
 /**
- * The layering rules (.dependency-cruiser.cjs) and the length limit (build/fileLength.mjs) that
+ * The layering rules (.dependency-cruiser.cjs) and the length limit (ops/build/fileLength.mjs) that
  * `npm run lint` runs, tried on a small tree of planted violations, so a rule that stops firing
  * (a folder renamed, a pattern broken) fails here rather than letting the layout slip.
  */
@@ -24,20 +24,20 @@ const PLANTS: Record<string, string> = {
   'core/serve.ts': "import { createServer } from 'node:http';\nexport const s = createServer;\n",
   'core/config.ts': 'export const config = {};\n',
   // The vocabulary importing storage.
-  'core/schemas/fields.ts': "import { key } from '../../store/layout.js';\nexport const k = key;\n",
-  'store/layout.ts': "export const key = 'k';\n",
+  'core/schemas/fields.ts': "import { key } from '../../platform/store/layout.js';\nexport const k = key;\n",
+  'platform/store/layout.ts': "export const key = 'k';\n",
   // A lower layer reaching into core/config.ts.
-  'store/pages.ts': "import { config } from '../core/config.js';\nexport const c = config;\n",
-  'store/objects.ts': 'export const put = 1;\n',
+  'platform/store/pages.ts': "import { config } from '../../core/config.js';\nexport const c = config;\n",
+  'platform/store/objects.ts': 'export const put = 1;\n',
   // The renderer storing.
-  'renderer/render.ts': "import { put } from '../store/objects.js';\nexport const p = put;\n",
+  'renderer/render.ts': "import { put } from '../platform/store/objects.js';\nexport const p = put;\n",
   // An app importing another, and a tool importing an app.
   'router/host.ts': 'export const host = 1;\n',
   'api/routes.ts': "import { host } from '../router/host.js';\nexport const h = host;\n",
   'jobs/work.ts': 'export const work = 1;\n',
-  'scripts/tool.ts': "import { work } from '../jobs/work.js';\nexport const w = work;\n",
+  'ops/scripts/tool.ts': "import { work } from '../../jobs/work.js';\nexport const w = work;\n",
   // Allowed: start/ composes the apps.
-  'start/web.ts': "import { h } from '../api/routes.js';\nexport const app = h;\n",
+  'ops/start/web.ts': "import { h } from '../../api/routes.js';\nexport const app = h;\n",
 };
 
 describe('npm run lint: the layering and the length limit', function () {
@@ -65,13 +65,13 @@ describe('npm run lint: the layering and the length limit', function () {
     expect(found).to.deep.equal(
       [
         'apps-not-each-other: api/routes.ts -> router/host.ts',
-        'apps-only-from-start: scripts/tool.ts -> jobs/work.ts',
-        'core-leaves-are-leaves: core/schemas/fields.ts -> store/layout.ts',
+        'apps-only-from-start: ops/scripts/tool.ts -> jobs/work.ts',
+        'core-leaves-are-leaves: core/schemas/fields.ts -> platform/store/layout.ts',
         'core-no-http: core/serve.ts -> http',
-        'lower-layers-only-core-leaves: store/pages.ts -> core/config.ts',
+        'lower-layers-only-core-leaves: platform/store/pages.ts -> core/config.ts',
         'no-cycles: core/a.ts -> core/b.ts',
-        'renderer-only-renders: renderer/render.ts -> store/objects.ts',
-        'scripts-no-apps: scripts/tool.ts -> jobs/work.ts',
+        'renderer-only-renders: renderer/render.ts -> platform/store/objects.ts',
+        'scripts-no-apps: ops/scripts/tool.ts -> jobs/work.ts',
       ].sort(),
     );
   });
@@ -79,7 +79,7 @@ describe('npm run lint: the layering and the length limit', function () {
   it('fails a source file of 301 lines and passes one of 300', async () => {
     writeFileSync(path.join(dir, 'core/long.ts'), 'export {};\n'.repeat(301));
     writeFileSync(path.join(dir, 'core/full.ts'), 'export {};\n'.repeat(300));
-    const script = path.join(ROOT, 'build/fileLength.mjs');
+    const script = path.join(ROOT, 'ops/build/fileLength.mjs');
     const failed = await run('node', [script, 'core/long.ts', 'core/full.ts'], { cwd: dir }).then(
       () => null,
       (err: { code: number; stderr: string }) => err,

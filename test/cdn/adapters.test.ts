@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createCdn } from '../../cdn/index.js';
 import { loadConfig } from '../../core/config.js';
+import { createCdn } from '../../platform/cdn/index.js';
 
 interface Seen {
   method: string;

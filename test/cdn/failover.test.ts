@@ -83,7 +83,7 @@ async function standIn(name: string): Promise<StandIn> {
   return router;
 }
 
-describe('Varnish in front of two routers, one failing (deploy/varnish/default.vcl) @slow', function () {
+describe('Varnish in front of two routers, one failing (ops/deploy/varnish/default.vcl) @slow', function () {
   this.timeout(60_000);
   let varnish: Varnish;
   let a: StandIn;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { pageKey, templateKey } from '../../cdn/cdn.js';
 import { republishStalePages } from '../../core/commands/republish.js';
+import { pageKey, templateKey } from '../../platform/cdn/cdn.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
+import { purgeQueueRepo } from '../../platform/store/purgeQueue.js';
 import { renderVersions } from '../../renderer/versions.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
-import { purgeQueueRepo } from '../../store/purgeQueue.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
@@ -29,7 +29,7 @@ const T0 = new Date('2026-03-02T10:00:00Z');
 /** The waits of PUBLISH_RETRY and PURGE_RETRY after the 1st, 2nd, … 11th failure. */
 const BACKOFF_MS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600].map((s) => s * 1_000);
 
-describe('CDN purges (publishing/publish.ts, publishing/purges.ts)', () => {
+describe('CDN purges (platform/publishing/publish.ts, platform/publishing/purges.ts)', () => {
   const cdn = appWithCdn();
 
   it("purges the page's key after it is created, edited, unpublished and deleted, and when it names its new share card", async () => {

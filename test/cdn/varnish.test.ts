@@ -22,7 +22,7 @@ function through(
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
-describe('Varnish in front of the page host (deploy/varnish/default.vcl) @slow', function () {
+describe('Varnish in front of the page host (ops/deploy/varnish/default.vcl) @slow', function () {
   this.timeout(60_000);
   let varnish: Varnish;
   let own: TestApp;

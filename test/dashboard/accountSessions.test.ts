@@ -5,7 +5,7 @@
  * is the screen's 404 and stays; a form without the session's token changes nothing.
  */
 import { expect } from 'chai';
-import { accountsRepo } from '../../store/accounts.js';
+import { accountsRepo } from '../../platform/store/accounts.js';
 import { app } from '../helpers/hooks.js';
 import { alertText, type Person, signedUp } from '../helpers/person.js';
 import { logIn, Traveller } from '../helpers/travellers.js';

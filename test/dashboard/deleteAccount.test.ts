@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { housekeeping } from '../../jobs/housekeeping.js';
-import { FAREWELL_KEPT_DAYS } from '../../mail/mailer.js';
+import { FAREWELL_KEPT_DAYS } from '../../platform/mail/mailer.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';

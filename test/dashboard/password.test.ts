@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
 import { loadConfig } from '../../core/config.js';
-import { createMailer } from '../../mail/mailer.js';
+import { createMailer } from '../../platform/mail/mailer.js';
 import { startApp } from '../helpers/app.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { createLimiter } from '../../core/limiter.js';
 import { dashboardRouter } from '../../dashboard/routes.js';
-import { lazyProvider } from '../../edge/oauth/server.js';
+import { lazyProvider } from '../../platform/edge/oauth/server.js';
 import { app } from '../helpers/hooks.js';
 import { Person } from '../helpers/person.js';
 

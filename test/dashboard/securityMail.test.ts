@@ -1,5 +1,5 @@
 /**
- * The security e-mails (core/commands/sessions.ts `securityNotice`, mail/security.ts): a passkey
+ * The security e-mails (core/commands/sessions.ts `securityNotice`, platform/mail/security.ts): a passkey
  * added or removed, the authenticator app on or off, new recovery codes, and a log-in from a
  * browser without the account's device mark. Each says what happened, when (in the account's
  * time zone), which device and from where, what to do if it was not the person, and links to

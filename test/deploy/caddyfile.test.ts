@@ -1,5 +1,5 @@
 /**
- * The shipped deploy/caddy/Caddyfile, as Caddy reads it (`caddy adapt`, Debian's Caddy 2.6):
+ * The shipped ops/deploy/caddy/Caddyfile, as Caddy reads it (`caddy adapt`, Debian's Caddy 2.6):
  * it asks the routers' /_/domain-check before any certificate, gets certificates on demand only
  * for names no other site covers (never for the service's own names), and passes custom domains
  * to Varnish; the loopback copy the topology test runs reads the same way, with Caddy's own CA.
@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import { caddyfileFor } from '../helpers/caddy.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SHIPPED = path.join(ROOT, 'deploy/caddy/Caddyfile');
+const SHIPPED = path.join(ROOT, 'ops/deploy/caddy/Caddyfile');
 
 interface Policy {
   subjects?: string[];
@@ -28,9 +28,9 @@ function adapt(file: string): any {
 }
 
 const serviceUnitPort = (unit: string) =>
-  Number(/\bPORT=(\d+)/.exec(readFileSync(path.join(ROOT, 'deploy', unit), 'utf8'))?.[1]);
+  Number(/\bPORT=(\d+)/.exec(readFileSync(path.join(ROOT, 'ops/deploy', unit), 'utf8'))?.[1]);
 
-describe('deploy/caddy/Caddyfile @slow', () => {
+describe('ops/deploy/caddy/Caddyfile @slow', () => {
   it("asks a router's /_/domain-check, on the router unit's port, before any certificate", () => {
     const ask = new URL(adapt(SHIPPED).apps.tls.automation.on_demand.ask);
     expect(ask.pathname).to.equal('/_/domain-check');
@@ -53,7 +53,7 @@ describe('deploy/caddy/Caddyfile @slow', () => {
     const catchAll = routes.find((r) => !r.match);
     const proxy = JSON.stringify(catchAll);
     const varnish = /upstream linkpage_varnish \{[^}]*server [^:\s]+:(\d+)/.exec(
-      readFileSync(path.join(ROOT, 'deploy/nginx/linkpage.conf'), 'utf8'),
+      readFileSync(path.join(ROOT, 'ops/deploy/nginx/linkpage.conf'), 'utf8'),
     )?.[1];
     expect(proxy).to.include(`:${varnish}"`);
     expect(proxy, 'no Host rewrite').not.to.match(/"Host"/);

@@ -15,8 +15,10 @@ type Role = 'all' | 'api' | 'router' | 'worker';
 /** ROLE and PORT of each unit in deploy/, by unit name. */
 function units(): Record<string, { role: Role; port: number }> {
   const found: Record<string, { role: Role; port: number }> = {};
-  for (const file of readdirSync(path.join(ROOT, 'deploy')).filter((f) => f.endsWith('.service') && !f.includes('@'))) {
-    const text = read(`deploy/${file}`);
+  for (const file of readdirSync(path.join(ROOT, 'ops/deploy')).filter(
+    (f) => f.endsWith('.service') && !f.includes('@'),
+  )) {
+    const text = read(`ops/deploy/${file}`);
     const role = /^Environment=.*\bROLE=(\w+)/m.exec(text)?.[1] as Role | undefined;
     const port = /^Environment=.*\bPORT=(\d+)/m.exec(text)?.[1];
     expect(role && port, `${file} sets ROLE and PORT`).to.be.ok;
@@ -49,12 +51,12 @@ function settings(file: string): string[] {
 describe('the deployment files agree on roles and ports (deploy/)', () => {
   for (const role of ['router', 'worker']) {
     it(`makes linkpage-${role}@<port> the ${role} unit on the port its instance names, alike in all else`, () => {
-      const plain = settings(`deploy/linkpage-${role}.service`);
-      const template = settings(`deploy/linkpage-${role}@.service`);
+      const plain = settings(`ops/deploy/linkpage-${role}.service`);
+      const template = settings(`ops/deploy/linkpage-${role}@.service`);
       const port = `Environment=ROLE=${role} PORT=${portOf(role as Role)}`;
       expect(plain).to.include(port);
       expect(template).to.deep.equal(plain.map((line) => (line === port ? `Environment=ROLE=${role} PORT=%i` : line)));
-      expect(read(`deploy/linkpage-${role}@.service`)).to.match(/^Description=.*%i/m);
+      expect(read(`ops/deploy/linkpage-${role}@.service`)).to.match(/^Description=.*%i/m);
     });
   }
 
@@ -71,7 +73,7 @@ describe('the deployment files agree on roles and ports (deploy/)', () => {
 
   it("says the units' ports in the environment example as the units set them", () => {
     const line = /^# PORT=\d+ .*\(all and api (\d+), router (\d+), worker (\d+) in the units\)$/m.exec(
-      read('deploy/linkpage.env.example'),
+      read('ops/deploy/linkpage.env.example'),
     );
     expect(line, 'the PORT line of linkpage.env.example').to.not.equal(null);
     expect(line!.slice(1).map(Number)).to.deep.equal([portOf('api'), portOf('router'), portOf('worker')]);
@@ -86,19 +88,19 @@ describe('the deployment files agree on roles and ports (deploy/)', () => {
   });
 
   it("points every Varnish backend at the router unit's port", () => {
-    const vcl = read('deploy/varnish/default.vcl');
+    const vcl = read('ops/deploy/varnish/default.vcl');
     const ports = [...vcl.matchAll(/^backend \w+ \{[^}]*\.port = "(\d+)"/gm)].map((m) => Number(m[1]));
     expect(ports, 'the VCL has router backends').to.not.deep.equal([]);
     for (const port of ports) expect(port, 'a VCL backend').to.equal(portOf('router'));
   });
 
   it("sends nginx's apex to the API unit's port, /media/ to the routers' and page hosts to Varnish", () => {
-    const conf = read('deploy/nginx/linkpage.conf');
+    const conf = read('ops/deploy/nginx/linkpage.conf');
     expect(upstream(conf, 'linkpage_api')).to.satisfy((ports: number[]) => ports.every((p) => p === portOf('api')));
     expect(upstream(conf, 'linkpage_routers')).to.satisfy((ports: number[]) =>
       ports.every((p) => p === portOf('router')),
     );
-    const varnishUrl = /^# VARNISH_URLS=http:\/\/[^:]+:(\d+)/m.exec(read('deploy/linkpage.env.example'))?.[1];
+    const varnishUrl = /^# VARNISH_URLS=http:\/\/[^:]+:(\d+)/m.exec(read('ops/deploy/linkpage.env.example'))?.[1];
     expect(upstream(conf, 'linkpage_varnish')).to.deep.equal([Number(varnishUrl)]);
   });
 

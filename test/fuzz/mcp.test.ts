@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { TOOLS } from '../../mcp/tools.js';
+import { TOOLS } from '../../api/mcp/tools.js';
 import { randomAddress, request } from '../helpers/client.js';
 import { app } from '../helpers/hooks.js';
 import { almostValid, rawOf, valid, type WireBody, wireBody } from './arbitraries.js';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../scripts/chromiumFlags.js';
+import { CHROMIUM_ARGS } from '../../ops/scripts/chromiumFlags.js';
 import { randomAddress } from './client.js';
 import { uniqueName } from './factories.js';
 import { app } from './hooks.js';
@@ -13,7 +13,7 @@ import { app } from './hooks.js';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
- * Headless Chromium as the tests launch it (scripts/chromiumFlags.ts): no network of its own,
+ * Headless Chromium as the tests launch it (ops/scripts/chromiumFlags.ts): no network of its own,
  * page hosts mapped to loopback.
  */
 export const CHROMIUM = {

@@ -1,5 +1,5 @@
 /**
- * Debian's Caddy with the shipped deploy/caddy/Caddyfile, for the topology test: the file's
+ * Debian's Caddy with the shipped ops/deploy/caddy/Caddyfile, for the topology test: the file's
  * marked parts replaced for loopback (high ports, no admin endpoint, Caddy's own internal CA
  * instead of a public one, no own names: nginx is not part of the test), run in the foreground
  * as an unprivileged user (nobody, when the test runs as root) with its data and config in a
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './ports.js';
 
-const CADDYFILE = new URL('../../deploy/caddy/Caddyfile', import.meta.url);
+const CADDYFILE = new URL('../../ops/deploy/caddy/Caddyfile', import.meta.url);
 const CADDY = ['/usr/bin/caddy', '/usr/local/bin/caddy'].find((p) => existsSync(p));
 /** The user Caddy runs as when the test runs as root (Debian's nobody:nogroup). */
 const NOBODY = 65534;
@@ -58,7 +58,7 @@ export async function caddyfileFor(o: CaddyOptions & { httpPort: number; httpsPo
 
 function replaceBetween(text: string, marker: string, body: string): string {
   const begin = new RegExp(`(# BEGIN ${marker}[^\\n]*\\n)[\\s\\S]*?(\\n[\\t ]*# END ${marker})`);
-  if (!begin.test(text)) throw new Error(`deploy/caddy/Caddyfile has no "# BEGIN ${marker}" part`);
+  if (!begin.test(text)) throw new Error(`ops/deploy/caddy/Caddyfile has no "# BEGIN ${marker}" part`);
   return text.replace(begin, (_, head: string, tail: string) => `${head}${body}${tail}`);
 }
 

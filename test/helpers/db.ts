@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { SEED_FILE, staleReason } from '../../build/build.mjs';
-import { type Database, openDatabase } from '../../store/db.js';
-import { listMigrations, type Migration, migrate } from '../../store/migrate.js';
-import { makeSeed } from '../../store/seed.js';
+import { SEED_FILE, staleReason } from '../../ops/build/build.mjs';
+import { type Database, openDatabase } from '../../platform/store/db.js';
+import { listMigrations, type Migration, migrate } from '../../platform/store/migrate.js';
+import { makeSeed } from '../../platform/store/seed.js';
 import { SCHEMA_PREFIX } from './run.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;

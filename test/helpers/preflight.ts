@@ -46,12 +46,12 @@ function fails(command: string, args: string[]): string | null {
 
 function missingVarnish(): string | null {
   if (fails('varnishd', ['-V']) === null) return null;
-  return `npm run test:system needs Varnish (varnishd on PATH) for the CDN tests of deploy/varnish/default.vcl: sudo apt-get install varnish varnish-modules ${SYSTEM_TIER}`;
+  return `npm run test:system needs Varnish (varnishd on PATH) for the CDN tests of ops/deploy/varnish/default.vcl: sudo apt-get install varnish varnish-modules ${SYSTEM_TIER}`;
 }
 
 function missingCaddy(): string | null {
   if (fails('caddy', ['version']) === null) return null;
-  return `npm run test:system needs Caddy (caddy on PATH) for the test of deploy/caddy/Caddyfile: sudo apt-get install caddy ${SYSTEM_TIER}`;
+  return `npm run test:system needs Caddy (caddy on PATH) for the test of ops/deploy/caddy/Caddyfile: sudo apt-get install caddy ${SYSTEM_TIER}`;
 }
 
 function missingPromtool(): string | null {

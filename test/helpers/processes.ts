@@ -1,5 +1,5 @@
 /**
- * The service and its tools as an operator runs them: `node build/start.mjs [entry]` over a
+ * The service and its tools as an operator runs them: `node ops/build/start.mjs [entry]` over a
  * built dist/, in a process of its own, with only the environment given (DATABASE_URL and
  * the other settings of the test run are not passed on).
  */
@@ -16,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * from it (`mocha --parallel`), and a build swaps it whole.
  */
 export function buildDist(): void {
-  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['ops/build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   expect(built.status, built.stderr).to.equal(0);
 }
 
@@ -29,9 +29,9 @@ export interface Run {
   lines(stream: 'stdout' | 'stderr'): string[];
 }
 
-/** Starts `node build/start.mjs ...args` with PATH, HOME and `env` only. */
+/** Starts `node ops/build/start.mjs ...args` with PATH, HOME and `env` only. */
 export function startNode(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['build/start.mjs', ...args], {
+  const child = spawn(process.execPath, ['ops/build/start.mjs', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LINKPAGE_ENV_FILE: '', ...env },
   });

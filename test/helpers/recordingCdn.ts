@@ -3,7 +3,7 @@
  * when the service purges. (The adapters themselves are tested against local HTTP servers in
  * test/cdn/adapters.test.ts, and Varnish for real in test/cdn/varnish.test.ts.)
  */
-import type { Cdn, CdnKind } from '../../cdn/cdn.js';
+import type { Cdn, CdnKind } from '../../platform/cdn/cdn.js';
 
 export interface RecordingCdn extends Cdn {
   /** Each purge taken, as the keys it carried. */

@@ -26,7 +26,7 @@ export function mochaGlobalSetup(this: RunnerLike): void {
   if (this._opts?.dryRun) return;
   const files = selectedFiles(this);
   if (files && !files.some((file) => RUN_DIST.test(file))) return;
-  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['ops/build/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) {
     process.stderr.write(`dist/ could not be built for the tests that run it:\n${built.stderr}`);
     process.exit(1);

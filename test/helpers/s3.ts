@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import { type ObjectStorage, s3Storage } from '../../store/objects.js';
+import { type ObjectStorage, s3Storage } from '../../platform/store/objects.js';
 
 export function s3Bucket(): { storage: () => ObjectStorage; endpoint: () => string; stop: () => Promise<void> } {
   let server: S3rver | undefined;

@@ -1,5 +1,5 @@
 /**
- * Debian's Varnish with the shipped deploy/varnish/default.vcl, for tests and benchmarks: the
+ * Debian's Varnish with the shipped ops/deploy/varnish/default.vcl, for tests and benchmarks: the
  * VCL's four marked parts (routers, purgers, page domain, own hosts) replaced for loopback, varnishd in
  * the foreground in a folder of its own, its counters read with varnishstat.
  */
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports.js';
 
-const VCL = new URL('../../deploy/varnish/default.vcl', import.meta.url);
+const VCL = new URL('../../ops/deploy/varnish/default.vcl', import.meta.url);
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/bin/varnishd'].find((p) => existsSync(p));
 const VARNISHLOG = ['/usr/bin/varnishlog', '/usr/sbin/varnishlog'].find((p) => existsSync(p)) ?? 'varnishlog';
 
@@ -77,7 +77,7 @@ export async function vclFor(o: VarnishOptions): Promise<string> {
 
 function replaceBetween(text: string, marker: string, body: string): string {
   const begin = new RegExp(`(# BEGIN ${marker}[^\\n]*\\n)[\\s\\S]*?(\\n[ ]*# END ${marker})`);
-  if (!begin.test(text)) throw new Error(`deploy/varnish/default.vcl has no "# BEGIN ${marker}" part`);
+  if (!begin.test(text)) throw new Error(`ops/deploy/varnish/default.vcl has no "# BEGIN ${marker}" part`);
   return text.replace(begin, (_, head: string, tail: string) => `${head}${body}${tail}`);
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Services } from '../../core/services.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TIMEZONE, JOBS, type Jobs, startJobs } from '../../jobs/agenda.js';
 import { housekeeping } from '../../jobs/housekeeping.js';
-import { hearPublishes } from '../../start/process.js';
+import { hearPublishes } from '../../ops/start/process.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { suiteEngine } from '../helpers/db.js';
 import { buildCreateRequest, buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';

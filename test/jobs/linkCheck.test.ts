@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { expect } from 'chai';
 import { deliverDueWebhooks } from '../../core/commands/deliverWebhooks.js';
 import { checkLinks } from '../../jobs/linkCheck.js';
-import { LINK_CHECK_USER_AGENT } from '../../outbound/linkProbe.js';
+import { LINK_CHECK_USER_AGENT } from '../../platform/outbound/linkProbe.js';
 import { startApp } from '../helpers/app.js';
 import { api } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';

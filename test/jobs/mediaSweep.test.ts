@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { housekeeping } from '../../jobs/housekeeping.js';
-import { mediaObjectKeys } from '../../store/layout.js';
+import { mediaObjectKeys } from '../../platform/store/layout.js';
 import { api, request, uploadImage } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadConfig } from '../../core/config.js';
-import { startProcess } from '../../start/process.js';
+import { startProcess } from '../../ops/start/process.js';
 import { SPLIT } from '../helpers/app.js';
 import { freshDatabase } from '../helpers/db.js';
 import { app } from '../helpers/hooks.js';

@@ -1,20 +1,20 @@
 /**
- * `npm run doctor` (scripts/doctor.ts) on a real installation: a PostgreSQL of the test's own
+ * `npm run doctor` (ops/scripts/doctor.ts) on a real installation: a PostgreSQL of the test's own
  * (migrated), an s3rver bucket and an SMTP server, run as an operator runs it
- * (`node build/start.mjs scripts/doctor.js`, settings from an environment file).
+ * (`node ops/build/start.mjs ops/scripts/doctor.js`, settings from an environment file).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { openDatabase } from '../../store/db.js';
-import { migrate } from '../../store/migrate.js';
+import { openDatabase } from '../../platform/store/db.js';
+import { migrate } from '../../platform/store/migrate.js';
 import { mailboxPerTest } from '../helpers/mailbox.js';
 import { type PostgresServer, startPostgresServer } from '../helpers/postgresServer.js';
 import { buildDist, runNode } from '../helpers/processes.js';
 import { s3Bucket } from '../helpers/s3.js';
 
-describe('npm run doctor (scripts/doctor.ts)', function () {
+describe('npm run doctor (ops/scripts/doctor.ts)', function () {
   this.timeout(180_000);
   const bucket = s3Bucket();
   // Each test's own: what a test finds in the mailbox is what its run of the doctor sent.
@@ -61,7 +61,7 @@ describe('npm run doctor (scripts/doctor.ts)', function () {
 
   /** The doctor's verdict per check, and its exit code. */
   async function doctor(env: Record<string, string> = {}, args: string[] = []) {
-    const { code, stdout } = await runNode(['scripts/doctor.js', ...args], { LINKPAGE_ENV_FILE: envFile, ...env });
+    const { code, stdout } = await runNode(['ops/scripts/doctor.js', ...args], { LINKPAGE_ENV_FILE: envFile, ...env });
     const checks = Object.fromEntries(
       stdout.flatMap((l) => {
         const m = /^(ok|warn|FAIL) +(\w+) +(.*)$/.exec(l);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../core/config.js';
-import { startProcess } from '../../start/process.js';
+import { startProcess } from '../../ops/start/process.js';
 import { SPLIT, startApp, type TestApp } from '../helpers/app.js';
 import { pageRequest } from '../helpers/client.js';
 import { freshDatabase } from '../helpers/db.js';
@@ -85,7 +85,7 @@ describe(`GET /readyz (${engine})`, () => {
     it('answers 503 naming the database check, and /healthz still 200', async () => {
       expect((await get(own.url, '/readyz')).status).to.equal(200);
       await stopDatabase();
-      // A ready answer is reused for a second (ops/health.ts): asked until it is not, for two at most.
+      // A ready answer is reused for a second (ops/monitoring/health.ts): asked until it is not, for two at most.
       const res = await eventually(
         () => get(own.url, '/readyz'),
         (r) => r.status !== 200,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createLogger } from '../../start/logger.js';
-import { fsStorage } from '../../store/objects.js';
+import { createLogger } from '../../ops/start/logger.js';
+import { fsStorage } from '../../platform/store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { pageRequest } from '../helpers/client.js';
 import { buildCreateRequest } from '../helpers/factories.js';

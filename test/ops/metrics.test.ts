@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import S3rver from 's3rver';
-import { s3Storage } from '../../store/objects.js';
+import { s3Storage } from '../../platform/store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';

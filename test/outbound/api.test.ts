@@ -5,7 +5,7 @@
  * test network otherwise) while these run.
  */
 import { expect } from 'chai';
-import { createFetcher, type Fetcher } from '../../outbound/fetcher.js';
+import { createFetcher, type Fetcher } from '../../platform/outbound/fetcher.js';
 import { api } from '../helpers/client.js';
 import { buildCreateRequest, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { deliverDueWebhooks } from '../../core/commands/deliverWebhooks.js';
 import { AppError } from '../../core/errors.js';
 import { checkLinks } from '../../jobs/linkCheck.js';
-import { createFetcher } from '../../outbound/fetcher.js';
+import { createFetcher } from '../../platform/outbound/fetcher.js';
 import { api } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -28,7 +28,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
   throw new Error('the fetch succeeded');
 }
 
-describe('outbound fetch errors (outbound/fetchErrors.ts)', () => {
+describe('outbound fetch errors (platform/outbound/fetchErrors.ts)', () => {
   let server: http.Server;
   let port: number;
   before(async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { expect } from 'chai';
 import { AppError } from '../../core/errors.js';
-import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../outbound/fetcher.js';
+import { blockedAddressReason, createFetcher, FETCH_USER_AGENT } from '../../platform/outbound/fetcher.js';
 import { codeOf } from '../helpers/errors.js';
 
 describe('outbound fetcher', () => {

@@ -5,7 +5,7 @@
  * process; the target server on the corpus's port counts what it accepts: both stay at none).
  */
 import { expect } from 'chai';
-import { createFetcher } from '../../outbound/fetcher.js';
+import { createFetcher } from '../../platform/outbound/fetcher.js';
 import { codeOf } from '../helpers/errors.js';
 import { startSite, type TestSite } from '../helpers/site.js';
 import { type ConnectionTarget, spyOnConnections, startConnectionTarget } from './connections.js';

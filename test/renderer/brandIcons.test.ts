@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { iconOf, SLUGS } from '../../build/brandIcons.mjs';
+import { iconOf, SLUGS } from '../../ops/build/brandIcons.mjs';
 import { BRAND_ICONS } from '../../renderer/brandIcons.js';
 import { iconKey, iconSymbols, platformName } from '../../renderer/icons.js';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { createPublisher } from '../../publishing/publish.js';
-import { PICTURES_HOLD_MS } from '../../publishing/shareCards.js';
-import { ogImagePrefix } from '../../store/layout.js';
-import { fsStorage, type ObjectStorage } from '../../store/objects.js';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { createPublisher } from '../../platform/publishing/publish.js';
+import { PICTURES_HOLD_MS } from '../../platform/publishing/shareCards.js';
+import { ogImagePrefix } from '../../platform/store/layout.js';
+import { fsStorage, type ObjectStorage } from '../../platform/store/objects.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
@@ -70,7 +70,7 @@ async function editBio(a: { key: string; page: { id: string } }, bio: string): P
   expect(res.status, res.text).to.equal(200);
 }
 
-describe("share cards: drawn after the page's files are stored and served (publishing/shareCards.ts)", () => {
+describe("share cards: drawn after the page's files are stored and served (platform/publishing/shareCards.ts)", () => {
   let folder = '';
   let gate: ReturnType<typeof gatedStorage>;
   ownApp({

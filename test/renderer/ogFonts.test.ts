@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { loadSharp } from '../../media/sharp.js';
+import { loadSharp } from '../../platform/media/sharp.js';
 import { loadCardFonts } from '../../renderer/ogFonts.js';
 
 const run = promisify(execFile);

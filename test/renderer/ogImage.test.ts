@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
-import { drawableName, drawOgImage } from '../../publishing/ogPicture.js';
+import { drawableName, drawOgImage } from '../../platform/publishing/ogPicture.js';
+import { ogImagePrefix } from '../../platform/store/layout.js';
+import type { ObjectStorage } from '../../platform/store/objects.js';
 import { fitName } from '../../renderer/ogCard.js';
 import { CARD_STYLES } from '../../renderer/ogCardStyles.js';
 import { sfntOf } from '../../renderer/ogFonts.js';
 import { ogLocale } from '../../renderer/ogImage.js';
-import { ogImagePrefix } from '../../store/layout.js';
-import type { ObjectStorage } from '../../store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
@@ -142,7 +142,7 @@ function linkPreviews(storage: () => ObjectStorage) {
   });
 }
 
-describe('link previews: og:image drawn at publish (renderer/ogImage.ts, publishing/ogPicture.ts)', () => {
+describe('link previews: og:image drawn at publish (renderer/ogImage.ts, platform/publishing/ogPicture.ts)', () => {
   describe('in folder storage', () => {
     linkPreviews(() => app().services.storage);
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'node-html-parser';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
-import { styleHashes } from '../../edge/securityHeaders.js';
+import { styleHashes } from '../../platform/edge/securityHeaders.js';
 import { assemble, templateVersion } from '../../renderer/layout.js';
 import { posterStyle } from '../../renderer/poster.js';
 import { reloadTemplates, renderPage, TEMPLATES_DIR, templateVersions } from '../../renderer/render.js';

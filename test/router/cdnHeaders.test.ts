@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { CdnKind } from '../../cdn/cdn.js';
-import { pageKeys } from '../../store/layout.js';
+import type { CdnKind } from '../../platform/cdn/cdn.js';
+import { pageKeys } from '../../platform/store/layout.js';
 import { startApp } from '../helpers/app.js';
 import { pageRequest } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
+import type { Database, Queryable } from '../../platform/store/db.js';
 import { createCounters } from '../../router/counters.js';
-import type { Database, Queryable } from '../../store/db.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
@@ -96,7 +96,7 @@ describe('router/counters: a flush that fails part-way', () => {
     await counters.flush();
     const statements = failing.sent();
     expect(await written(probe.page.id)).to.deep.equal(EXACT);
-    // Four in the transaction, then the account's mark (store/stats.ts markAccountsViewed).
+    // Four in the transaction, then the account's mark (platform/store/stats.ts markAccountsViewed).
     expect(statements).to.equal(5);
     expect(await accountMarked(probe.page.id)).to.equal(true);
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import { pageKeys } from '../../platform/store/layout.js';
 import { acceptedEncodings } from '../../router/encodings.js';
-import { pageKeys } from '../../store/layout.js';
 import { startApp } from '../helpers/app.js';
 import { api, type HostAnswer, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { EMBED_PROVIDERS } from '../../core/schemas/blocks.js';
-import { PLAYER_ORIGINS, securityHeaders, styleHashes } from '../../edge/securityHeaders.js';
+import { PLAYER_ORIGINS, securityHeaders, styleHashes } from '../../platform/edge/securityHeaders.js';
 import { embedPlayerUrl } from '../../renderer/links.js';
 import { api, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, buildStoredBlock, createAgentAccount } from '../helpers/factories.js';

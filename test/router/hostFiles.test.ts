@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { pageKeys } from '../../store/layout.js';
+import { pageKeys } from '../../platform/store/layout.js';
 import { api, type HostAnswer, pageRequest, uploadImage } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -14,7 +14,7 @@ async function png(res: HostAnswer) {
   return { width: info.width, height: info.height, at };
 }
 
-describe("a page host's icons, llms.txt and colours (router/hostFiles.ts, publishing/pageIcons.ts)", () => {
+describe("a page host's icons, llms.txt and colours (router/hostFiles.ts, platform/publishing/pageIcons.ts)", () => {
   it('serves a 48 px favicon at /favicon.ico and /favicon.png and a 180 px touch icon: the initial on the accent', async () => {
     const a = await createAgentAccount({ page: { displayName: 'Icon Person', theme: { accent: '#1a7f37' } } });
     const name = a.page.username;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pageKeys } from '../../store/layout.js';
+import { pageKeys } from '../../platform/store/layout.js';
 import { pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';

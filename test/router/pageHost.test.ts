@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { securityHeaders } from '../../edge/securityHeaders.js';
+import { securityHeaders } from '../../platform/edge/securityHeaders.js';
+import type { ObjectStorage, StoredObject } from '../../platform/store/objects.js';
 import type { Counters } from '../../router/counters.js';
 import { createPageHost } from '../../router/pageHost.js';
 import { createVisits } from '../../router/visits.js';
-import type { ObjectStorage, StoredObject } from '../../store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, BROWSER_UA, PHONE_UA, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount, uniqueName } from '../helpers/factories.js';
@@ -231,7 +231,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     let folder: string;
     const reads: string[] = [];
     before(async () => {
-      const { fsStorage } = await import('../../store/objects.js');
+      const { fsStorage } = await import('../../platform/store/objects.js');
       folder = await mkdtemp(path.join(tmpdir(), 'linkpage-reads-'));
       const inner = fsStorage(folder);
       counted = await startApp({
@@ -278,7 +278,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
     let folder: string;
     let failing = false;
     before(async () => {
-      const { fsStorage } = await import('../../store/objects.js');
+      const { fsStorage } = await import('../../platform/store/objects.js');
       folder = await mkdtemp(path.join(tmpdir(), 'linkpage-flaky-'));
       const inner = fsStorage(folder);
       const fail = () => Promise.reject(new Error('storage is down'));

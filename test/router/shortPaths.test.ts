@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { s3Storage } from '../../store/objects.js';
+import { s3Storage } from '../../platform/store/objects.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { api, BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { buildLinkBlock, createAgentAccount } from '../helpers/factories.js';

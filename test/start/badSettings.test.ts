@@ -1,6 +1,6 @@
 /**
  * A setting that points at something that refuses, as an operator meets it: the real process
- * (`node build/start.mjs`, ROLE=api on a PostgreSQL of the test's own and an s3rver bucket)
+ * (`node ops/build/start.mjs`, ROLE=api on a PostgreSQL of the test's own and an s3rver bucket)
  * ends before it says "listening", with one line naming the variable, the cause and the fix,
  * and no stack; exit status 2 when a restart cannot help, 1 when the server may come back.
  */
@@ -15,7 +15,7 @@ import { type PostgresServer, startPostgresServer } from '../helpers/postgresSer
 import { buildDist, runNode, startNode } from '../helpers/processes.js';
 import { s3Bucket } from '../helpers/s3.js';
 
-describe('a start with a setting that refuses (start/diagnose.ts)', function () {
+describe('a start with a setting that refuses (ops/start/diagnose.ts)', function () {
   this.timeout(180_000);
   const bucket = s3Bucket();
   let postgres: PostgresServer;

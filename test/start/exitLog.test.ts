@@ -1,5 +1,5 @@
 /**
- * A service process that ends says why in its log (start/logger.ts, logExits): an uncaught error
+ * A service process that ends says why in its log (ops/start/logger.ts, logExits): an uncaught error
  * or an unhandled rejection is a `fatal` JSON line with its stack, then exit 1, and every exit
  * writes a line giving its code. The service runs from dist/ as `npm start` runs it, with a
  * module of the test's own (`--import`) that throws or rejects when sent SIGUSR2.
@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { freePort } from '../helpers/ports.js';
 import { startNode } from '../helpers/processes.js';
 
-describe('a service process that ends (start/logger.ts)', function () {
+describe('a service process that ends (ops/start/logger.ts)', function () {
   // Each case starts the service on a new embedded database.
   this.timeout(120_000);
   let dir: string;

@@ -21,7 +21,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   );
 }
 
-describe('starting on a disk that refuses writes (start/failure.ts)', function () {
+describe('starting on a disk that refuses writes (ops/start/failure.ts)', function () {
   this.timeout(120_000);
   let disk: SmallDisk;
   before(async () => {

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../core/config.js';
 import { StartupError } from '../../core/errors.js';
-import { bindPort, KEEP_ALIVE_MS } from '../../start/port.js';
-import { startProcess } from '../../start/process.js';
-import { lockFolder } from '../../store/folderLock.js';
+import { bindPort, KEEP_ALIVE_MS } from '../../ops/start/port.js';
+import { startProcess } from '../../ops/start/process.js';
+import { lockFolder } from '../../platform/store/folderLock.js';
 
-describe('the port, bound before the service starts (start/port.ts)', function () {
+describe('the port, bound before the service starts (ops/start/port.ts)', function () {
   this.timeout(60_000);
   let dir: string;
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 /**
  * The command-line tools on a PostgreSQL + S3 installation, run as docs/deploy.md shows them
- * (`node build/start.mjs scripts/republish.js --all`): they take the service's settings from
+ * (`node ops/build/start.mjs ops/scripts/republish.js --all`): they take the service's settings from
  * the units' environment file, and never open a new empty embedded database instead.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { type PostgresServer, startPostgresServer } from '../helpers/postgresSer
 import { buildDist, runNode, startNode } from '../helpers/processes.js';
 import { s3Bucket } from '../helpers/s3.js';
 
-describe('the command-line tools on a PostgreSQL and S3 installation (build/start.mjs, start/tool.ts)', function () {
+describe('the command-line tools on a PostgreSQL and S3 installation (ops/build/start.mjs, ops/start/tool.ts)', function () {
   this.timeout(180_000);
   const bucket = s3Bucket();
   let postgres: PostgresServer;
@@ -70,7 +70,7 @@ describe('the command-line tools on a PostgreSQL and S3 installation (build/star
 
   it("republishes the installation's pages with only DATA_DIR given: the rest comes from the environment file", async () => {
     const data = path.join(dir, 'data-with-file');
-    const { code, stdout, stderr } = await runNode(['scripts/republish.js', '--all'], {
+    const { code, stdout, stderr } = await runNode(['ops/scripts/republish.js', '--all'], {
       LINKPAGE_ENV_FILE: envFile,
       DATA_DIR: data,
     });
@@ -83,7 +83,7 @@ describe('the command-line tools on a PostgreSQL and S3 installation (build/star
 
   it('refuses to run on an embedded database it would have to create, and leaves the folder as it was', async () => {
     const data = await mkdtemp(path.join(dir, 'data-'));
-    const { code, stdout, stderr } = await runNode(['scripts/republish.js', '--all'], { DATA_DIR: data });
+    const { code, stdout, stderr } = await runNode(['ops/scripts/republish.js', '--all'], { DATA_DIR: data });
     expect(stdout).to.deep.equal([]);
     expect(stderr).to.have.length(1);
     expect(stderr[0]).to.match(
@@ -99,9 +99,9 @@ describe('the command-line tools on a PostgreSQL and S3 installation (build/star
     // Run as root, as the tests here are (the tmpfs tests need it too).
     const data = await mkdtemp(path.join(dir, 'owned-'));
     await chown(data, 65534, 65534);
-    const { code, stderr } = await runNode(['scripts/republish.js'], { DATA_DIR: data });
+    const { code, stderr } = await runNode(['ops/scripts/republish.js'], { DATA_DIR: data });
     expect(stderr).to.deep.equal([
-      `Cannot run: ${data} belongs to the user with id 65534, and files this tool wrote as root would not be writable by it: run the tool as that user (sudo -u <user> node build/start.mjs …).`,
+      `Cannot run: ${data} belongs to the user with id 65534, and files this tool wrote as root would not be writable by it: run the tool as that user (sudo -u <user> node ops/build/start.mjs …).`,
     ]);
     expect(code).to.equal(1);
     expect(readdirSync(data)).to.deep.equal([]);

@@ -20,7 +20,7 @@ const SKIPPED = new Set(['node_modules', 'store', 'test', 'dist', 'data', 'cover
 
 /** The snake_case column names the migrations create. */
 function columnNames(): Set<string> {
-  const dir = join(ROOT, 'store/migrations');
+  const dir = join(ROOT, 'platform/store/migrations');
   const names = new Set<string>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
     const sql = readFileSync(join(dir, file), 'utf8').replace(/--.*$/gm, '');

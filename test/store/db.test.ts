@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { IDEMPOTENCY_HOURS } from '../../core/rules/idempotency.js';
-import type { Database } from '../../store/db.js';
-import { sqlState, UNIQUE_VIOLATION } from '../../store/db.js';
-import { idempotencyRepo } from '../../store/idempotency.js';
-import { listMigrations, migrate } from '../../store/migrate.js';
-import { namesRepo } from '../../store/names.js';
-import { isOutage } from '../../store/outage.js';
+import type { Database } from '../../platform/store/db.js';
+import { sqlState, UNIQUE_VIOLATION } from '../../platform/store/db.js';
+import { idempotencyRepo } from '../../platform/store/idempotency.js';
+import { listMigrations, migrate } from '../../platform/store/migrate.js';
+import { namesRepo } from '../../platform/store/names.js';
+import { isOutage } from '../../platform/store/outage.js';
 import { suiteEngine as engine, freshDatabase } from '../helpers/db.js';
 import { until } from '../helpers/until.js';
 
@@ -111,7 +111,7 @@ describe(`store on ${engine}`, function () {
 });
 
 if (process.env.DATABASE_URL) {
-  describe('a PostgreSQL connection ended in the middle of a transaction (store/db.ts)', () => {
+  describe('a PostgreSQL connection ended in the middle of a transaction (platform/store/db.ts)', () => {
     it('fails that transaction with an outage error, and the next one runs on a new connection', async () => {
       const { db, drop } = await freshDatabase('postgres');
       const { db: other, drop: dropOther } = await freshDatabase('postgres');

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { openDatabase } from '../../store/db.js';
-import { listMigrations, migrate } from '../../store/migrate.js';
+import { openDatabase } from '../../platform/store/db.js';
+import { listMigrations, migrate } from '../../platform/store/migrate.js';
 import { migratedSeed } from '../helpers/db.js';
 
 describe('the embedded database folder (PGlite on disk)', function () {

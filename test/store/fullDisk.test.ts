@@ -6,10 +6,10 @@ import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { openDatabase } from '../../store/db.js';
-import { migrate } from '../../store/migrate.js';
-import { fsStorage } from '../../store/objects.js';
-import { readSeed } from '../../store/seed.js';
+import { openDatabase } from '../../platform/store/db.js';
+import { migrate } from '../../platform/store/migrate.js';
+import { fsStorage } from '../../platform/store/objects.js';
+import { readSeed } from '../../platform/store/seed.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, request } from '../helpers/client.js';
 import { createAgentAccount } from '../helpers/factories.js';
@@ -29,7 +29,7 @@ function expectRefused(res: { status: number; headers: Headers; body: any }) {
   expect(res.body.retryAfter).to.equal(60);
 }
 
-describe('fsStorage on a full disk (store/objects.ts)', () => {
+describe('fsStorage on a full disk (platform/store/objects.ts)', () => {
   let disk: SmallDisk;
   beforeEach(async () => {
     disk = await mountSmallDisk('2m');

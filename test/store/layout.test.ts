@@ -10,10 +10,10 @@ import {
   mediaSizes,
   newMediaKey,
   pageKeys,
-} from '../../store/layout.js';
-import { assertKey } from '../../store/objects.js';
+} from '../../platform/store/layout.js';
+import { assertKey } from '../../platform/store/objects.js';
 
-describe('object storage layout (store/layout.ts)', () => {
+describe('object storage layout (platform/store/layout.ts)', () => {
   const account = 'a'.repeat(24);
 
   it('puts a page name in its own folder, compressed copies beside the files they copy', () => {

@@ -1,10 +1,10 @@
 /**
- * store/oauthRecords.ts: the authorization server's records, stored by the hash of their id;
+ * platform/store/oauthRecords.ts: the authorization server's records, stored by the hash of their id;
  * a grant's revocation takes its codes and tokens, the account's removal takes its grants, and
  * housekeeping drops what expired.
  */
 import { expect } from 'chai';
-import { oauthRecordsRepo } from '../../store/oauthRecords.js';
+import { oauthRecordsRepo } from '../../platform/store/oauthRecords.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 

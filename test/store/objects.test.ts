@@ -5,7 +5,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import S3rver from 's3rver';
-import { fsStorage, type ObjectStorage, s3Storage } from '../../store/objects.js';
+import { fsStorage, type ObjectStorage, s3Storage } from '../../platform/store/objects.js';
 
 /** The same contract, run against each adapter. */
 function behavesLikeObjectStorage(open: () => ObjectStorage) {

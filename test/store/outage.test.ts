@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { isOutage, writeRefusal } from '../../store/outage.js';
+import { isOutage, writeRefusal } from '../../platform/store/outage.js';
 
-describe('isOutage (store/outage.ts)', () => {
+describe('isOutage (platform/store/outage.ts)', () => {
   it('takes a refused or dropped connection, nested or not, for an outage', () => {
     expect(
       isOutage(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),

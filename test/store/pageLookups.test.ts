@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { defaultProfile } from '../../core/model.js';
-import { pageLookupsRepo } from '../../store/pageLookups.js';
+import { pageLookupsRepo } from '../../platform/store/pageLookups.js';
 import { suiteEngine as engine, freshDatabaseForBlock } from '../helpers/db.js';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
@@ -10,7 +10,7 @@ const ACCOUNT = 'a00000000000000000000001';
 /** A page `n` of the account: id p0…0n, username `page-n`. */
 const pageId = (n: number) => `p${String(n).padStart(23, '0')}`;
 
-describe(`the lookups beside a page's row in one statement (store/pageLookups.ts) on ${engine}`, () => {
+describe(`the lookups beside a page's row in one statement (platform/store/pageLookups.ts) on ${engine}`, () => {
   const fresh = freshDatabaseForBlock();
   before(async () => {
     const { db } = fresh;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { publishQueueRepo } from '../../store/publishQueue.js';
+import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import { suiteEngine as engine, freshDatabaseForBlock } from '../helpers/db.js';
 
-describe(`the publish outbox (store/publishQueue.ts) on ${engine}`, function () {
+describe(`the publish outbox (platform/store/publishQueue.ts) on ${engine}`, function () {
   this.timeout(60_000);
   const fresh = freshDatabaseForBlock();
 

@@ -1,15 +1,15 @@
 /**
- * The AWS SDK's own warnings (store/s3Storage.ts, SDK_LOG) reach the process's warnings, which a
- * service logs as JSON lines (start/logger.ts), never as plain text on stdout: here its HTTP
+ * The AWS SDK's own warnings (platform/store/s3Storage.ts, SDK_LOG) reach the process's warnings, which a
+ * service logs as JSON lines (ops/start/logger.ts), never as plain text on stdout: here its HTTP
  * handler's warning that every socket to the bucket is taken and requests wait, as a large
  * republish to a slow bucket makes it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { expect } from 'chai';
-import { s3Storage } from '../../store/s3Storage.js';
+import { s3Storage } from '../../platform/store/s3Storage.js';
 
-describe('S3 storage: the SDK’s warnings (store/s3Storage.ts)', function () {
+describe('S3 storage: the SDK’s warnings (platform/store/s3Storage.ts)', function () {
   // The SDK looks at its sockets once a request has waited 3 s.
   this.timeout(30_000);
   let server: Server;

@@ -1,11 +1,11 @@
 /**
- * store/sessions.ts, as the account screen reads it: an account's live sessions with the
+ * platform/store/sessions.ts, as the account screen reads it: an account's live sessions with the
  * country each log-in came from (never its address), the most recently seen first; one revoked
  * only by its own account; last seen written at most once a minute.
  */
 import { expect } from 'chai';
 import { newId } from '../../core/secrets.js';
-import { sessionsRepo } from '../../store/sessions.js';
+import { sessionsRepo } from '../../platform/store/sessions.js';
 import { createAgentAccount } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Database } from '../../store/db.js';
-import { embeddedUpkeep } from '../../store/upkeep.js';
+import type { Database } from '../../platform/store/db.js';
+import { embeddedUpkeep } from '../../platform/store/upkeep.js';
 import { suiteEngine as engine, freshDatabaseForBlock } from '../helpers/db.js';
 
 /** Dead row versions and whether a VACUUM and an ANALYZE have run, of one table in the current schema. */
@@ -13,7 +13,7 @@ async function tableState(db: Database, table: string) {
   return row;
 }
 
-describe(`the embedded database's upkeep (store/upkeep.ts) on ${engine}`, function () {
+describe(`the embedded database's upkeep (platform/store/upkeep.ts) on ${engine}`, function () {
   this.timeout(60_000);
   const fresh = freshDatabaseForBlock();
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import S3rver from 's3rver';
-import { type ObjectStorage, s3Storage } from '../../store/objects.js';
+import { type ObjectStorage, s3Storage } from '../../platform/store/objects.js';
 import { freePort } from '../helpers/ports.js';
 import { type PostgresServer, startPostgresServer } from '../helpers/postgresServer.js';
 import { buildDist } from '../helpers/processes.js';
@@ -235,8 +235,8 @@ function serviceProcess(role: Role, name: string, port: number, env: NodeJS.Proc
       }
     },
     async restart() {
-      // As the units run it (deploy/*.service): the build, which a start compiles nothing for.
-      const child = spawn(process.execPath, ['build/start.mjs'], {
+      // As the units run it (ops/deploy/*.service): the build, which a start compiles nothing for.
+      const child = spawn(process.execPath, ['ops/build/start.mjs'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

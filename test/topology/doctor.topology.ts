@@ -11,7 +11,7 @@ import { type Cluster, PAGE_DOMAIN, startCluster } from './cluster.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-describe('npm run doctor on the topology (scripts/doctor.ts)', function () {
+describe('npm run doctor on the topology (ops/scripts/doctor.ts)', function () {
   this.timeout(240_000);
   let c: Cluster;
   before(async function () {
@@ -23,7 +23,7 @@ describe('npm run doctor on the topology (scripts/doctor.ts)', function () {
   });
 
   it('passes every check the installation can pass, and fails DNS: the test page domain has no record', async () => {
-    const child = spawn(process.execPath, ['build/start.mjs', 'scripts/doctor.js'], {
+    const child = spawn(process.execPath, ['ops/build/start.mjs', 'ops/scripts/doctor.js'], {
       cwd: ROOT,
       // With PostgreSQL, S3 and SECRET nothing is kept in DATA_DIR; the disk check looks where it would be.
       env: {

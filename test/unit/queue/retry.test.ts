@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { PUBLISH_RETRY, PURGE_RETRY, WEBHOOK_RETRY } from '../../../queue/policies.js';
-import { doubling, type RetryPolicy, retryAt, retryWait } from '../../../queue/retry.js';
+import { PUBLISH_RETRY, PURGE_RETRY, WEBHOOK_RETRY } from '../../../platform/queue/policies.js';
+import { doubling, type RetryPolicy, retryAt, retryWait } from '../../../platform/queue/retry.js';
 
 const S = 1_000;
 const MIN = 60 * S;
@@ -20,7 +20,7 @@ function schedule(policy: RetryPolicy, n: number): (number | null)[] {
   return waits;
 }
 
-describe('retry policies (queue/retry.ts, queue/policies.ts)', () => {
+describe('retry policies (platform/queue/retry.ts, platform/queue/policies.ts)', () => {
   it('doubles from the first wait up to the cap, which ends the list', () => {
     expect(doubling(2 * S, 10 * MIN)).to.deep.equal([2, 4, 8, 16, 32, 64, 128, 256, 512, 600].map((s) => s * S));
     expect(doubling(5 * S, 5 * S)).to.deep.equal([5 * S]);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
+import type { StoredObject } from '../../../platform/store/objects.js';
 import { lastModifiedOf, matchesEtag, notModified } from '../../../router/conditional.js';
-import type { StoredObject } from '../../../store/objects.js';
 
 const object: StoredObject = {
   body: Buffer.from('<p>page</p>'),

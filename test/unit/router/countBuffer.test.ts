@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { DayCounts } from '../../../platform/store/stats.js';
 import {
   createCountBuffer,
   emptyCounts,
@@ -9,7 +10,6 @@ import {
   visitorHash,
 } from '../../../router/countBuffer.js';
 import type { ViewFacts } from '../../../router/visits.js';
-import type { DayCounts } from '../../../store/stats.js';
 
 const SECRET = 'unit-secret-0123456789-0123456789-abcdef';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { PageMeta } from '../../../publishing/pageFiles.js';
+import type { PageMeta } from '../../../platform/publishing/pageFiles.js';
 import { createCustomHosts, hostFit } from '../../../router/customHosts.js';
 
 const meta = (domain?: string): PageMeta => ({

@@ -7,8 +7,8 @@ import {
   isServing,
   verificationValue,
 } from '../../../../core/rules/customDomain.js';
-import { domainCheckRetry } from '../../../../queue/policies.js';
-import { retryAt } from '../../../../queue/retry.js';
+import { domainCheckRetry } from '../../../../platform/queue/policies.js';
+import { retryAt } from '../../../../platform/queue/retry.js';
 
 const T0 = new Date('2026-05-04T08:00:00Z');
 const DAY = 86_400_000;

@@ -1,0 +1,75 @@
+/**
+ * `npm run icons`: writes renderer/brandIcons.ts, the brand glyphs of the platforms the pages
+ * know, taken from the simple-icons package. The pages import that small module rather than
+ * simple-icons itself, whose module holds all of its 3,000-odd icons: ~30 MB resident in every
+ * process that renders a page, for the 33 drawn (bench/README.md, "A lighter embedded default").
+ * Run it after upgrading simple-icons or adding a platform below (the npm script also formats
+ * the module); test/renderer/brandIcons.test.ts fails while the module and the package disagree.
+ */
+import { writeFileSync } from 'node:fs';
+import * as si from 'simple-icons';
+
+/** The platforms with a brand glyph, by simple-icons' slug (the renderer's icon key too). */
+export const SLUGS = [
+  'instagram',
+  'tiktok',
+  'youtube',
+  'x',
+  'facebook',
+  'github',
+  'threads',
+  'bluesky',
+  'mastodon',
+  'twitch',
+  'spotify',
+  'soundcloud',
+  'telegram',
+  'whatsapp',
+  'viber',
+  'pinterest',
+  'snapchat',
+  'discord',
+  'reddit',
+  'applemusic',
+  'behance',
+  'dribbble',
+  'medium',
+  'substack',
+  'patreon',
+  'kofi',
+  'vk',
+  'tumblr',
+  'etsy',
+  'vimeo',
+  'bandcamp',
+  'kick',
+  'rss',
+];
+
+/** The installed package's icon for a slug. */
+export function iconOf(slug) {
+  const icon = Object.values(si).find((i) => i && typeof i === 'object' && i.slug === slug);
+  if (!icon) throw new Error(`simple-icons has no icon "${slug}"`);
+  return { title: icon.title, path: icon.path };
+}
+
+/** The text of renderer/brandIcons.ts. */
+function moduleText() {
+  const entries = SLUGS.map((slug) => {
+    const { title, path } = iconOf(slug);
+    return `  ${slug}: { title: ${JSON.stringify(title)}, path: ${JSON.stringify(path)} },`;
+  });
+  return `/**
+ * The brand glyphs of the platforms the pages know, from simple-icons (CC0). Written by
+ * \`npm run icons\` (ops/build/brandIcons.mjs): edit the list there, not this file.
+ */
+export const BRAND_ICONS: Record<string, { title: string; path: string }> = {
+${entries.join('\n')}
+};
+`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(new URL('../../renderer/brandIcons.ts', import.meta.url), moduleText());
+  console.log(`renderer/brandIcons.ts: ${SLUGS.length} icons`);
+}

@@ -1,0 +1,60 @@
+/**
+ * What the apps do with the authorization server's grants: check an access token for the MCP
+ * resource (api/mcp/router.ts), list an account's connected apps and revoke one (the dashboard).
+ */
+import type { Services } from '../../../core/services.js';
+import { oauthRecordsRepo } from '../../store/oauthRecords.js';
+import type { Auth } from '../auth.js';
+import { type OAuthProvider, oauthUrls } from './server.js';
+
+/** The caller of an access token, or undefined when it is unknown, expired, revoked or for another resource. */
+export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string): Promise<Auth | undefined> {
+  const provider = await oauth();
+  const at = await provider.AccessToken.find(token);
+  if (!at || at.isExpired) return undefined;
+  const audience = Array.isArray(at.aud) ? at.aud : [at.aud];
+  if (audience.length !== 1 || audience[0] !== oauthUrls(s.config.baseUrl).resource) return undefined;
+  // A revoked grant takes its tokens with it; checking the grant as well costs one lookup.
+  const grant = await provider.Grant.find(at.grantId);
+  if (!grant || grant.isExpired || grant.accountId !== at.accountId) return undefined;
+  const client = await provider.Client.find(at.clientId);
+  return {
+    accountId: at.accountId,
+    keyId: `grant:${at.grantId}`,
+    keyName: `app "${client?.clientName ?? at.clientId}"`,
+    scopes: (at.scope ?? '').split(' ').filter(Boolean),
+  };
+}
+
+export interface ConnectedApp {
+  grantId: string;
+  name: string;
+  clientUri: string | undefined;
+  scopes: string[];
+  connectedAt: Date;
+}
+
+/** The apps the account let in, newest first. */
+export async function connectedApps(s: Services, oauth: OAuthProvider, accountId: string): Promise<ConnectedApp[]> {
+  const grants = await oauthRecordsRepo(s.db).listGrants(accountId, s.now());
+  if (grants.length === 0) return [];
+  const provider = await oauth();
+  return Promise.all(
+    grants.map(async (g) => {
+      const client = await provider.Client.find(g.clientId);
+      const resources = (g.payload.resources ?? {}) as Record<string, string>;
+      return {
+        grantId: g.grantId,
+        name: client?.clientName ?? g.clientId,
+        clientUri: client?.clientUri,
+        scopes: Object.values(resources).flatMap((scope) => scope.split(' ')),
+        connectedAt: g.createdAt,
+      };
+    }),
+  );
+}
+
+/** Revokes the grant with every code and token it gave, at once; false when it is not the account's. */
+export function disconnectApp(s: Services, accountId: string, grantId: string): Promise<boolean> {
+  return oauthRecordsRepo(s.db).revokeGrant(accountId, grantId);
+}

@@ -1,0 +1,36 @@
+/** What a caller of the outbound fetcher (platform/outbound/fetcher.ts) asks for and gets back, and its fixed limits. */
+
+/** The longest one fetch may take, from resolving the name to the last byte received, redirects included. */
+export const FETCH_DEADLINE_MS = 10_000;
+
+export const FETCH_USER_AGENT = 'linkpage-fetcher/1.0 (+link-in-bio page service; fetches only what a user asked for)';
+
+export interface FetchOptions {
+  /** Largest body accepted; a larger one is `too_large`. */
+  maxBytes: number;
+  /** Total time limit, redirects included; it can only shorten the fetcher's deadline. */
+  timeoutMs?: number;
+  /** Time limit from sending the request to the answer's first byte (its status line), per hop. */
+  firstByteTimeoutMs?: number;
+  maxRedirects?: number;
+  accept?: string;
+  /** Answer 4xx responses (body included) instead of throwing `unreachable`: 404 can mean "no such profile". */
+  clientErrors?: boolean;
+  /** Answer whatever status comes (a 3xx too once `maxRedirects` are used up): for probes and webhooks. */
+  anyStatus?: boolean;
+  /** Keep the first `maxBytes` of a longer body rather than refusing it as `too_large`. */
+  truncate?: boolean;
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** May reach the operator's OUTBOUND_ALLOW receivers: webhook deliveries, and nothing a user can point elsewhere. */
+  allowListed?: boolean;
+  /** Request headers besides the fetcher's own (User-Agent, Accept, Accept-Encoding); these win. */
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface Fetched {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
