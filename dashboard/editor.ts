@@ -18,7 +18,7 @@ import { EMBED_PROVIDERS, MAX_BLOCKS, MESSENGERS, SOCIAL_ROW_MAX } from '../core
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { parseOrThrow } from '../core/validation.js';
-import { callerFrom } from '../edge/caller.js';
+import { callerFrom } from '../platform/edge/caller.js';
 import { iconSymbols, platformName, socialIcon } from '../renderer/icons.js';
 import type { DashboardContext } from './context.js';
 import { editorExtras, reordered, restored } from './editorBlocks.js';
@@ -26,7 +26,7 @@ import { blockFromForm, blockTitle, type Form, focusFromForm, KIND_WORDS, newBlo
 import { withTitles } from './linkTitle.js';
 import { liveRoutes, profileFromForm } from './live.js';
 import type { NoticeText } from './notices.js';
-import { LOCALES } from './render.js';
+import { PAGE_LOCALES } from './render.js';
 import { NETWORK_CHOICES } from './social.js';
 import { formVersion, fromForm } from './versions.js';
 import { localInput, zoneWords } from './zone.js';
@@ -51,7 +51,7 @@ export async function showEditor(
     {
       title: `Edit ${summary.name}`,
       pageName: summary.name,
-      locales: LOCALES,
+      locales: PAGE_LOCALES,
       page: {
         ...summary,
         profile: row.profile,

@@ -1,6 +1,7 @@
 /** The dashboard's Eta views (dashboard/views), escaped by default, compiled once. */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { TRANSLATED } from '../renderer/strings.js';
 import { escapeHtml } from './escape.js';
 import { fieldInWords } from './fieldNames.js';
 import { sectionOf } from './nav.js';
@@ -10,7 +11,7 @@ import { agentHtml, dayHtml, whenHtml } from './words.js';
 const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 const eta = new Eta({ views: VIEWS, cache: true, autoEscape: true });
 
-/** The languages the dashboard offers for an account (BCP 47 codes and their own names). */
+/** The languages the dashboard offers for an account, whose e-mails and new pages take it (BCP 47 codes and their own names). */
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'uk', name: 'Українська' },
@@ -21,6 +22,26 @@ export const LOCALES = [
   { code: 'pt', name: 'Português' },
   { code: 'it', name: 'Italiano' },
 ] as const;
+
+/** Each language's own name, for the lists of languages. */
+const OWN_NAMES: Record<string, string> = {
+  en: 'English',
+  uk: 'Українська',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  pt: 'Português',
+  ar: 'العربية',
+  he: 'עברית',
+};
+
+/**
+ * The languages a page may be shown in: exactly those the renderer has its words for (a page's
+ * buttons, notes and labels), right-to-left ones included, English first.
+ */
+export const PAGE_LOCALES = TRANSLATED.map((code) => ({ code, name: OWN_NAMES[code] ?? code })).sort((a, b) =>
+  a.code === 'en' ? -1 : b.code === 'en' ? 1 : a.name.localeCompare(b.name),
+);
 
 export function render(view: string, data: Record<string, unknown>): string {
   return eta.render(view, { ...data, fmt });

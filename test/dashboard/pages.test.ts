@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { TRANSLATED } from '../../renderer/strings.js';
 import { BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -86,6 +87,17 @@ describe('dashboard editor: /dashboard/pages/<id>', () => {
       .to.match(/value="brutal" checked/)
       .and.match(/<option value="de" lang="de" selected>/);
     expect(res.html).to.include('value="#123456"');
+  });
+
+  it('offers as page languages exactly those the page has its words in, Arabic and Hebrew among them', async () => {
+    const { person, id } = await personWithPage();
+    const html = (await person.get(`/dashboard/pages/${id}`)).html;
+    const select = /<select id="pageLocale"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
+    const offered = [...select.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+    expect([...offered].sort()).to.deep.equal([...TRANSLATED].sort());
+    expect(offered[0]).to.equal('en');
+    expect(offered).to.include.members(['ar', 'he']).and.not.include('pl');
+    expect(select).to.include('>العربية<').and.include('>עברית<');
   });
 
   it('lands on the block just added', async () => {
