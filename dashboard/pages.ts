@@ -11,7 +11,7 @@ import { callerFrom } from '../platform/edge/caller.js';
 import { pagesRepo } from '../platform/store/pages.js';
 import type { DashboardContext } from './context.js';
 import { START_NETWORKS, startPage } from './onboarding.js';
-import { qrSvg } from './qr.js';
+import { qrPng, qrSvg } from './qr.js';
 
 const NOTICE = {
   links: 'Your new page is live, with the links of your link page. Make it yours.',
@@ -20,7 +20,7 @@ const NOTICE = {
 } as const;
 
 export function pagesRoutes(router: Router, d: DashboardContext): void {
-  const { s, limiter, form, show, personRoute, attempt, back, summary } = d;
+  const { s, limiter, form, show, personRoute, pageRoute, attempt, back, summary, pageSummary } = d;
 
   async function showPages(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const rows = await pagesRepo(s.db).listByAccount(accountId);
@@ -61,6 +61,21 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
   router.get(
     '/dashboard',
     personRoute((ctx, accountId) => showPages(ctx, accountId)),
+  );
+  // The page's QR code as a file, at the address visitors use (its custom domain when it serves on one).
+  router.get(
+    '/dashboard/pages/:id/qr.:format',
+    pageRoute(async (ctx, _accountId, row) => {
+      const format = ctx.params.format;
+      if (format !== 'svg' && format !== 'png') {
+        return show(ctx, 'message', { title: 'Not found', message: 'QR codes come as SVG or PNG.' }, 404);
+      }
+      const { url } = await pageSummary(row);
+      ctx.set('content-disposition', `attachment; filename="${row.username}-qr.${format}"`);
+      ctx.set('cache-control', 'private, no-store');
+      ctx.type = format === 'svg' ? 'image/svg+xml' : 'image/png';
+      ctx.body = format === 'svg' ? await qrSvg(url) : await qrPng(url);
+    }),
   );
   router.post(
     '/dashboard/pages',

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import sharp from 'sharp';
 import { TRANSLATED } from '../../renderer/strings.js';
 import { BROWSER_UA, pageRequest } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
@@ -54,6 +55,28 @@ describe('dashboard pages: /dashboard', () => {
       const res = await person.post('/dashboard/pages', { username: uniqueName('hand') });
       expect(res.status, `page ${i + 1}`).to.equal(303);
     }
+  });
+
+  it('downloads the page’s QR code as SVG and as a PNG at print size, named after the page; only the owner', async () => {
+    const { person, username, id } = await personWithPage();
+    expect((await person.get('/dashboard')).html)
+      .to.include(`href="/dashboard/pages/${id}/qr.svg" download`)
+      .and.include(`href="/dashboard/pages/${id}/qr.png" download`);
+    const file = (path: string, who = person) =>
+      fetch(app().url + path, { headers: { cookie: who.cookieHeader(), 'x-forwarded-for': who.address } });
+    const svg = await file(`/dashboard/pages/${id}/qr.svg`);
+    expect(svg.status).to.equal(200);
+    expect(svg.headers.get('content-type')).to.match(/^image\/svg\+xml/);
+    expect(svg.headers.get('content-disposition')).to.equal(`attachment; filename="${username}-qr.svg"`);
+    expect(await svg.text()).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    const png = await file(`/dashboard/pages/${id}/qr.png`);
+    expect(png.headers.get('content-type')).to.equal('image/png');
+    expect(png.headers.get('content-disposition')).to.equal(`attachment; filename="${username}-qr.png"`);
+    const { width, height, format } = await sharp(Buffer.from(await png.arrayBuffer())).metadata();
+    expect({ width, height, format }).to.deep.equal({ width: 1024, height: 1024, format: 'png' });
+    expect((await file(`/dashboard/pages/${id}/qr.gif`)).status).to.equal(404);
+    const stranger = await signedUp();
+    expect((await file(`/dashboard/pages/${id}/qr.svg`, stranger)).status).to.equal(404);
   });
 
   it('shows the username rule or the taken name with suggestions', async () => {
