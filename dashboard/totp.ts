@@ -44,7 +44,7 @@ export function totpRoutes(
     await show(
       ctx,
       'totpSetup',
-      { title: SETUP, qr, secret: setup.secret.replace(/(.{4})/g, '$1 ').trim(), ...extra },
+      { title: SETUP, qr, uri: setup.uri, secret: setup.secret.replace(/(.{4})/g, '$1 ').trim(), ...extra },
       status,
     );
   }

@@ -29,6 +29,20 @@ async function passwordFrom(person: { email: string; password: string }, at = ne
   return { browser: at, res };
 }
 
+describe('POST /dashboard/totp/start: setting the app up', () => {
+  it('links the key as an otpauth:// address, which a phone opens in its authenticator app, for the key shown', async () => {
+    const person = await signedUp();
+    await person.get('/dashboard/account');
+    const setup = await person.post('/dashboard/totp/start', {});
+    const secret = (/id="totp-secret">([^<]+)</.exec(setup.html)?.[1] ?? '').replace(/\s+/g, '');
+    const href = /<a href="(otpauth:\/\/totp\/[^"]+)">Open it in your authenticator app<\/a>/.exec(setup.html)?.[1];
+    expect(href, 'the otpauth link').to.be.a('string');
+    const parsed = OTPAuth.URI.parse(href!.replace(/&amp;/g, '&'));
+    expect(parsed.secret.base32).to.equal(secret);
+    expect(parsed.label).to.equal(person.email);
+  });
+});
+
 describe('POST /login with the authenticator app on, and POST /login/second', function () {
   this.timeout(60_000);
   const t0 = Math.floor(Date.now() / 30_000) * 30_000;
