@@ -90,8 +90,8 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     expectConsoleErrors(/pages\.test:\d+\/: .* 404|\/login: .* 403/);
   });
 
-  it('fits a 360 px phone: the menu on one line, nothing wider than the screen', async () => {
-    const page = await freshPage({ width: 360, height: 740, isMobile: true });
+  it('fits a 320 px phone: the menu on one line, nothing wider than the screen', async () => {
+    const page = await freshPage({ width: 320, height: 640, isMobile: true });
     await signUp(page, `${uniqueName('phone')}@example.com`, 'correct horse battery');
     await page.getByLabel(/^Name/).fill(uniqueName('a-rather-long-name'));
     await page.getByRole('button', { name: 'Create page' }).click();
@@ -118,7 +118,7 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
         width: document.documentElement.scrollWidth,
         menuRows: new Set([...document.querySelectorAll('.top nav a')].map((a) => (a as HTMLElement).offsetTop)).size,
       }));
-      expect(layout, path).to.deep.equal({ width: 360, menuRows: 1 });
+      expect(layout, path).to.deep.equal({ width: 320, menuRows: 1 });
     }
   });
 });
