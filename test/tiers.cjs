@@ -34,8 +34,8 @@ const SYSTEM = {
 /** Every file or folder of the system tier. */
 const SYSTEM_FILES = Object.values(SYSTEM).flat();
 
-/** The same as mocha globs. */
-const SYSTEM_GLOBS = SYSTEM_FILES.map((name) => (name.endsWith('/') ? `${name}**` : name));
+/** The same as mocha globs: a folder's test files only (not the screenshots a browser test leaves there). */
+const SYSTEM_GLOBS = SYSTEM_FILES.map((name) => (name.endsWith('/') ? `${name}**/*.test.ts` : name));
 
 /** Whether `file` (relative to the repository, with `/`) is named by one of `names`. */
 function named(file, names) {

@@ -93,7 +93,7 @@ describe('a start with a setting that refuses (ops/start/diagnose.ts)', function
     it(`ends before "listening" with one line naming the variable on ${what} (exit ${status})`, async () => {
       const { code, stderr, listened } = await start(changes);
       expect(listened).to.equal(false);
-      expect(stderr).to.have.length(1);
+      expect(stderr, stderr.join('\n')).to.have.length(1);
       expect(stderr[0]).to.match(line);
       expect(code).to.equal(status);
     });

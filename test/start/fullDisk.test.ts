@@ -41,7 +41,7 @@ describe('starting on a disk that refuses writes (ops/start/failure.ts)', functi
 
   it('shows a failure thrown as something other than an Error as it is, not as [object Object]', async () => {
     const thrown =
-      "import('./start/failure.ts').then((m) => m.exitForStartFailure({ name: 'ErrnoError', errno: 29 }, 'start'))";
+      "import('./ops/start/failure.ts').then((m) => m.exitForStartFailure({ name: 'ErrnoError', errno: 29 }, 'start'))";
     const { code, lines } = await run(['--input-type=module', '-e', thrown]);
     expect(code).to.equal(1);
     expect(lines).to.deep.equal(["Failed to start: { name: 'ErrnoError', errno: 29 }"]);
