@@ -20,8 +20,8 @@ describe('page history', () => {
       expect(res.status).to.equal(200);
       expect(res.body.current).to.equal(3);
       expect(res.body.versions.map((v: any) => [v.version, v.summary])).to.deep.equal([
-        [3, '1 block added.'],
-        [2, 'changed bio.'],
+        [3, 'Added “Shop”.'],
+        [2, 'Changed the bio.'],
         [1, 'Page created.'],
       ]);
       expect(res.body.versions[0]).to.include({

@@ -65,7 +65,7 @@ describe('dashboard history: /dashboard/pages/<id>/history', () => {
     expect(history.status).to.equal(200);
     expect(history.html)
       .to.include('the dashboard')
-      .and.match(/<td data-label="What changed">changed [^<]*\bbio\b[^<]*\.<\/td>/);
+      .and.match(/<td data-label="What changed">Changed [^<]*\bthe bio\b[^<]*\.<\/td>/);
     const restore = await person.post(`/dashboard/pages/${id}/history/2/restore`, { version: '3' });
     expect(restore.status).to.equal(303);
     expect((await pageRequest(username, '/')).text)
