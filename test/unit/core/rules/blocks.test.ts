@@ -93,7 +93,7 @@ describe('block list rules (core/rules/blocks.ts)', () => {
         problems([
           { type: 'embed', provider: 'spotify', url: 'https://open.spotify.com/track/1' },
           { type: 'embed', provider: 'spotify', url: 'https://evilspotify.com/track/1' },
-          { type: 'embed', provider: 'youtube', url: 'https://youtube.com.evil.example/x' },
+          { type: 'embed', provider: 'youtube', url: 'https://youtube.com.evil.example.com/x' },
           { type: 'embed', provider: 'nope', url: 'https://x.example/' },
         ]),
       ).to.deep.equal([
