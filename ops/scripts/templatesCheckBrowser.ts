@@ -19,6 +19,7 @@ import { FONT_PATH, fontFile } from '../../renderer/fonts.js';
 import { CHROMIUM_ARGS } from './chromiumFlags.js';
 import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
 import { type GeometryFinding, geometry } from './templatesCheckGeometry.js';
+import { iconContrast } from './templatesCheckIcons.js';
 
 const axeSource = axe.source;
 
@@ -209,13 +210,14 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
       );
     const { measured, review } = splitIncomplete(undecided);
     const pixels = await pixelContrast(page, measured);
+    const icons = await iconContrast(page);
     const axe = (violations as AxeResult[]).flatMap((v) =>
       v.nodes.map(
         (n) =>
           `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 320)}`,
       ),
     );
-    return { axe: [...axe, ...pixels], review, failedRequests, thirdParty: [...thirdParty], geometry: found };
+    return { axe: [...axe, ...pixels, ...icons], review, failedRequests, thirdParty: [...thirdParty], geometry: found };
   } finally {
     // Left for a blank page, whose requests cut short (lazy pictures) are nobody's failures.
     tab.seen = { failedRequests: [], thirdParty: new Set() };

@@ -56,6 +56,11 @@ function ratio(a: number, b: number): number {
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
 
+/** WCAG's contrast ratio of two opaque colours (red, green, blue 0–255). */
+export function contrastRatio(a: readonly number[], b: readonly number[]): number {
+  return ratio(luminance(a[0], a[1], a[2]), luminance(b[0], b[1], b[2]));
+}
+
 /** The nodes axe could not decide that this module measures; the others, as notes to review. */
 export function splitIncomplete(nodes: IncompleteNode[]): { measured: IncompleteNode[]; review: string[] } {
   return {

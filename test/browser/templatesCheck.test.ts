@@ -98,6 +98,26 @@ describe('npm run templates:check', function () {
     expect(bad?.failedRequests.some((r) => r.startsWith('404 ') && r.endsWith('/missing.png'))).to.equal(true);
   });
 
+  it('fails an icon below 3:1 against the colour behind it, in the scheme the page is opened in, and passes a readable one', async () => {
+    const icon = (style: string) =>
+      `<a href="#" aria-label="GitHub" style="display:inline-block;${style}"><svg width="24" height="24" viewBox="0 0 24 24"><path fill="currentColor" d="M2 2h20v20H2z"/></svg></a>`;
+    const scheme = page(
+      'Icons after dark',
+      `<body style="margin:0;background:#fff"><style>@media (prefers-color-scheme:dark){body{background:#111}.k{color:#fff}}</style><main><h1>Icons</h1><p>${icon('background:#fff;color:#111')}<span class="k">${icon('background:#fff;color:inherit')}</span></p></main></body>`,
+    );
+    const results = await browserCheck(
+      [
+        { key: 'light', html: () => scheme },
+        { key: 'dark', html: () => scheme, colorScheme: 'dark' },
+      ],
+      { shots: null, executablePath: CHROMIUM_PATH },
+    );
+    expect(results.get('light')?.axe.filter((m) => m.startsWith('icon-contrast'))).to.deep.equal([]);
+    expect(results.get('dark')?.axe.filter((m) => m.startsWith('icon-contrast'))).to.deep.equal([
+      'icon-contrast: a “GitHub” — icon rgb(255, 255, 255) on rgb(255, 255, 255): 1.00:1, needs 3:1',
+    ]);
+  });
+
   it('fails what breaks a page at 320, 390 and 1280 px: sideways scroll, text past the start edge, squeezed text, text out of its block, a player of no area', async () => {
     const broken = page(
       'Broken',
