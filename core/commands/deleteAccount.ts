@@ -80,10 +80,14 @@ export async function deleteAccount(
     }
     await hit?.refund();
   }
-  await s.db.transaction(async (tx) => {
+  const { names } = await s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(accountId);
-    await removeAccounts(s, tx, [accountId], { parkNames: true });
+    return removeAccounts(s, tx, [accountId], { parkNames: true });
   });
+  // A publish of one of its names under way here (on the embedded database, outside the name's
+  // lock) may have written its files again; the publish queued behind it removes them: the
+  // answer waits for it, so no page of the account is served once the deletion is answered.
+  await s.publisher.quiet(names);
   s.log.info({ accountId }, 'account deleted by its owner');
   // The messages written about it (without SMTP_URL) go too; the confirmation below is sent to the person.
   await s.mailer.forget(accountId);

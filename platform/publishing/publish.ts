@@ -257,6 +257,10 @@ export function createPublisher(d: PublisherDeps) {
     writePage,
     /** Resolves once the pictures asked for so far are stored and their pages published again (before a process stops). */
     settled: () => pictures.settled(),
+    /** Resolves once the publishes of these names under way in this process (and those queued behind them) are done. */
+    async quiet(usernames: readonly string[]): Promise<void> {
+      await Promise.all(usernames.map((name) => running.get(name)?.catch(() => {})));
+    },
     /**
      * Deletes the files of a page whose row is being deleted (housekeeping, inside its
      * transaction), and tells the listeners it is gone, as a publish would.

@@ -134,10 +134,10 @@ export function workerKilledMidRepublish(extra = 2_000): Fault {
       await Promise.all(workers.map((w) => w.stop()));
       await c.db.query("UPDATE pages SET published_template_version = 'old' WHERE is_published");
       await c.db.query(
-        `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version)
+        `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version, card_version)
          SELECT substr(md5(random()::text || i), 1, 24), account_id, 'bulk-' || substr(md5(random()::text || i), 1, 12),
-           by_program, true, profile, blocks, 'old'
-         FROM (SELECT * FROM pages WHERE is_published LIMIT 1) model, generate_series(1, $1::int) i`,
+           by_program, true, profile, blocks, 'old', card_version
+         FROM (SELECT * FROM pages WHERE is_published AND card_version IS NOT NULL LIMIT 1) model, generate_series(1, $1::int) i`,
         [extra],
       );
       const stale = async () =>

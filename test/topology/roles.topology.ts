@@ -198,11 +198,16 @@ describe('the roles as separate processes (npm run test:topology)', function () 
 
   describe('republishing after a template change, across two workers', () => {
     /** Makes `n` more published pages in one statement (copies of `model`), rendered with an old template. */
+    /** `n` copies of the model page as published (its share card's drawing too), marked as rendered by an old template. */
     async function stalePages(model: Made, n: number): Promise<string[]> {
+      await eventually('the model page has its share card', 60_000, async () => {
+        const { rows } = await c.db.query('SELECT card_version FROM pages WHERE id = $1', [model.id]);
+        return rows[0]?.card_version != null;
+      });
       const rows = await c.db.query(
-        `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version)
+        `INSERT INTO pages (id, account_id, username, by_program, is_published, profile, blocks, published_template_version, card_version)
          SELECT substr(md5(random()::text || i), 1, 24), account_id, 'bulk-' || substr(md5(random()::text || i), 1, 12),
-           by_program, true, profile, blocks, 'old'
+           by_program, true, profile, blocks, 'old', card_version
          FROM pages, generate_series(1, $2::int) i WHERE pages.id = $1
          RETURNING username`,
         [model.id, n],
