@@ -1,6 +1,7 @@
 /**
  * Time from sending a PATCH to the new HTML being served on the page host, on the embedded
- * default (PGlite + folder, one process), as a user of `npm start` has it.
+ * default (PGlite + folder, one process), as a user of `npm start` has it: edits of the bio
+ * (the share card is drawn again after each) or of a link's label (nothing to draw).
  */
 
 import http from 'node:http';
@@ -9,7 +10,7 @@ import { call, closeConnections } from './call.js';
 import { embeddedApp } from './embedded.js';
 import { percentile } from './stats.js';
 
-export async function publishLatency(iterations = 300) {
+export async function publishLatency(iterations = 300, kind: 'bio' | 'link' = 'bio') {
   const app = await embeddedApp({ onDisk: true });
   const { handler } = app;
   const server = http.createServer(handler);
@@ -26,18 +27,15 @@ export async function publishLatency(iterations = 300) {
     (await call(port, 'POST', '/api/agent/pages', json, JSON.stringify({ username: 'latency', page: { blocks } })))
       .text,
   );
+  const stored = created.page.blocks as { label: string }[];
   const auth = { ...json, authorization: `Bearer ${created.apiKey}` };
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {
-    const marker = `Bio number ${i}`;
+    const marker = kind === 'bio' ? `Bio number ${i}` : `Link label ${i}`;
+    const change =
+      kind === 'bio' ? { bio: marker } : { blocks: stored.map((b, j) => (j === 0 ? { ...b, label: marker } : b)) };
     const t0 = performance.now();
-    const patched = await call(
-      port,
-      'PATCH',
-      `/api/profiles/${created.page.id}`,
-      auth,
-      JSON.stringify({ bio: marker }),
-    );
+    const patched = await call(port, 'PATCH', `/api/profiles/${created.page.id}`, auth, JSON.stringify(change));
     if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}`);
     for (;;) {
       const page = await call(port, 'GET', '/', { host: 'latency.pages.test' });
