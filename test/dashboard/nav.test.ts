@@ -64,6 +64,16 @@ describe('dashboard template preview: the icon it names', () => {
     expect(bytes.subarray(1, 4).toString()).to.equal('PNG');
   });
 
+  it('names its own icon in a URL without a raw space (a valid href), on every screen of the layout', async () => {
+    for (const path of ['/', '/login', '/signup']) {
+      const html = await (await fetch(app().url + path)).text();
+      const href = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1] ?? '';
+      expect(href, path).to.match(/^data:image\/svg\+xml,/);
+      expect(href, path).to.not.match(/\s/);
+      expect(decodeURIComponent(href.slice(href.indexOf(',') + 1)), path).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    }
+  });
+
   it('answers /favicon.ico on the apex with the same icon, as browsers ask for it on their own', async () => {
     const [png, ico] = await Promise.all(['/favicon.png', '/favicon.ico'].map((p) => fetch(app().url + p)));
     expect(ico.status).to.equal(200);
