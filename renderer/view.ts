@@ -17,8 +17,11 @@ import { withUtm } from './utm.js';
 const SERVICE = 'linkpage';
 
 export interface RenderInput {
-  /** `updatedAt`: the page's last change, its JSON-LD `dateModified` (none for samples and previews). */
-  page: { id: string; username: string; profile: Profile; blocks: Block[]; updatedAt?: Date };
+  /**
+   * `createdAt` and `updatedAt`: when the page was made and last changed, its JSON-LD `dateCreated`
+   * and `dateModified` (none for samples and previews).
+   */
+  page: { id: string; username: string; profile: Profile; blocks: Block[]; createdAt?: Date; updatedAt?: Date };
   /** Render time: blocks not visible or outside showFrom/showUntil are left out. */
   now: Date;
   urls: {
@@ -254,6 +257,7 @@ export function buildView(input: RenderInput) {
     '@context': 'https://schema.org',
     '@type': 'ProfilePage',
     url: input.urls.page,
+    ...(input.page.createdAt && { dateCreated: new Date(input.page.createdAt).toISOString() }),
     ...(input.page.updatedAt && { dateModified: new Date(input.page.updatedAt).toISOString() }),
     mainEntity: person,
   });

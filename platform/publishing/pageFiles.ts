@@ -53,12 +53,13 @@ export function pageMeta(row: RenderRow): PageMeta {
 
 /** What a page needs to be rendered: plain data, so a worker thread can receive it. */
 /**
- * `updatedAt`: the page's last change (its JSON-LD `dateModified`); rows from the database always carry it.
+ * `createdAt`, `updatedAt`: when the page was made and last changed (its JSON-LD `dateCreated` and
+ * `dateModified`); rows from the database always carry them.
  * `domain`: the custom domain the page serves on, which is then its address in every file.
  * `card`: the hash of the stored link preview the HTML names (null: none); absent, the page's own.
  */
 export type RenderRow = Pick<Page, 'id' | 'username' | 'profile' | 'blocks'> &
-  Partial<Pick<Page, 'updatedAt'>> & { domain?: string | null; card?: string | null };
+  Partial<Pick<Page, 'createdAt' | 'updatedAt'>> & { domain?: string | null; card?: string | null };
 
 /**
  * A page as the republish job reads it: the blocks still as their json text, parsed where the
@@ -89,7 +90,14 @@ export function pageAddress(row: Pick<RenderRow, 'username' | 'domain'>, site: S
 function render(row: RenderRow, site: SiteUrls, now: Date) {
   const page = pageAddress(row, site);
   const rendered = renderPage({
-    page: { id: row.id, username: row.username, profile: row.profile, blocks: row.blocks, updatedAt: row.updatedAt },
+    page: {
+      id: row.id,
+      username: row.username,
+      profile: row.profile,
+      blocks: row.blocks,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    },
     now,
     urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
     card: row.card,

@@ -74,7 +74,7 @@ async function queryPage(db: Queryable, sql: string, params: unknown[]): Promise
  * `domain`: the custom domain the page serves on (its address in its files), if any; `card`:
  * the hash of the share card its HTML names, absent for its own (as platform/publishing/pageFiles.ts).
  */
-export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'updatedAt'> & {
+export type PageSource = Pick<Page, 'id' | 'username' | 'profile' | 'createdAt' | 'updatedAt'> & {
   blocksJson: string;
   domain?: string | null;
   card?: string | null;

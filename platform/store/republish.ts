@@ -71,7 +71,7 @@ export function republishRepo(db: Queryable) {
       serving: { now: Date; graceMs: number },
     ): Promise<(PageSource & { claimed: boolean; cardVersion: string | null })[]> {
       return db.query<PageSource & { claimed: boolean; cardVersion: string | null }>(
-        `SELECT id, username, profile, updated_at AS "updatedAt", blocks::text AS "blocksJson", card_version AS "cardVersion",
+        `SELECT id, username, profile, created_at AS "createdAt", updated_at AS "updatedAt", blocks::text AS "blocksJson", card_version AS "cardVersion",
            republish_claimed_at IS NOT NULL AS claimed, ${servingDomainSql('pages.id', '$4', '$5')} AS domain
          FROM pages WHERE id > $2 AND id <= $3 AND ${WHERE[which]} ORDER BY id`,
         [versions, after, last, serving.now, serving.graceMs],

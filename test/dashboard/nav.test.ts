@@ -70,7 +70,9 @@ describe('dashboard template preview: the icon it names', () => {
       const href = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1] ?? '';
       expect(href, path).to.match(/^data:image\/svg\+xml,/);
       expect(href, path).to.not.match(/\s/);
-      expect(decodeURIComponent(href.slice(href.indexOf(',') + 1)), path).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(decodeURIComponent(href.slice(href.indexOf(',') + 1)), path).to.match(
+        /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+      );
     }
   });
 

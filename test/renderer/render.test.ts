@@ -76,12 +76,16 @@ describe('renderPage', () => {
     ]);
   });
 
-  it("gives the JSON-LD the page's last change as dateModified, and none without one", () => {
+  it("gives the JSON-LD the page's making as dateCreated and last change as dateModified, and none without them", () => {
+    const createdAt = new Date('2026-01-03T10:00:00.000Z');
     const updatedAt = new Date('2026-02-27T08:30:15.250Z');
     const ldOf = (page: RenderInput['page']) =>
       JSON.parse(parse(render(page).html).querySelector('script[type="application/ld+json"]')!.text);
-    expect(ldOf({ ...samplePage('mono'), updatedAt }).dateModified).to.equal('2026-02-27T08:30:15.250Z');
-    expect(ldOf(samplePage('mono'))).to.not.have.property('dateModified');
+    expect(ldOf({ ...samplePage('mono'), createdAt, updatedAt })).to.include({
+      dateCreated: '2026-01-03T10:00:00.000Z',
+      dateModified: '2026-02-27T08:30:15.250Z',
+    });
+    expect(ldOf(samplePage('mono'))).to.not.have.any.keys('dateCreated', 'dateModified');
   });
 
   it('names the stored link preview it is given, its own by default, and none (a summary card) when it is given none', () => {

@@ -56,7 +56,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       expect(html.headers['content-type']).to.equal('text/html; charset=utf-8');
     });
 
-    it("publishes the page's JSON-LD with dateModified, its last change, which an edit moves on", async () => {
+    it("publishes the page's JSON-LD with dateCreated and dateModified, its last change, which an edit moves on", async () => {
       const a = await createAgentAccount({ page: { displayName: 'Ld Dated', blocks: [buildLinkBlock()] } });
       const ldOf = async () => {
         const html = (await pageRequest(a.page.username, '/')).text;
@@ -69,6 +69,7 @@ describe('page host <name>.<PAGE_DOMAIN>', () => {
       expect(edited.status, edited.text).to.equal(200);
       expect((await ldOf()).dateModified).to.equal(new Date(edited.body.updatedAt).toISOString());
       expect(edited.body.updatedAt).to.not.equal(first.updatedAt);
+      expect((await ldOf()).dateCreated).to.equal(new Date(first.createdAt).toISOString());
     });
 
     it('weighs Accept by its q-values: Markdown only when it is preferred to HTML', async () => {
