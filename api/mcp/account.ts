@@ -13,9 +13,15 @@ import { tokenAuth } from '../../platform/edge/oauth/grants.js';
 import { type OAuthProvider, oauthUrls } from '../../platform/edge/oauth/server.js';
 import type { RequestState } from '../../platform/edge/state.js';
 
-/** The `WWW-Authenticate` of a 401 from the MCP address for people (the one place it is made). */
+/**
+ * The `WWW-Authenticate` of a 401 from the MCP address for people (the one place it is made):
+ * its Protected Resource Metadata (RFC 9728) and the scopes a client asks for (RFC 6750's
+ * `scope`, which MCP clients read to ask for what the tools need: all of them, chosen by the
+ * person on the consent screen).
+ */
 export function bearerChallenge(resourceMetadata: string, error?: 'invalid_token'): string {
-  return `Bearer resource_metadata="${resourceMetadata}"${error ? `, error="${error}"` : ''}`;
+  const scope = SCOPE_NAMES.join(' ');
+  return `Bearer resource_metadata="${resourceMetadata}", scope="${scope}"${error ? `, error="${error}"` : ''}`;
 }
 
 function refuse(ctx: Koa.Context, resourceMetadata: string, error?: 'invalid_token') {

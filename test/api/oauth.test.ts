@@ -56,7 +56,9 @@ describe('MCP authorization: the rules the flow keeps', () => {
   it('asks for credentials on /mcp/account whatever the method, before saying it takes only POST', async () => {
     const anonymous = await fetch(`${app().url}/mcp/account`, { headers: { accept: 'text/event-stream' } });
     expect(anonymous.status).to.equal(401);
-    expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="/);
+    expect(anonymous.headers.get('www-authenticate')).to.equal(
+      `Bearer resource_metadata="${app().url}/.well-known/oauth-protected-resource/mcp/account", scope="${SCOPE_NAMES.join(' ')}"`,
+    );
     const { key } = await createAgentAccount();
     const keyed = await fetch(`${app().url}/mcp/account`, { headers: { authorization: `Bearer ${key}` } });
     expect(keyed.status).to.equal(405);
