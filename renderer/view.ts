@@ -17,10 +17,7 @@ import { withUtm } from './utm.js';
 const SERVICE = 'linkpage';
 
 export interface RenderInput {
-  /**
-   * `createdAt` and `updatedAt`: when the page was made and last changed, its JSON-LD `dateCreated`
-   * and `dateModified` (none for samples and previews).
-   */
+  /** `createdAt`, `updatedAt`: its JSON-LD `dateCreated` and `dateModified` (none for samples and previews). */
   page: { id: string; username: string; profile: Profile; blocks: Block[]; createdAt?: Date; updatedAt?: Date };
   /** Render time: blocks not visible or outside showFrom/showUntil are left out. */
   now: Date;

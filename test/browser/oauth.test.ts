@@ -25,7 +25,7 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     // Discovery: the 401 names the metadata, whose resource is the address itself.
     expect(c.found.unauthorized.status).to.equal(401);
     expect(c.found.challenge).to.equal(
-      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/account"`,
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/account", scope="${SCOPE_NAMES.join(' ')}"`,
     );
     expect(c.found.resourceMetadata.resource).to.equal(`${base}/mcp/account`);
     expect(c.found.resourceMetadata.authorization_servers).to.deep.equal([base]);
