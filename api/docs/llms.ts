@@ -38,7 +38,7 @@ export function llmsTxt(
   const base = config.baseUrl;
   return `# linkpage
 
-> Link-in-bio pages for people, made by programs. One call creates an account, a page, an API key and a claim link; the page is published at ${config.pageScheme}//<username>.${config.pageDomain}/, as Markdown at …/page.md, and introduced to language models at …/llms.txt.
+> Link-in-bio pages for people, made by programs. One call creates an account, a page, an API key and a claim link; the page is published at ${config.pageScheme}//<username>.${config.pageDomain}/, as Markdown at …/page.md (and at / for Accept: text/markdown), and introduced to language models at …/llms.txt.
 
 **Create a page** (no key needed):
 
@@ -81,7 +81,7 @@ Check first, without writing anything: POST ${base}/api/agent/pages/validate wit
 - POST ${base}/api/import/page with {"url": "<link page>"}: answers {links: [{label, url}]}, nothing written.
 - POST ${base}/api/import/<network> with {"handle": "<handle>"} (github, bluesky, instagram, threads, tiktok, youtube, x, twitch, soundcloud): answers {displayName, bio, avatar} ready for PATCH. 10 per day.
 
-**Blocks:** link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name; they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /); a social or socialRow item's url may also be mailto:you@example.com (an e-mail button; platform "email") and a feed is platform "rss". showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
+**Blocks:** link (label, url; optional note, badge, featured, adult, pulse, path = a short link /<path>, apps {ios, android}), social (platform, url), socialRow (items [{platform, url}], at most 20), embed (provider youtube | spotify | soundcloud | applemusic | tiktok, url), messenger (platform telegram | whatsapp | viber, handle), text (content, variant heading | paragraph). At most 80 blocks. URLs must be http(s) with a real host name, under a public suffix (example.com, example.co.uk; not localhost, .test or .local); they are stored as a browser writes them (a space becomes %20, the host lowercased, an empty path /); a social or socialRow item's url may also be mailto:you@example.com (an e-mail button; platform "email") and a feed is platform "rss". showFrom / showUntil (UTC, like 2025-03-01T09:00:00Z) schedule a block.
 
 Templates: ${TEMPLATE_IDS.join(', ')}.
 
@@ -98,7 +98,6 @@ For a person's own assistant (connectors that sign in with OAuth): ${base}/mcp/a
 - [OpenAPI 3.0.3 document](${base}/openapi.json): every REST endpoint, its fields, answers and error codes
 - [OpenAPI 3.1 document](${base}/openapi-3.1.json): the same, with the webhook events the service sends
 - [API reference](${base}/docs): the same, readable in a browser
-- [A page's Markdown twin](${config.pageScheme}//ada-lovelace.${config.pageDomain}/page.md): every page as Markdown at …/page.md (and at / for Accept: text/markdown), its own llms.txt at …/llms.txt
 
 ## MCP tools
 

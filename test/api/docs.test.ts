@@ -82,6 +82,18 @@ describe('documentation on the apex', () => {
       ]);
     });
 
+    it('links in its Docs and Optional sections only what answers 200 (no example page that does not exist)', async () => {
+      const text = await (await fetch(`${app().url}/llms.txt`)).text();
+      const { sections } = readLlmsTxt(text);
+      for (const name of ['Docs', 'Optional']) {
+        for (const item of sections.get(name)!) {
+          // Each is the service's own (BASE_URL's) address: asked of the test app at its path.
+          const { pathname } = new URL(item.url);
+          expect((await fetch(`${app().url}${pathname}`)).status, item.url).to.equal(200);
+        }
+      }
+    });
+
     it('lists every MCP tool from its declaration: name, title, whether it needs a key, and what it does', async () => {
       const text = await (await fetch(`${app().url}/llms.txt`)).text();
       const listed = readLlmsTxt(text).sections.get('MCP tools')!;
