@@ -6,6 +6,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type Koa from 'koa';
 import type { Caller } from '../../core/caller.js';
+import { AppError } from '../../core/errors.js';
 import type { Limiter } from '../../core/limiter.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../platform/edge/caller.js';
@@ -79,6 +80,19 @@ export function mcpHandler(s: Services, limiter: Limiter): Koa.Middleware<Reques
   return async (ctx) => {
     const caller = callerFrom(ctx);
     const sdk = await mcpSdk();
+    // JSON that is no JSON-RPC message (nor a batch of some) is an Invalid Request (-32600, by
+    // the SDK's own schema), not a parse error; `[]` too, which JSON-RPC names as one.
+    const body = ctx.request.body;
+    if (ctx.method === 'POST' && body !== undefined) {
+      const messages = Array.isArray(body) ? body : [body];
+      if (messages.length === 0 || !messages.every((m) => sdk[2].JSONRPCMessageSchema.safeParse(m).success)) {
+        throw new AppError('invalid_fields', {
+          field: 'body',
+          detail: 'body',
+          hint: 'Send a JSON-RPC 2.0 request, notification or response (or a non-empty array of them).',
+        });
+      }
+    }
     const server = createMcpServer(sdk, s, limiter, caller);
     const transport = new sdk[1].StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

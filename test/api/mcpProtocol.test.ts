@@ -195,7 +195,7 @@ describe('POST /mcp: HTTP answers', () => {
     expect((await foreign.json()).error).to.include({ code: -32000 });
     const anonymous = await post(LIST, {}, '/mcp/account');
     expect(anonymous.status).to.equal(401);
-    expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="/);
+    expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="[^"]+", scope="/);
   });
 
   it('answers a body that is not JSON with -32700 Parse error and id null', async () => {
@@ -204,6 +204,16 @@ describe('POST /mcp: HTTP answers', () => {
     const body = await res.json();
     expect(body).to.deep.include({ jsonrpc: '2.0', id: null });
     expect(body.error.code).to.equal(-32700);
+  });
+
+  it('answers JSON that is no JSON-RPC message, and an empty batch, with -32600 Invalid Request', async () => {
+    for (const sent of ['{"hello": 1}', '[]', '{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', '[{"id": 1}]']) {
+      const res = await post(sent);
+      expect(res.status, sent).to.equal(400);
+      const body = await res.json();
+      expect(body.error.code, sent).to.equal(-32600);
+      expect(body.jsonrpc, sent).to.equal('2.0');
+    }
   });
 
   it('answers a refused key with 401, WWW-Authenticate: Bearer and a JSON-RPC error carrying the error object', async () => {
