@@ -76,7 +76,8 @@ function deliveries(s: Services): Outbox<Queued> {
         return { ok: false, status: null, error: INTERNAL_FAILURE };
       }
     },
-    afterFailure: async (d, f) => ((await disableIfFailing(s, d, f.error, f.now, f.retryAt)) ? 'disabled' : 'failed'),
+    afterFailure: async (d, f) =>
+      (await disableIfFailing(s, d, f.error, f.now, f.retryAt, f.status)) ? 'disabled' : 'failed',
   };
 }
 
@@ -129,24 +130,35 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
   }
 }
 
-/** After a failed attempt: disables the endpoint (and tells its owner) when it has failed for three days. */
+/**
+ * After a failed attempt: disables the endpoint (and tells its owner) when it has failed for
+ * three days, or at once when it answered 410 Gone (Standard Webhooks: the consumer says the
+ * endpoint is no more).
+ */
 async function disableIfFailing(
   s: Services,
   d: Queued,
   error: string,
   now: Date,
   retryAt: Date | null,
+  status: number | null,
 ): Promise<boolean> {
   const failingSince = await webhooksRepo(s.db).failed(d.webhookId, now, STREAK_GAP_MS);
+  const gone = status === 410;
   // Three days of failures: by the clock, or a delivery given up after failing all its life.
   const threeDays =
     failingSince !== null &&
     (now.getTime() - failingSince.getTime() >= GIVE_UP_AFTER_MS ||
       (retryAt === null && failingSince.getTime() <= d.since.getTime()));
-  if (!threeDays) return false;
-  const reason = `Every delivery failed for 3 days; the last one: ${error}`;
+  if (!gone && !threeDays) return false;
+  const reason = gone
+    ? 'The endpoint answered 410 Gone: it asked for no more deliveries.'
+    : `Every delivery failed for 3 days; the last one: ${error}`;
   if (!(await webhooksRepo(s.db).disable(d.webhookId, reason, now))) return false;
-  s.log.warn({ webhookId: d.webhookId, accountId: d.accountId }, 'webhook disabled after 3 days of failures');
+  s.log.warn(
+    { webhookId: d.webhookId, accountId: d.accountId, gone },
+    gone ? 'webhook disabled: the endpoint answered 410 Gone' : 'webhook disabled after 3 days of failures',
+  );
   await tellOwner(s, d.accountId);
   return true;
 }

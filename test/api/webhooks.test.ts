@@ -284,6 +284,24 @@ describe('webhooks', () => {
       expect(receiver.deliveries.at(-1)?.json.object.version).to.equal(5);
     });
 
+    it('disables an endpoint at once when it answers 410 Gone, and sends it nothing more', async () => {
+      const a = await createAgentAccount();
+      const { id } = await register(a.key, receiver.url, ['page.published']);
+      receiver.always(410);
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Gone already' }, { key: a.key });
+      await deliver();
+      expect(receiver.deliveries.length).to.be.above(0);
+      const endpoint = (await api.get(`/api/webhooks/${id}`, { key: a.key })).body;
+      expect(endpoint).to.include({ enabled: false });
+      expect(endpoint.disabledReason).to.include('410 Gone');
+      const attempts = receiver.deliveries.length;
+      app().clock.advance(8 * 3_600_000);
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Not sent' }, { key: a.key });
+      await deliver();
+      expect(receiver.deliveries).to.have.length(attempts);
+      receiver.always(null);
+    });
+
     it("turns off an endpoint whose one delivery failed for 3 days, and e-mails a person's account", async () => {
       const person = await signedUp();
       const made = await person.api(
