@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import S3rver from 's3rver';
-import { s3Storage } from '../../platform/store/objects.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, randomAddress, request } from '../helpers/client.js';
 import { ownAppBehindProxy } from '../helpers/cuttableDatabase.js';
@@ -13,6 +12,7 @@ import { app, ownApp } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { signedUp } from '../helpers/person.js';
 import { recordingCdn } from '../helpers/recordingCdn.js';
+import { bucketStorage } from '../helpers/s3.js';
 
 function expectUnavailable(res: { status: number; headers: Headers; body: any }) {
   expect(res.status).to.equal(503);
@@ -49,13 +49,7 @@ describe('503 unavailable: storage that cannot be reached', function () {
     start: () =>
       startApp({
         cdn: recordingCdn(),
-        storage: s3Storage({
-          bucket: 'pages',
-          endpoint: `http://127.0.0.1:${port}`,
-          region: 'us-east-1',
-          forcePathStyle: true,
-          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        }),
+        storage: bucketStorage(`http://127.0.0.1:${port}`),
       }),
   });
 
@@ -137,13 +131,7 @@ describe('a change when storage takes connections and never answers', function (
   ownApp({
     start: () =>
       startApp({
-        storage: s3Storage({
-          bucket: 'pages',
-          endpoint: `http://127.0.0.1:${port}`,
-          region: 'us-east-1',
-          forcePathStyle: true,
-          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        }),
+        storage: bucketStorage(`http://127.0.0.1:${port}`),
       }),
   });
 

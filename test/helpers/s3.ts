@@ -8,6 +8,17 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { type ObjectStorage, s3Storage } from '../../platform/store/objects.js';
 
+/** An adapter to the bucket `pages` of an S3 server at `endpoint` (s3rver's own credentials). */
+export function bucketStorage(endpoint: string): ObjectStorage {
+  return s3Storage({
+    bucket: 'pages',
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+}
+
 export function s3Bucket(): { storage: () => ObjectStorage; endpoint: () => string; stop: () => Promise<void> } {
   let server: S3rver | undefined;
   let dir = '';
@@ -30,14 +41,7 @@ export function s3Bucket(): { storage: () => ObjectStorage; endpoint: () => stri
   const endpoint = () => `http://127.0.0.1:${port}`;
   return {
     /** An adapter to the bucket (call it once the server runs: in a hook or a test). */
-    storage: () =>
-      s3Storage({
-        bucket: 'pages',
-        endpoint: endpoint(),
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      }),
+    storage: () => bucketStorage(endpoint()),
     /** The server's address; objects are at `<endpoint>/pages/<key>`. */
     endpoint,
     /** Stops the server (the bucket becomes unreachable) before the describe block ends. */
