@@ -64,6 +64,11 @@ export function figures(output: string): Figure[] {
   return found;
 }
 
+/** A figure as the report prints it: three significant digits, whole numbers from 1,000 up. */
+function shown(value: number): string {
+  return Math.abs(value) >= 1000 ? String(Math.round(value)) : String(Number(value.toPrecision(3)));
+}
+
 /** How much worse `head` is than `ref`: above 1 when slower, bigger or fewer per second. */
 export function worseBy(ref: number, head: number, unit: string): number {
   if (ref === head) return 1;
@@ -197,7 +202,7 @@ function report(o: Options, sides: { ref: Figure[][]; head: Figure[][] }, final 
     const flag = o.failOver !== null && ratio > o.failOver ? '  <- over the limit' : '';
     if (flag) worse.push(`${figure.label}: worse by ${ratio.toFixed(2)}`);
     console.log(
-      `${figure.label.slice(0, 70).padEnd(70)} ${String(refValue).padStart(10)} ${String(headValue).padStart(10)}  ${ratio.toFixed(2)}${flag}`,
+      `${figure.label.slice(0, 70).padEnd(70)} ${shown(refValue).padStart(10)} ${shown(headValue).padStart(10)}  ${ratio.toFixed(2)}${flag}`,
     );
   }
   if (o.failOver === null) return 0;

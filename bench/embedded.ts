@@ -6,17 +6,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../core/config.js';
+import type * as Config from '../core/config.js';
 import type { Services } from '../core/services.js';
-import { startProcess } from '../ops/start/process.js';
-import { type Database, openDatabase } from '../platform/store/db.js';
-import { migrate } from '../platform/store/migrate.js';
+import type * as Process from '../ops/start/process.js';
+import type * as Db from '../platform/store/db.js';
+import type * as Migrate from '../platform/store/migrate.js';
 import type { Counters } from '../router/counters.js';
+import { productModule } from './layout.js';
 import { buildSeed } from './seed.js';
 
 export interface EmbeddedApp {
   dataDir: string;
-  db: Database;
+  db: Db.Database;
   services: Services;
   counters: Counters;
   /** API, page hosts and media on one handler, as ROLE=all serves them. */
@@ -27,6 +28,11 @@ export interface EmbeddedApp {
 
 /** `onDisk`: the database under DATA_DIR as `npm start` keeps it (else in memory); `env`: more settings. */
 export async function embeddedApp(o: { onDisk?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<EmbeddedApp> {
+  // Loaded where this tree or an older one keeps them: `compare` runs these benches on both.
+  const { loadConfig } = await productModule<typeof Config>('core/config.js');
+  const { startProcess } = await productModule<typeof Process>('ops/start/process.js');
+  const { openDatabase } = await productModule<typeof Db>('platform/store/db.js');
+  const { migrate } = await productModule<typeof Migrate>('platform/store/migrate.js');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-'));
   const db = await openDatabase({ ...(o.onDisk ? { dataDir: path.join(dataDir, 'db') } : {}), seed: buildSeed });
   await migrate(db);

@@ -5,25 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
-import { A11Y_TARGET, accessibilityScores } from './accessibility.js';
-import { cdnBench } from './cdn.js';
-import { printColdStart } from './coldStart.js';
 import { compare } from './compare.js';
-import { customDomainsBench, DOMAIN_PAGES } from './customDomains.js';
-import { encodingsBench, WIRE_BUDGET } from './encodings.js';
-import { faultTable, printFaultTable } from './faults.js';
-import { housekeepingBench } from './housekeeping.js';
-import { imageMemory, imageTime } from './images.js';
-import { lighthouseReport, lighthouseTemplates } from './lighthouseTemplates.js';
-import { linkCheckBench } from './linkCheck.js';
-import { memoryBench } from './memory.js';
-import { pixelLoad } from './pixelLoad.js';
-import { start, stop } from './processes.js';
-import { publishLatency } from './publishLatency.js';
-import { renderThroughput } from './render.js';
-import { API_RATE, PROBE_RATE, republishBench } from './republish.js';
-import { printScale } from './scaleReport.js';
-import { statsQueryBench } from './statsQuery.js';
+import { productPath } from './layout.js';
 
 async function load(port: number, host: string, path: string, seconds: number): Promise<number> {
   const result = await autocannon({
@@ -42,6 +25,7 @@ async function load(port: number, host: string, path: string, seconds: number): 
 }
 
 async function redirects(rounds = 3, seconds = 5) {
+  const { start, stop } = await import('./processes.js');
   const bare = await start('bare-redirect');
   const router = await start('router');
   const ratios: number[] = [];
@@ -63,6 +47,7 @@ async function redirects(rounds = 3, seconds = 5) {
 }
 
 async function customDomains(rounds: number, seconds: number, pages: number) {
+  const { customDomainsBench } = await import('./customDomains.js');
   const r = await customDomainsBench(rounds, seconds, pages);
   const n = pages.toLocaleString('en');
   console.log(
@@ -72,6 +57,8 @@ async function customDomains(rounds: number, seconds: number, pages: number) {
 
 /** Views with breakdowns through the page host, next to the view pixel of before (views and uniques only). */
 async function pixel(rounds = 3, seconds = 5) {
+  const { start, stop } = await import('./processes.js');
+  const { pixelLoad } = await import('./pixelLoad.js');
   const plain = await start('router-plain-pixel');
   const full = await start('router');
   const ratios: number[] = [];
@@ -92,15 +79,17 @@ async function pixel(rounds = 3, seconds = 5) {
 }
 
 async function latency(iterations: number) {
+  const { publishLatency } = await import('./publishLatency.js');
   for (const kind of ['bio', 'link'] as const) {
     const r = await publishLatency(iterations, kind);
     console.log(
-      `accepted PATCH -> new HTML served, ${kind} edits (embedded default): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${r.iterations} edits (target p99 < 20 ms)`,
+      `${kind} edits, PATCH -> new HTML served (embedded default): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${r.iterations} edits (target p99 < 20 ms)`,
     );
   }
 }
 
-function render(rounds: number, sliceMs: number) {
+async function render(rounds: number, sliceMs: number) {
+  const { renderThroughput } = await import('./render.js');
   const r = renderThroughput(rounds, sliceMs);
   const each = Object.entries(r.perTemplate)
     .map(([id, n]) => `${id} ${Math.round(n)}`)
@@ -111,6 +100,7 @@ function render(rounds: number, sliceMs: number) {
 }
 
 async function images(short: boolean) {
+  const { imageMemory, imageTime } = await import('./images.js');
   // A short run keeps the code's path with a quarter of the pixels: it checks that the bench runs.
   const t = await imageTime(short ? 1 : 7, short ? [2000, 1500] : undefined);
   console.log(
@@ -134,6 +124,7 @@ async function images(short: boolean) {
 }
 
 async function republish() {
+  const { API_RATE, PROBE_RATE, republishBench } = await import('./republish.js');
   const r = await republishBench();
   const raw = Math.round(r.rawPerSecond);
   console.log(
@@ -150,6 +141,7 @@ async function republish() {
 }
 
 async function nightly(accounts?: number) {
+  const { housekeepingBench } = await import('./housekeeping.js');
   const r = await housekeepingBench(accounts);
   console.log(
     `housekeeping over ${r.accounts} provisional accounts (embedded default): ${(r.ms / 1000).toFixed(1)} s; ${r.result.deletedAccounts} accounts deleted, ${r.result.unpublishedPages} pages unpublished; JS heap ${r.heapBeforeMB.toFixed(0)} MB before, peak ${r.heapPeakMB.toFixed(0)} MB`,
@@ -157,6 +149,7 @@ async function nightly(accounts?: number) {
 }
 
 async function linkCheck(size: [number?, number?]) {
+  const { linkCheckBench } = await import('./linkCheck.js');
   const r = await linkCheckBench(...size);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
@@ -165,6 +158,7 @@ async function linkCheck(size: [number?, number?]) {
 }
 
 async function cdn() {
+  const { cdnBench } = await import('./cdn.js');
   const r = await cdnBench();
   console.log(
     `page views through Varnish (cached page): ${Math.round(r.varnishRps)} req/s; nginx serving the same file from disk ${Math.round(r.nginxRps)} req/s; ratio ${(r.varnishRps / r.nginxRps).toFixed(2)} (rounds: ${r.ratios.map((x) => x.toFixed(2)).join(', ')})`,
@@ -178,6 +172,7 @@ async function cdn() {
 }
 
 async function statsQuery() {
+  const { statsQueryBench } = await import('./statsQuery.js');
   for (const r of await statsQueryBench()) {
     console.log(
       `stats query, a page with 365 days x 10,000 views a day (${r.rows} breakdown rows), ${r.engine}: p50 ${r.full.p50.toFixed(1)} ms, p99 ${r.full.p99.toFixed(1)} ms (target p99 < 50 ms); the daily series alone p50 ${r.daily.p50.toFixed(1)} ms, p99 ${r.daily.p99.toFixed(1)} ms; ratio of p99 ${(r.full.p99 / r.daily.p99).toFixed(1)}`,
@@ -186,6 +181,7 @@ async function statsQuery() {
 }
 
 async function encodings(runs: number) {
+  const { encodingsBench, WIRE_BUDGET } = await import('./encodings.js');
   const r = await encodingsBench(runs);
   console.log(
     `20-block page on the wire (GET /, headers included), bytes as is (baseline) / gzip / brotli q${r.quality} (target gzip <= ${WIRE_BUDGET}, brotli smaller):`,
@@ -203,7 +199,8 @@ async function encodings(runs: number) {
   );
 }
 
-async function memory(o: Parameters<typeof memoryBench>[0]) {
+async function memory(o: Parameters<typeof import('./memory.js').memoryBench>[0]) {
+  const { memoryBench } = await import('./memory.js');
   const r = await memoryBench(o);
   const mb = (x: number) => `${x.toFixed(0)} MB`;
   const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
@@ -220,8 +217,9 @@ async function memory(o: Parameters<typeof memoryBench>[0]) {
 // `npm run bench -- compare <git-ref> [bench…]`: the benches on that ref and on this tree, alternating.
 if (process.argv[2] === 'compare') process.exit(await compare(process.argv.slice(3)));
 // dist/ once, before any bench process starts: its seed is what their databases are unpacked
-// from (seed.ts), and `npm start` runs from it.
-const built = spawnSync(process.execPath, ['ops/build/build.mjs', '--if-stale'], { encoding: 'utf8' });
+// from (seed.ts), and `npm start` runs from it. Each bench's modules are loaded when it runs, so
+// that `compare` can run one bench on a commit where others would not load.
+const built = spawnSync(process.execPath, [productPath('ops/build/build.mjs'), '--if-stale'], { encoding: 'utf8' });
 if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 // `--short`: every bench in a few seconds, no target asserted (CI runs it so none rots unnoticed).
 const short = process.argv.includes('--short');
@@ -240,12 +238,13 @@ const run = (name: string) => {
 const begun = performance.now();
 if (run('memory')) await memory(short ? { settleMs: 300, loadSeconds: 2, short } : {});
 if (!short && run('cdn')) await cdn();
-if (run('startup')) await printColdStart(short ? 1 : 5, !short);
-if (run('render')) render(short ? 3 : 9, short ? 50 : 150);
+if (run('startup')) await (await import('./coldStart.js')).printColdStart(short ? 1 : 5, !short);
+if (run('render')) await render(short ? 3 : 9, short ? 50 : 150);
 if (run('encodings')) await encodings(short ? 5 : 60);
 if (run('redirects')) await redirects(short ? 1 : 3, short ? 1 : 5);
 if (run('pixel')) await pixel(short ? 1 : 3, short ? 1 : 5);
-if (run('domains')) await customDomains(short ? 1 : 3, short ? 1 : 5, short ? 200 : DOMAIN_PAGES);
+if (run('domains'))
+  await customDomains(short ? 1 : 3, short ? 1 : 5, short ? 200 : (await import('./customDomains.js')).DOMAIN_PAGES);
 // Short: 100 edits a kind, so that the p99 CI compares is not the one slowest edit of 20.
 if (run('publish')) await latency(short ? 100 : 300);
 if (run('images')) await images(short);
@@ -254,13 +253,20 @@ if (run('housekeeping')) await nightly(short ? 500 : undefined);
 if (run('linkcheck')) await linkCheck(short ? [200, 10] : []);
 if (!short && run('stats-query')) await statsQuery();
 if (!short && run('a11y')) {
+  const { A11Y_TARGET, accessibilityScores } = await import('./accessibility.js');
   const scores = await accessibilityScores();
   console.log(
     `dashboard accessibility (Lighthouse, Debian Chromium): ${scores.map((r) => `${r.screen} ${r.score}`).join(', ')} (target >= ${A11Y_TARGET} each)`,
   );
 }
 // A million pages take half an hour: in a full run only when named (`npm run bench -- scale`).
-if ((short || named.includes('scale')) && run('scale')) await printScale(short);
+if ((short || named.includes('scale')) && run('scale')) await (await import('./scaleReport.js')).printScale(short);
 // The faults take ~2 min on their own processes: not in a short run.
-if (!short && run('faults')) printFaultTable(await faultTable());
-if (!short && run('lighthouse')) console.log(lighthouseReport(await lighthouseTemplates()));
+if (!short && run('faults')) {
+  const { faultTable, printFaultTable } = await import('./faults.js');
+  printFaultTable(await faultTable());
+}
+if (!short && run('lighthouse')) {
+  const { lighthouseReport, lighthouseTemplates } = await import('./lighthouseTemplates.js');
+  console.log(lighthouseReport(await lighthouseTemplates()));
+}

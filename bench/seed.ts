@@ -3,13 +3,14 @@
  * unpacked from as `npm start` unpacks it, rather than each process running initdb and every
  * migration (about 3 s of CPU a process; a short bench run starts a dozen). bench/run.ts builds
  * dist/ first when it is older than the sources; the migrations still run after the unpacking,
- * so a seed older than them is brought up to date, and without a build the database is made the
- * long way.
+ * so a seed older than them is brought up to date, and without a build (or on a commit whose
+ * build made none) the database is made the long way.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { SEED_FILE } from '../ops/build/build.mjs';
+import { productModule } from './layout.js';
 
 export async function buildSeed(): Promise<Blob | null> {
-  return existsSync(SEED_FILE) ? new Blob([await readFile(SEED_FILE)]) : null;
+  const { SEED_FILE } = await productModule<{ SEED_FILE?: string }>('ops/build/build.mjs');
+  return SEED_FILE && existsSync(SEED_FILE) ? new Blob([await readFile(SEED_FILE)]) : null;
 }
