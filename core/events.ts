@@ -37,11 +37,18 @@ export async function emitEvent(
   s: Pick<Services, 'now'>,
   accountId: string,
   type: EventType,
-  object: Record<string, unknown>,
+  /** What the event says, or how to read it (asked only when an endpoint takes the event). */
+  object: Record<string, unknown> | (() => Promise<Record<string, unknown>>),
 ): Promise<number> {
   const now = s.now();
   const id = `evt_${newId()}`;
-  const body = JSON.stringify({ id, type, time: now.toISOString(), object });
+  const body = async () =>
+    JSON.stringify({
+      id,
+      type,
+      time: now.toISOString(),
+      object: typeof object === 'function' ? await object() : object,
+    });
   return webhookDeliveriesRepo(tx).queue({
     accountId,
     eventId: id,
@@ -80,9 +87,10 @@ export async function emitPageChange(
   before: Pick<Page, 'isPublished' | 'bannedAt'> | null,
   after: Page,
 ): Promise<number> {
-  if (isLive(after)) return emitEvent(tx, s, after.accountId, 'page.published', await pageObject(tx, s, after));
+  // The page's address (its custom domain) is read only when an endpoint takes the event.
+  if (isLive(after)) return emitEvent(tx, s, after.accountId, 'page.published', () => pageObject(tx, s, after));
   if (before && isLive(before)) {
-    return emitEvent(tx, s, after.accountId, 'page.unpublished', await pageObject(tx, s, after));
+    return emitEvent(tx, s, after.accountId, 'page.unpublished', () => pageObject(tx, s, after));
   }
   return 0;
 }

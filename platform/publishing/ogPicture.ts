@@ -86,11 +86,16 @@ export async function namedCard(
   row: RenderRow,
   storage: ObjectStorage,
   version: string,
+  /** The key of a card this process stored for the name (asked first, before listing them all). */
+  stored?: string,
 ): Promise<{ hash: string | null; current: boolean }> {
   const own = ogHash(ogInputs(row), version);
   // Asked of storage every time (another process may have deleted it), without reading it.
   if (await storage.has(ogImageKey(row.username, own))) return { hash: own, current: true };
   const prefix = ogImagePrefix(row.username);
+  if (stored?.startsWith(prefix) && (await storage.has(stored))) {
+    return { hash: stored.slice(prefix.length).replace(/\.png$/, ''), current: false };
+  }
   const hashes = (await storage.list(prefix)).map((key) => key.slice(prefix.length).replace(/\.png$/, ''));
   return { hash: hashes.find((h) => /^[0-9a-f]{16}$/.test(h)) ?? null, current: false };
 }

@@ -16,7 +16,6 @@ import { PUBLISH_RETRY } from '../queue/policies.js';
 import type { Database, Queryable } from '../store/db.js';
 import { ogImageKey, pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
-import { pageDomainsRepo } from '../store/pageDomains.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
 import { deleteOgImages, namedCard, ogKeyOf } from './ogPicture.js';
@@ -62,7 +61,8 @@ export function createPublisher(d: PublisherDeps) {
    * edit's path: with pictures, or an outbox retry): the share cards the HTML no longer names go.
    */
   async function converge(db: Queryable, username: string, o: { sweep?: boolean; drawn?: DrawnPictures }) {
-    const { queued, row } = await publishQueueRepo(db).withPage(username);
+    const serving = { now: d.now(), graceMs: d.domainGraceMs };
+    const { queued, row, domain } = await publishQueueRepo(db).toPublish(username, serving);
     const live = isLive(row);
     let objects: Map<string, StoredObject> | null = null;
     let draw = false;
@@ -71,8 +71,7 @@ export function createPublisher(d: PublisherDeps) {
       const drawn = o.drawn?.card === ogKeyOf(row, cardVersion) ? o.drawn : undefined;
       const pics = drawn ? await storePictures(d.storage, drawn) : [];
       if (drawn) pictures.remember(username, drawn.card);
-      const domain = await pageDomainsRepo(db).servingDomain(row.id, d.now(), d.domainGraceMs);
-      const card = await namedCard(row, d.storage, cardVersion);
+      const card = await namedCard(row, d.storage, cardVersion, pictures.last(username));
       const written = await writePage({ ...row, domain, card: card.hash });
       objects = new Map([...pics, ...written.objects]);
       if (row.renderVersion !== written.version) {

@@ -119,6 +119,8 @@ export function fsStorage(root: string, options: { blocking?: boolean } = {}): O
 
   /** The keys stored in a folder and below it (temporary files of writes under way left out). */
   async function keysUnder(folder: string): Promise<string[]> {
+    // Asked as has() is, without the thread pool: a page with no share card yet has no folder for it.
+    if (!existsSync(folder)) return [];
     const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
     return files
       .filter((f) => f.isFile() && !f.name.endsWith('.tmp'))

@@ -2,6 +2,7 @@
 
 import type { Page } from '../../core/entities.js';
 import type { Queryable } from './db.js';
+import { servingDomainSql } from './pageDomains.js';
 import { type PageRow, toPage } from './pages.js';
 
 export interface QueuedPublish {
@@ -89,14 +90,15 @@ export function publishQueueRepo(db: Queryable) {
 
     /** The page now holding the name (if any) and the outbox generation waiting for it (or null), in one read. */
     async withPage(username: string): Promise<{ queued: number | null; row: Page | undefined }> {
-      const [found] = await db.query<PageRow & { queued_generation: number | null }>(
-        `SELECT p.*, q.generation AS queued_generation FROM (SELECT 1) one
-         LEFT JOIN publish_queue q ON q.username = $1 LEFT JOIN pages p ON p.username = $1`,
-        [username],
-      );
-      const { queued_generation, ...row } = found;
-      return { queued: queued_generation, row: row.id ? toPage(row as PageRow) : undefined };
+      const { queued, row } = await toPublish(db, username, null);
+      return { queued, row };
     },
+
+    /**
+     * withPage, and the custom domain the page serves on at `serving.now` (pageDomains.ts), in
+     * the same statement: what a publish reads.
+     */
+    toPublish: (username: string, serving: { now: Date; graceMs: number }) => toPublish(db, username, serving),
 
     /**
      * Which of the names wait in the outbox after a failed publish of their latest change (one
@@ -158,4 +160,19 @@ export function publishQueueRepo(db: Queryable) {
       return row.n;
     },
   };
+}
+
+async function toPublish(
+  db: Queryable,
+  username: string,
+  serving: { now: Date; graceMs: number } | null,
+): Promise<{ queued: number | null; row: Page | undefined; domain: string | null }> {
+  const [found] = await db.query<PageRow & { queued_generation: number | null; serving_domain: string | null }>(
+    `SELECT p.*, q.generation AS queued_generation,
+       ${serving ? servingDomainSql('p.id', '$2', '$3') : 'NULL'} AS serving_domain
+     FROM (SELECT 1) one LEFT JOIN publish_queue q ON q.username = $1 LEFT JOIN pages p ON p.username = $1`,
+    serving ? [username, serving.now, serving.graceMs] : [username],
+  );
+  const { queued_generation, serving_domain, ...row } = found;
+  return { queued: queued_generation, row: row.id ? toPage(row as PageRow) : undefined, domain: serving_domain };
 }

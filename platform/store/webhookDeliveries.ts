@@ -23,7 +23,8 @@ export function webhookDeliveriesRepo(db: Queryable) {
       accountId: string;
       eventId: string;
       type: string;
-      body: string;
+      /** The event's JSON, or how to make it: made only when an endpoint takes the event. */
+      body: string | (() => Promise<string>);
       now: Date;
       newId: () => string;
       maxWaiting: number;
@@ -34,6 +35,7 @@ export function webhookDeliveriesRepo(db: Queryable) {
         [e.accountId, e.type],
       );
       if (endpoints.length === 0) return 0;
+      const body = typeof e.body === 'string' ? e.body : await e.body();
       const rows = await db.query<{ state: string }>(
         `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, created_at, next_attempt_at, state, last_error)
          SELECT n.id, n.webhook_id, $3, $4, $5, $6, $6,
@@ -47,7 +49,7 @@ export function webhookDeliveriesRepo(db: Queryable) {
           endpoints.map((w) => w.id),
           e.eventId,
           e.type,
-          e.body,
+          body,
           e.now,
           e.maxWaiting,
           e.overflowError,

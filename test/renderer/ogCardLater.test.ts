@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { ogKeyOf } from '../../platform/publishing/ogPicture.js';
 import { createPublisher } from '../../platform/publishing/publish.js';
-import { PICTURES_HOLD_MS } from '../../platform/publishing/shareCards.js';
+import { createPictureDrawer, type DrawnPictures, PICTURES_HOLD_MS } from '../../platform/publishing/shareCards.js';
 import { ogImagePrefix } from '../../platform/store/layout.js';
 import { fsStorage, type ObjectStorage } from '../../platform/store/objects.js';
 import { publishQueueRepo } from '../../platform/store/publishQueue.js';
@@ -219,5 +220,31 @@ describe("share cards: drawn after the page's files are stored and served (platf
     expect(named?.[1]).to.not.equal(undefined);
     expect(`/og/${named![1]}.png`).to.not.equal(before.at);
     expect(await fsStorage(folder).has(`${ogImagePrefix(name)}${named![1]}.png`)).to.equal(true);
+  });
+});
+
+describe('share cards of a burst of edits (createPictureDrawer)', () => {
+  it('draws one card, for the latest edit, once the edits pause, and none while they go on', async () => {
+    const a = await createAgentAccount({ page: { displayName: 'Burst Card', bio: 'Line 0' } });
+    const name = a.page.username;
+    const s = app().services;
+    const drawn: DrawnPictures[] = [];
+    // A pause longer than the test: only settled() (as a stopping process calls it) ends it.
+    const drawer = createPictureDrawer(
+      { ...s, cardVersion: s.publisher.cardVersion, quietMs: 60_000, waitMaxMs: 60_000 },
+      async (_name, pictures) => {
+        drawn.push(pictures);
+      },
+    );
+    for (const line of ['Line 1', 'Line 2', 'Line 3']) {
+      await editBio(a, line);
+      drawer.later(name, null);
+    }
+    expect(drawn, 'nothing drawn while the edits go on').to.deep.equal([]);
+    await drawer.settled();
+    const { row } = await publishQueueRepo(s.db).withPage(name);
+    expect(row?.profile.bio).to.equal('Line 3');
+    expect(drawn.map((d) => d.card)).to.deep.equal([ogKeyOf(row!, s.publisher.cardVersion)]);
+    expect(drawn[0].files.map((f) => f.key)).to.include(drawn[0].card);
   });
 });
