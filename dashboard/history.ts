@@ -36,7 +36,9 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
               by: callerFrom(ctx),
             }),
           );
-          back(ctx, `/dashboard/pages/${row.id}/history`, 'Version restored and published.');
+          // The editor's Undo (autosave.js) lands back in the editor, which says what happened.
+          if (input.return === 'editor') back(ctx, `/dashboard/pages/${row.id}`);
+          else back(ctx, `/dashboard/pages/${row.id}/history`, 'Version restored and published.');
         },
       );
     }),

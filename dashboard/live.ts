@@ -31,6 +31,7 @@ const require = createRequire(import.meta.url);
 const HTMX_JS = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8');
 const SORTABLE_JS = readFileSync(require.resolve('sortablejs/Sortable.min.js'), 'utf8');
 const EDITOR_JS = readFileSync(new URL('./assets/editor.js', import.meta.url), 'utf8');
+const AUTOSAVE_JS = readFileSync(new URL('./assets/autosave.js', import.meta.url), 'utf8');
 const EDITOR_CSS = readFileSync(new URL('./assets/editor.css', import.meta.url), 'utf8');
 /** Where the preview asks for the templates' self-hosted faces (the page hosts serve them at FONT_PATH). */
 const FONTS = '/dashboard/fonts/';
@@ -119,6 +120,7 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
   serveScript(router, '/dashboard/htmx.js', HTMX_JS);
   serveScript(router, '/dashboard/sortable.js', SORTABLE_JS);
   serveScript(router, '/dashboard/editor.js', EDITOR_JS);
+  serveScript(router, '/dashboard/autosave.js', AUTOSAVE_JS);
   router.get('/dashboard/editor.css', (ctx) => {
     ctx.type = 'text/css; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=86400');

@@ -19,6 +19,7 @@ const PUBLIC = [
   '/dashboard/htmx.js',
   '/dashboard/sortable.js',
   '/dashboard/editor.js',
+  '/dashboard/autosave.js',
   '/dashboard/editor.css',
   '/dashboard/fonts/:name',
 ];
