@@ -27,6 +27,8 @@ export interface Services {
   log: Logger;
   /** The clock; tests drive it. */
   now: () => Date;
+  /** Draws in [0, 1) for the retry waits' jitter (platform/queue/retry.ts); tests fix it. */
+  random: () => number;
   /** Object storage for published pages and media. */
   storage: ObjectStorage;
   /** Renders and publishes pages; changes enqueue the name in their transaction first. */

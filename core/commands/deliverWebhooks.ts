@@ -58,6 +58,7 @@ function deliveries(s: Services): Outbox<Queued> {
     name: 'webhook deliveries',
     policy: WEBHOOK_RETRY,
     slots: SLOTS,
+    random: s.random,
     table: {
       async claimDue(now, limit, claim) {
         const rows = await repo().claimDue(now, limit, LEASE_MS, claim, ACCOUNT_SLOTS);
@@ -85,6 +86,15 @@ function deliveries(s: Services): Outbox<Queued> {
 export async function deliverDueWebhooks(s: Services, woken?: DrainOptions['woken']): Promise<DeliveryRun> {
   const run = await drainOutbox(deliveries(s), { now: s.now, newClaim: newId, woken });
   return { delivered: run.done, failed: run.failed + run.gaveUp, disabled: run.disabled ?? 0 };
+}
+
+/** A Retry-After header (seconds, or an HTTP date) as a wait from `now`; undefined when absent or not one. */
+export function retryAfterMs(header: string | undefined, now: Date): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d{1,10}$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
 
 /** One attempt at one delivery, taken under `claim`. */
@@ -121,7 +131,7 @@ async function attempt(s: Services, d: ClaimedDelivery, claim: string): Promise<
     }
     const error =
       status >= 300 && status < 400 ? `Redirected (${status}); webhooks are not redirected.` : `Answered ${status}.`;
-    return { ok: false, status, error };
+    return { ok: false, status, error, retryAfterMs: retryAfterMs(answer.retryAfter, sentAt) };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     // One text for a name that resolves nowhere public, whether it is missing or internal.

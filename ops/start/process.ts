@@ -41,7 +41,7 @@ export interface ProcessOptions {
   /** What runs; the configured ROLE by default. */
   role?: ProcessRole;
   /** Parts given rather than made from the configuration (tests and benchmarks). */
-  overrides?: Partial<Pick<Services, 'db' | 'storage' | 'fetcher' | 'cdn' | 'secret' | 'log' | 'now'>>;
+  overrides?: Partial<Pick<Services, 'db' | 'storage' | 'fetcher' | 'cdn' | 'secret' | 'log' | 'now' | 'random'>>;
   /**
    * Where the HTTP server listens: the configured port on every interface by default, a port
    * main.ts bound before loading the service, or false: no server (the caller serves `handler`).
@@ -163,6 +163,7 @@ async function startOn(db: Database, { o, role, background, log, ports }: Start)
     secret: overrides.secret ?? loadSecret(config),
     log,
     now: overrides.now ?? (() => new Date()),
+    random: overrides.random ?? Math.random,
     storage: overrides.storage,
     fetcher: overrides.fetcher,
     cdn: overrides.cdn,

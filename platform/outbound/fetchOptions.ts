@@ -32,5 +32,7 @@ export interface Fetched {
   url: string;
   status: number;
   contentType: string;
+  /** The answer's Retry-After header, when it has one. */
+  retryAfter?: string;
   body: Buffer;
 }

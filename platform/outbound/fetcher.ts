@@ -131,7 +131,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
         detail: field,
         hint: `What ${field} points to is over ${formatBytes(options.maxBytes)}.`,
       });
-    return new Promise<{ status: number; location?: string; contentType: string; body: Buffer }>(
+    return new Promise<{ status: number; location?: string; contentType: string; retryAfter?: string; body: Buffer }>(
       (resolveAnswer, rejectAnswer) => {
         // A deadline, not an idle timeout: a server sending a byte now and then is cut off too.
         const timer = setTimeout(
@@ -176,6 +176,8 @@ export function createFetcher(settings: FetcherSettings = {}) {
             clearTimeout(silent);
             const status = res.statusCode ?? 0;
             const contentType = String(res.headers['content-type'] ?? '');
+            // When the server asks to be tried again (429, 503; webhooks honour it).
+            const retryAfter = res.headers['retry-after'];
             if (status >= 300 && status < 400 && res.headers.location) {
               res.resume();
               resolveResponse({ status, location: res.headers.location, contentType, body: Buffer.alloc(0) });
@@ -191,7 +193,12 @@ export function createFetcher(settings: FetcherSettings = {}) {
             let size = 0;
             const cut = () => {
               req.destroy();
-              resolveResponse({ status, contentType, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+              resolveResponse({
+                status,
+                contentType,
+                retryAfter,
+                body: Buffer.concat(chunks).subarray(0, options.maxBytes),
+              });
             };
             // HEAD has no body: the connection goes back to the pool; a GET's body is cut off unread.
             if (options.truncate && options.maxBytes === 0 && options.method !== 'HEAD') return cut();
@@ -208,7 +215,7 @@ export function createFetcher(settings: FetcherSettings = {}) {
               }
               chunks.push(chunk);
             });
-            res.on('end', () => resolveResponse({ status, contentType, body: Buffer.concat(chunks) }));
+            res.on('end', () => resolveResponse({ status, contentType, retryAfter, body: Buffer.concat(chunks) }));
             res.on('error', reject);
           },
         );
@@ -252,7 +259,13 @@ export function createFetcher(settings: FetcherSettings = {}) {
         const answered =
           options.anyStatus || (res.status >= 200 && res.status < 300) || (clientError && options.clientErrors);
         if (!answered) throw asStatusError(res.status, url, field);
-        return { url: url.toString(), status: res.status, contentType: res.contentType, body: res.body };
+        return {
+          url: url.toString(),
+          status: res.status,
+          contentType: res.contentType,
+          retryAfter: res.retryAfter,
+          body: res.body,
+        };
       }
       if (hop >= settings.maxRedirects) {
         throw new AppError('unreachable', {

@@ -21,7 +21,10 @@ export interface Queued {
 }
 
 /** One attempt's outcome: done (the work recorded it), or failed with a reason for the row. */
-export type Attempt = { ok: true } | { ok: false; error: string; status?: number | null };
+export type Attempt =
+  | { ok: true }
+  /** `retryAfterMs`: the wait the other side asked for (Retry-After), honoured within the policy's bounds. */
+  | { ok: false; error: string; status?: number | null; retryAfterMs?: number };
 
 /** What a queue's table offers the helper; store/ implements it. */
 export interface OutboxTable<T extends Queued> {
@@ -48,6 +51,8 @@ export interface Outbox<T extends Queued> {
   table: OutboxTable<T>;
   /** Attempts under way at once in one drain. */
   slots: number;
+  /** The jitter's draws (Math.random unless given). */
+  random?: () => number;
   /** Tries one row; records success itself. A thrown error is a failed attempt too. */
   attempt(row: T, claim: string): Promise<Attempt>;
   /** After a failure is recorded: what it led to (e.g. an endpoint disabled), counted under that name. */
@@ -71,13 +76,16 @@ export async function failedAttempt<T extends Queued>(
   o: Outbox<T>,
   row: T,
   claim: string,
-  outcome: { error: string; status?: number | null; now: Date },
+  outcome: { error: string; status?: number | null; retryAfterMs?: number; now: Date },
 ): Promise<string> {
   const failure: Failure = {
     error: outcome.error.slice(0, 500),
     status: outcome.status ?? null,
     now: outcome.now,
-    retryAt: retryAt(o.policy, row.attempts + 1, row.since, outcome.now),
+    retryAt: retryAt(o.policy, row.attempts + 1, row.since, outcome.now, {
+      notBeforeMs: outcome.retryAfterMs,
+      random: o.random,
+    }),
   };
   await o.table.failed(row, claim, failure);
   const after = await o.afterFailure?.(row, failure);

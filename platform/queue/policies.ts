@@ -14,12 +14,15 @@ export const PUBLISH_RETRY: RetryPolicy = { waitsMs: doubling(2_000, 10 * MINUTE
 export const PURGE_RETRY: RetryPolicy = { waitsMs: doubling(2_000, 10 * MINUTE_MS), giveUpAfterMs: null };
 
 /**
- * A webhook delivery is tried again after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, then every
- * 8 h, and given up 3 days after its event (an endpoint failing that long is disabled).
+ * A webhook delivery is tried again within 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, then
+ * within every 8 h (full jitter: at a random moment of each wait), no sooner than an endpoint's
+ * Retry-After asks (up to 8 h), and given up 3 days after its event (an endpoint failing that
+ * long is disabled).
  */
 export const WEBHOOK_RETRY: RetryPolicy = {
   waitsMs: [30_000, 2 * MINUTE_MS, 10 * MINUTE_MS, 30 * MINUTE_MS, HOUR_MS, 2 * HOUR_MS, 4 * HOUR_MS, 8 * HOUR_MS],
   giveUpAfterMs: 72 * HOUR_MS,
+  jitter: true,
 };
 
 /**

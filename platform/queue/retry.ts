@@ -13,6 +13,18 @@ export interface RetryPolicy {
    * the row is given up. `null`: tried until it succeeds.
    */
   readonly giveUpAfterMs: number | null;
+  /**
+   * Full jitter: each wait drawn at random between none and its length, so that deliveries
+   * that failed together (an endpoint down for everyone) do not come back together.
+   */
+  readonly jitter?: boolean;
+}
+
+/** What else decides a retry: a wait the other side asked for (Retry-After), and the random draw (tests give their own). */
+export interface RetryInputs {
+  /** At least this long, up to the policy's longest wait. */
+  notBeforeMs?: number;
+  random?: () => number;
 }
 
 /** Waits that start at `firstMs` and double after each failure until they reach `maxMs`, which then repeats. */
@@ -33,8 +45,18 @@ export function retryWait(policy: RetryPolicy, failures: number): number {
  * When to try again after the `failures`-th failed attempt, which ended `now`, of work first
  * queued at `since`; null when the policy gives it up.
  */
-export function retryAt(policy: RetryPolicy, failures: number, since: Date, now: Date): Date | null {
-  const at = new Date(now.getTime() + retryWait(policy, failures));
+export function retryAt(
+  policy: RetryPolicy,
+  failures: number,
+  since: Date,
+  now: Date,
+  inputs: RetryInputs = {},
+): Date | null {
+  const wait = retryWait(policy, failures);
+  const drawn = policy.jitter ? Math.round((inputs.random ?? Math.random)() * wait) : wait;
+  const longest = Math.max(...policy.waitsMs);
+  const asked = inputs.notBeforeMs === undefined ? 0 : Math.min(inputs.notBeforeMs, longest);
+  const at = new Date(now.getTime() + Math.max(drawn, asked));
   if (policy.giveUpAfterMs !== null && at.getTime() - since.getTime() > policy.giveUpAfterMs) return null;
   return at;
 }

@@ -252,6 +252,42 @@ describe('webhooks', () => {
       expect((await api.get(`/api/webhooks/${id}`, { key: a.key })).body.failingSince).to.equal(null);
     });
 
+    it('waits as long as an endpoint asks with Retry-After (seconds or a date) before trying again', async () => {
+      const a = await createAgentAccount();
+      const { id } = await register(a.key, receiver.url, ['page.published']);
+      receiver.answer({ status: 503, headers: { 'retry-after': '120' } });
+      await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Busy now' }, { key: a.key });
+      await deliver();
+      let [listed] = (await api.get(`/api/webhooks/${id}/deliveries`, { key: a.key })).body.deliveries;
+      expect(listed).to.include({ state: 'pending', attempts: 1, lastStatus: 503 });
+      expect(listed.nextAttemptAt).to.equal(new Date(T0.getTime() + 120_000).toISOString());
+      app().clock.advance(119_000);
+      await deliver();
+      expect(receiver.deliveries, 'not before the 120 s asked').to.have.length(1);
+
+      receiver.answer({ status: 429, headers: { 'retry-after': new Date(T0.getTime() + 600_000).toUTCString() } });
+      app().clock.advance(1_000);
+      await deliver();
+      [listed] = (await api.get(`/api/webhooks/${id}/deliveries`, { key: a.key })).body.deliveries;
+      expect(listed).to.include({ attempts: 2, lastStatus: 429 });
+      expect(listed.nextAttemptAt).to.equal(new Date(T0.getTime() + 600_000).toISOString());
+    });
+
+    it('draws each wait at random within its length (full jitter)', async () => {
+      const a = await createAgentAccount();
+      const { id } = await register(a.key, receiver.url, ['page.published']);
+      receiver.answer(500);
+      app().services.random = () => 0.25;
+      try {
+        await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Jittered' }, { key: a.key });
+        await deliver();
+      } finally {
+        app().services.random = () => 1;
+      }
+      const [listed] = (await api.get(`/api/webhooks/${id}/deliveries`, { key: a.key })).body.deliveries;
+      expect(listed.nextAttemptAt).to.equal(new Date(T0.getTime() + 7_500).toISOString());
+    });
+
     it('disables an endpoint that failed for 3 days and gives up its deliveries; the owner can turn it on again', async () => {
       const a = await createAgentAccount();
       const { id } = await register(a.key, receiver.url, ['page.published']);

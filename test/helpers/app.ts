@@ -73,6 +73,8 @@ export async function startApp(
       secret: 'test-secret-0123456789-0123456789-abcdef',
       log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       now: () => (fixed === null ? new Date() : new Date(fixed)),
+      // Every jittered retry waits its whole length, unless a test draws another.
+      random: () => 1,
       storage: options.storage,
       cdn: options.cdn,
       fetcher: options.configuredFetcher ? undefined : testFetcher(),

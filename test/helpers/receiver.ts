@@ -17,16 +17,18 @@ export interface Receiver {
   /** `127.0.0.1:<port>`, as OUTBOUND_ALLOW lists it. */
   hostPort: string;
   deliveries: Delivery[];
-  /** The next answers' statuses, in order; 200 once they are used up. */
-  answer(...statuses: number[]): void;
+  /** The next answers' statuses (or statuses with headers), in order; 200 once they are used up. */
+  answer(...statuses: Answer[]): void;
   /** Answers every delivery with this status from now on (null: back to 200). */
   always(status: number | null): void;
   close(): Promise<void>;
 }
 
+type Answer = number | { status: number; headers: Record<string, string> };
+
 export async function startReceiver(): Promise<Receiver> {
   const deliveries: Delivery[] = [];
-  const queued: number[] = [];
+  const queued: Answer[] = [];
   let fixed: number | null = null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -34,7 +36,9 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       deliveries.push({ headers: req.headers, body, json: JSON.parse(body) });
-      res.writeHead(queued.shift() ?? fixed ?? 200, { 'content-type': 'text/plain' }).end('thanks');
+      const next = queued.shift() ?? fixed ?? 200;
+      const [status, headers] = typeof next === 'number' ? [next, {}] : [next.status, next.headers];
+      res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('thanks');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

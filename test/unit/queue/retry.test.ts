@@ -12,7 +12,8 @@ function schedule(policy: RetryPolicy, n: number): (number | null)[] {
   const waits: (number | null)[] = [];
   let now = T0;
   for (let failures = 1; failures <= n; failures++) {
-    const at = retryAt(policy, failures, T0, now);
+    // Jittered waits drawn at their whole length: the schedule's bounds.
+    const at = retryAt(policy, failures, T0, now, { random: () => 1 });
     waits.push(at === null ? null : at.getTime() - now.getTime());
     if (at === null) break;
     now = at;
@@ -43,7 +44,7 @@ describe('retry policies (platform/queue/retry.ts, platform/queue/policies.ts)',
     expect(schedule(PURGE_RETRY, 14)).to.deep.equal(schedule(PUBLISH_RETRY, 14));
   });
 
-  it('retries a webhook delivery after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, then every 8 h, and gives it up 3 days after its event', () => {
+  it('retries a webhook delivery within 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, then every 8 h, and gives it up 3 days after its event', () => {
     const waits = schedule(WEBHOOK_RETRY, 20);
     expect(waits).to.deep.equal([
       30 * S,
@@ -67,6 +68,22 @@ describe('retry policies (platform/queue/retry.ts, platform/queue/policies.ts)',
     const made = waits.filter((w): w is number => w !== null).reduce((a, b) => a + b, 0);
     expect(made).to.be.at.most(72 * H);
     expect(made + 8 * H).to.be.above(72 * H);
+  });
+
+  it('draws each webhook wait at random between none and its whole length (full jitter); the others are not drawn', () => {
+    const wait = (random: number, failures = 1) =>
+      retryAt(WEBHOOK_RETRY, failures, T0, T0, { random: () => random })!.getTime() - T0.getTime();
+    expect([0, 0.25, 0.5, 0.999].map((r) => wait(r))).to.deep.equal([0, 7_500, 15_000, 29_970]);
+    expect(wait(0.5, 8)).to.equal(4 * H);
+    expect(retryAt(PUBLISH_RETRY, 1, T0, T0, { random: () => 0 })!.getTime() - T0.getTime()).to.equal(2 * S);
+  });
+
+  it('waits at least what the other side asked for (Retry-After), up to the longest wait of the policy', () => {
+    const wait = (notBeforeMs: number, random = 0) =>
+      retryAt(WEBHOOK_RETRY, 1, T0, T0, { notBeforeMs, random: () => random })!.getTime() - T0.getTime();
+    expect(wait(120 * S)).to.equal(120 * S);
+    expect(wait(5 * S, 1), 'the drawn wait when it is longer').to.equal(30 * S);
+    expect(wait(3 * 24 * H), 'never past the longest wait').to.equal(8 * H);
   });
 
   it('gives up exactly when the next try would come later than the give-up time after the work was queued', () => {
