@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { dashboardBrowser } from '../helpers/browser.js';
+import { dashboardBrowser, editorSaved } from '../helpers/browser.js';
 import { api } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
@@ -99,7 +99,7 @@ describe('a person’s account in Chromium: password reset and deletion @slow', 
     const editor = page.url();
     // Every table of the dashboard holds a row: a key, a connected app's place, two versions.
     await page.getByLabel(/^Bio/).fill('A second version, so the history has rows');
-    await page.getByRole('button', { name: 'Save and publish' }).click();
+    await editorSaved(page);
     await page.goto(`${app().url}/dashboard/keys`);
     await page.getByLabel(/^Label/).fill(uniqueName('a-key-label-that-goes-on-and-on'));
     await page.getByRole('button', { name: 'Create key' }).click();

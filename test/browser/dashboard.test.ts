@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { dashboardBrowser, screenshot } from '../helpers/browser.js';
+import { dashboardBrowser, editorSaved, screenshot } from '../helpers/browser.js';
 import { api, BROWSER_UA } from '../helpers/client.js';
 import { createAgentAccount, uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -24,11 +24,8 @@ describe('the dashboard in Chromium', function () {
     await page.getByLabel('Display name').fill('Ada Example');
     await page.getByLabel('Bio').fill('Mathematician. Writes notes on engines.');
     await page.getByRole('radio', { name: 'aurora' }).check();
-    await page.getByRole('button', { name: 'Save and publish' }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^Saved and published\.$/ })
-      .waitFor();
+    // The editor saves itself: no button to press.
+    await editorSaved(page);
 
     await page.locator('summary', { hasText: /^Link$/ }).click();
     await page.locator('#new-link-label').fill('Read my notes');

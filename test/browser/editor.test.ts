@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { FrameLocator, Page } from 'playwright-core';
-import { dashboardBrowser, SHOTS, screenshot } from '../helpers/browser.js';
+import { dashboardBrowser, editorSaved, SHOTS, screenshot } from '../helpers/browser.js';
 import { pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
@@ -33,11 +33,6 @@ const preview = (page: Page): FrameLocator => page.frameLocator('.phone iframe.s
 async function previewHas(page: Page, selector: string, text?: RegExp) {
   const found = preview(page).locator(selector, text ? { hasText: text } : {});
   await found.first().waitFor({ state: 'attached', timeout: 10_000 });
-}
-
-/** The editor's save line says every change is saved (autosave.js). */
-async function saved(page: Page) {
-  await page.locator('#save-state[data-state=saved]').waitFor();
 }
 
 describe('the page editor in Chromium', function () {
@@ -74,7 +69,7 @@ describe('the page editor in Chromium', function () {
         ),
       );
     // With script the editor saves itself; without, its forms have their Save buttons.
-    if (script) await saved(page);
+    if (script) await editorSaved(page);
     else {
       await act(() => page.getByRole('button', { name: 'Save and publish' }).click());
       await page
@@ -156,7 +151,7 @@ describe('the page editor in Chromium', function () {
     const live = async () => (await pageRequest(username, '/')).text;
 
     await page.getByLabel('Bio').fill('Typed, never saved by hand.');
-    await saved(page);
+    await editorSaved(page);
     expect(await live()).to.include('Typed, never saved by hand.');
     // The line is in view on a phone, where the form is long.
     const line = (await page.locator('#save-state').boundingBox())!;

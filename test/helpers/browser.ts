@@ -110,3 +110,8 @@ export function dashboardBrowser() {
     },
   };
 }
+
+/** Waits until the editor's save line says every change is saved (dashboard/assets/autosave.js). */
+export async function editorSaved(page: Page): Promise<void> {
+  await page.locator('#save-state[data-state=saved]').waitFor();
+}
