@@ -186,6 +186,18 @@
     }
   }
 
+  // A notice of a change made in place is kept in view (editor.css) until the next change.
+  document.addEventListener('htmx:beforeRequest', () => document.getElementById('flash')?.classList.remove('fresh'));
+  document.addEventListener('htmx:afterSwap', () => document.getElementById('flash')?.classList.add('fresh'));
+
+  // The preview sheet of a phone closes with Escape too (its checkbox keeps working without script).
+  document.addEventListener('keydown', (e) => {
+    const toggle = document.getElementById('show-preview');
+    if (e.key !== 'Escape' || !toggle?.checked) return;
+    toggle.checked = false;
+    toggle.focus();
+  });
+
   document.addEventListener('htmx:afterSettle', () => {
     syncVersions();
     sortable();

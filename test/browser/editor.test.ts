@@ -304,7 +304,29 @@ describe('the page editor in Chromium', function () {
     expect(await page.locator('.phone').isVisible()).to.equal(false);
     await page.getByText('Show the preview').click();
     await page.locator('.phone iframe.shown').waitFor({ state: 'visible' });
-    await page.locator('.phone').scrollIntoViewIfNeeded();
+    // A sheet over the whole screen, wherever the form was scrolled to, closed by its button or Escape.
+    expect(await page.locator('.phone').boundingBox()).to.deep.equal({ x: 0, y: 0, width: 390, height: 900 });
+    const frame = (await page.locator('.phone iframe.shown').boundingBox())!;
+    expect(frame.height).to.be.above(700);
+    expect(await violations(), 'with the preview open').to.deep.equal([]);
     if (process.env.SCREENSHOTS !== '0') await page.screenshot({ path: `${SHOTS}editor-390-preview.png` });
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.phone').isVisible()).to.equal(false);
+    await page.getByText('Show the preview').click();
+    await page.locator('.phone').getByText('Close').click();
+    expect(await page.locator('.phone').isVisible()).to.equal(false);
+  });
+
+  it('keeps the notice of a block deleted far down a phone’s screen in view, with its Undo', async () => {
+    const page = await freshPage({ width: 390, height: 844 });
+    await build(page, true);
+    const last = page.getByRole('button', { name: /^Delete: .* \(block 4\)$/ });
+    await last.scrollIntoViewIfNeeded();
+    await last.click();
+    const undo = page.locator('#flash.fresh').getByRole('button', { name: 'Undo' });
+    await undo.waitFor();
+    const box = (await undo.boundingBox())!;
+    expect(box.y).to.be.at.least(0);
+    expect(box.y + box.height).to.be.at.most(844);
   });
 });
