@@ -7,6 +7,7 @@
  * screenshots at 390 and 1440 px. Random pages get the geometry only (and a screenshot at
  * 390 px when they fail it).
  */
+
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +19,7 @@ import sharp from 'sharp';
 import { FONT_PATH, fontFile } from '../../renderer/fonts.js';
 import { CHROMIUM_ARGS } from './chromiumFlags.js';
 import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCheckContrast.js';
+import { firstScreenProblems } from './templatesCheckFirstScreen.js';
 import { type GeometryFinding, geometry } from './templatesCheckGeometry.js';
 import { iconContrast } from './templatesCheckIcons.js';
 
@@ -35,6 +37,8 @@ export interface BrowserPage {
   colorScheme?: 'light' | 'dark';
   /** Only the geometry (the random pages): no axe, no screenshots unless it fails. */
   geometryOnly?: boolean;
+  /** Judged on its first screens too (templatesCheckFirstScreen.ts). */
+  firstScreen?: boolean;
 }
 
 export interface BrowserResult {
@@ -51,6 +55,8 @@ export interface BrowserResult {
   thirdParty: string[];
   /** What breaks the page's geometry, by rule and width. */
   geometry: GeometryFinding[];
+  /** First screens showing fewer link blocks than they must. */
+  firstScreen: string[];
 }
 
 /**
@@ -178,6 +184,8 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
       await screenshot(page, WIDTHS[1], path.join(shots, `${key}-${WIDTHS[1]}.png`));
       await screenshot(page, WIDTHS[0], path.join(shots, `${key}-${WIDTHS[0]}.png`));
     }
+    // As a visitor arrives: before any warning is opened.
+    const firstScreen = p.firstScreen ? await firstScreenProblems(page) : [];
     // The adult links' warnings are checked open, as a visitor who taps sees them.
     await page.evaluate(() => {
       for (const d of document.querySelectorAll('details')) d.open = true;
@@ -185,7 +193,7 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
     const found = await geometry(page);
     if (p.geometryOnly) {
       if (shots && found.length > 0) await screenshot(page, WIDTHS[0], path.join(shots, `${key}-${WIDTHS[0]}.png`));
-      return { axe: [], review: [], failedRequests, thirdParty: [...thirdParty], geometry: found };
+      return { axe: [], review: [], failedRequests, thirdParty: [...thirdParty], geometry: found, firstScreen };
     }
     await page.setViewportSize({ width: WIDTHS[0], height: 844 });
     // axe and the pixel measure see the whole page at once, at a phone's width.
@@ -217,7 +225,14 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
           `${v.id} (${v.impact ?? 'n/a'}): ${n.target.join(' ')} — ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 320)}`,
       ),
     );
-    return { axe: [...axe, ...pixels, ...icons], review, failedRequests, thirdParty: [...thirdParty], geometry: found };
+    return {
+      axe: [...axe, ...pixels, ...icons],
+      review,
+      failedRequests,
+      thirdParty: [...thirdParty],
+      geometry: found,
+      firstScreen,
+    };
   } finally {
     // Left for a blank page, whose requests cut short (lazy pictures) are nobody's failures.
     tab.seen = { failedRequests: [], thirdParty: new Set() };

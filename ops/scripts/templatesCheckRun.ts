@@ -79,7 +79,13 @@ export async function checkTemplates(o: {
   const [nu, browser] = await Promise.all([
     nuErrors(pages.filter((p) => !p.geometryOnly).map((p) => ({ key: p.key, html: p.published }))),
     browserCheck(
-      pages.map((p) => ({ key: p.key, html: p.render, geometryOnly: p.geometryOnly, colorScheme: p.colorScheme })),
+      pages.map((p) => ({
+        key: p.key,
+        html: p.render,
+        geometryOnly: p.geometryOnly,
+        colorScheme: p.colorScheme,
+        firstScreen: p.page === 'realistic',
+      })),
       { shots: o.shots, tabs: o.tabs, executablePath: o.executablePath },
     ),
   ]);
@@ -91,6 +97,7 @@ export async function checkTemplates(o: {
       failedRequests: ['the page was not opened'],
       thirdParty: [],
       geometry: [],
+      firstScreen: [],
     };
     const n = nu.get(p.key) ?? [];
     return {
@@ -109,6 +116,7 @@ export async function checkTemplates(o: {
         ...b.axe.map((m) => `axe ${m}`),
         ...b.failedRequests.map((m) => `request failed: ${m}`),
         ...geometryLines(b.geometry),
+        ...b.firstScreen,
         ...(p.geometryOnly ? [] : sizeProblems(size).map((m) => `size: ${m}`)),
       ],
     };
