@@ -122,7 +122,11 @@ export interface Webhook {
   lastFailedAt: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
+  /** The body it is sent (core/events.ts): Standard Webhooks', or the one of before. */
+  payload: WebhookPayload;
 }
+
+export type WebhookPayload = 'standard' | 'legacy';
 
 /** One event sent (or to send) to one endpoint. */
 export interface WebhookDelivery {

@@ -3,12 +3,14 @@
  * of (platform/store/webhookDeliveries.ts), so it is sent if and only if the change committed; callers
  * that queued any ask for prompt delivery after the commit with `s.webhooks.kick()`.
  *
- * The body is `{id, type, time, object}`: `id` is the same for every endpoint and attempt (for
- * receivers to drop repeats), `time` when the event happened, `object` what it is about.
+ * The body is Standard Webhooks' `{type, timestamp, data}`: `timestamp` when the event happened,
+ * `data` what it is about; the event's id, the same for every endpoint and attempt (for receivers
+ * to drop repeats), is the `webhook-id` header. Endpoints registered before kept the body of
+ * before, `{id, type, time, object}`, until their owner switches (`payload: "legacy"`).
  */
 import type { Queryable } from '../platform/store/db.js';
 import { webhookDeliveriesRepo } from '../platform/store/webhookDeliveries.js';
-import type { Page } from './entities.js';
+import type { Page, WebhookPayload } from './entities.js';
 import { isLive } from './rules/pages.js';
 import { newId } from './secrets.js';
 import { pageUrl, type Services, servingDomainOf } from './services.js';
@@ -42,13 +44,12 @@ export async function emitEvent(
 ): Promise<number> {
   const now = s.now();
   const id = `evt_${newId()}`;
-  const body = async () =>
-    JSON.stringify({
-      id,
-      type,
-      time: now.toISOString(),
-      object: typeof object === 'function' ? await object() : object,
-    });
+  let read: Promise<Record<string, unknown>> | undefined;
+  const about = () => (read ??= typeof object === 'function' ? object() : Promise.resolve(object));
+  const body = async (payload: WebhookPayload) =>
+    payload === 'legacy'
+      ? JSON.stringify({ id, type, time: now.toISOString(), object: await about() })
+      : JSON.stringify({ type, timestamp: now.toISOString(), data: await about() });
   return webhookDeliveriesRepo(tx).queue({
     accountId,
     eventId: id,

@@ -24,6 +24,8 @@ const NOTICES = {
   'image-removed': 'Image removed.',
   'version-restored': 'Version restored and published.',
   'webhook-deleted': 'The webhook is deleted.',
+  'webhook-redelivered': 'The event is on its way again, with the same webhook-id.',
+  'webhook-standard': "The webhook now gets Standard Webhooks' body: {type, timestamp, data}.",
   'password-reset': 'Your password is changed. Log in with it now.',
   'verify-sent': 'A confirmation link is on its way to your e-mail.',
   'account-deleted': 'Your account is deleted, with everything it held.',

@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import {
   createWebhook,
   deleteWebhook,
+  redeliver,
   rollWebhookSecret,
   updateWebhook,
   webhooksWithDeliveries,
@@ -81,7 +82,7 @@ export function webhooksRoutes(router: Router, d: DashboardContext, withFreshPro
             const { row, secret } = await createWebhook(
               s,
               { ...callerFrom(ctx), accountId },
-              { url: (input.url ?? '').trim(), events, description },
+              { url: (input.url ?? '').trim(), events, description, payload: 'standard' },
             );
             // Shown once, on this answer only.
             await showWebhooks(ctx, accountId, { secret: { id: row.id, url: row.url, value: secret } }, 201);
@@ -116,6 +117,14 @@ export function webhooksRoutes(router: Router, d: DashboardContext, withFreshPro
   onEndpoint('secret', async (ctx, accountId, id) => {
     const { row, secret } = await rollWebhookSecret(s, accountId, id);
     await showWebhooks(ctx, accountId, { secret: { id: row.id, url: row.url, value: secret, rolled: true } });
+  });
+  onEndpoint('redeliver', async (ctx, accountId, id, input) => {
+    await redeliver(s, accountId, id, input.delivery ?? '');
+    back(ctx, '/dashboard/webhooks', 'The event is on its way again, with the same webhook-id.');
+  });
+  onEndpoint('payload', async (ctx, accountId, id) => {
+    await updateWebhook(s, accountId, id, { payload: 'standard' });
+    back(ctx, '/dashboard/webhooks', "The webhook now gets Standard Webhooks' body: {type, timestamp, data}.");
   });
   onEndpoint('delete', async (ctx, accountId, id) => {
     await deleteWebhook(s, accountId, id);

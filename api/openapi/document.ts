@@ -23,6 +23,7 @@ const PARAM_EXAMPLES: Record<string, string> = {
   n: '3',
   token: 'Zb3k9QwErTyUiOpAsDfGhJkLzXcVbNm1234567890ab',
   network: 'github',
+  delivery: '7d5b3f1a9c8e6d4b2a0f1e3c',
 };
 
 export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, 'baseUrl'>): Json {

@@ -11,29 +11,25 @@ const page = {
   banned: false,
 };
 const time = '2026-11-26T14:05:12.000Z';
-const id = 'evt_6f1c2a9b8e7d6c5b4a39281f';
 
 export const EVENT_EXAMPLES: Record<EventType, unknown> = {
   'account.claimed': {
-    id,
     type: 'account.claimed',
-    time,
-    object: { id: '8e2d4c6b0a1f3e5d7c9b2a40', provisional: false, claimedAt: time },
+    timestamp: time,
+    data: { id: '8e2d4c6b0a1f3e5d7c9b2a40', provisional: false, claimedAt: time },
   },
-  'page.published': { id, type: 'page.published', time, object: page },
-  'page.unpublished': { id, type: 'page.unpublished', time, object: { ...page, isPublished: false } },
-  'page.deleted': { id, type: 'page.deleted', time, object: { id: page.id, username: page.username } },
+  'page.published': { type: 'page.published', timestamp: time, data: page },
+  'page.unpublished': { type: 'page.unpublished', timestamp: time, data: { ...page, isPublished: false } },
+  'page.deleted': { type: 'page.deleted', timestamp: time, data: { id: page.id, username: page.username } },
   'page.banned': {
-    id,
     type: 'page.banned',
-    time,
-    object: { ...page, banned: true, reason: 'Phishing links' },
+    timestamp: time,
+    data: { ...page, banned: true, reason: 'Phishing links' },
   },
   'links.broken': {
-    id,
     type: 'links.broken',
-    time,
-    object: {
+    timestamp: time,
+    data: {
       page,
       links: [
         {

@@ -202,6 +202,7 @@ export const exampleWebhook = {
   url: 'https://hooks.example.com/linkpage',
   events: ['page.published', 'links.broken'],
   description: 'Tell the shop',
+  payload: 'standard',
   enabled: true,
   disabledAt: null,
   disabledReason: null,

@@ -9,12 +9,19 @@ import {
   getWebhook,
   listWebhooks,
   recentDeliveries,
+  redeliver,
   rollWebhookSecret,
   updateWebhook,
 } from '../../core/commands/webhooks.js';
 import { EVENT_TYPES } from '../../core/events.js';
 import { presentDelivery, presentWebhook } from '../../core/presenters/webhook.js';
-import { DeliveryListOut, WebhookListOut, WebhookOut, WebhookSecretOut } from '../../core/schemas/responses.js';
+import {
+  DeliveryListOut,
+  DeliveryOut,
+  WebhookListOut,
+  WebhookOut,
+  WebhookSecretOut,
+} from '../../core/schemas/responses.js';
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../platform/edge/caller.js';
@@ -24,7 +31,7 @@ import { keyOrSessionAccountOf, route } from '../route.js';
 
 const errors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 const writeErrors = [...errors, 'csrf_failed'] as const;
-const about = `With an API key, or with the dashboard's session (writes then need X-CSRF-Token). Events: ${EVENT_TYPES.join(', ')}. Each delivery is a POST of {id, type, time, object}, signed as Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature: v1,<base64> (HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the base64-decoded whsec_ secret; any Standard Webhooks library verifies it), tried again with backoff for 3 days; an endpoint failing for 3 days is disabled.`;
+const about = `With an API key, or with the dashboard's session (writes then need X-CSRF-Token). Events: ${EVENT_TYPES.join(', ')}. Each delivery is a POST of {type, timestamp, data} (Standard Webhooks; endpoints registered before it keep {id, type, time, object} until switched with payload: standard), signed as Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature: v1,<base64> (HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the base64-decoded whsec_ secret; any Standard Webhooks library verifies it), tried again with backoff for 3 days; an endpoint failing for 3 days is disabled.`;
 
 export function webhookRoutes(s: Services) {
   return [
@@ -165,6 +172,29 @@ export function webhookRoutes(s: Services) {
       async handler(ctx) {
         const rows = await recentDeliveries(s, keyOrSessionAccountOf(ctx), ctx.params.id);
         ctx.body = { deliveries: rows.map(presentDelivery) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/webhooks/:id/deliveries/:delivery/redeliver',
+      tag: 'Webhooks',
+      summary: "Send a delivery's event again",
+      description:
+        'A new delivery of the same event, with the same webhook-id and body, due at once (sent once the endpoint is on): for a receiver that lost or refused it. Receivers drop a webhook-id they have already handled.',
+      auth: 'key-or-session',
+      responses: [
+        {
+          status: 202,
+          description: 'The new delivery, waiting to be sent',
+          schema: DeliveryOut,
+          example: { ...exampleDelivery, state: 'pending', attempts: 0, lastStatus: null, deliveredAt: null },
+        },
+      ],
+      errors: [...writeErrors, 'not_found', 'limit_reached'],
+      async handler(ctx) {
+        const row = await redeliver(s, keyOrSessionAccountOf(ctx), ctx.params.id, ctx.params.delivery);
+        ctx.status = 202;
+        ctx.body = presentDelivery(row);
       },
     }),
   ];

@@ -11,6 +11,7 @@ import { webhooksRepo } from '../../platform/store/webhooks.js';
 import type { Caller } from '../caller.js';
 import type { Webhook, WebhookDelivery } from '../entities.js';
 import { AppError } from '../errors.js';
+import { MAX_WAITING_DELIVERIES } from '../events.js';
 import { MAX_WEBHOOKS } from '../rules/accountLimits.js';
 import { newWebhookSecret } from '../rules/webhookSignature.js';
 import { isRealHttpUrl } from '../schemas/fields.js';
@@ -77,6 +78,7 @@ export async function createWebhook(
       description: input.description,
       secretSealed: seal(s.secret, secret),
       createdBy: caller.userAgent,
+      payload: input.payload,
       now: s.now(),
     });
   });
@@ -131,6 +133,27 @@ export async function webhooksWithDeliveries(
   return Promise.all(
     rows.map(async (row) => ({ row, deliveries: await webhookDeliveriesRepo(s.db).recent(row.id, limit) })),
   );
+}
+
+/**
+ * POST /api/webhooks/{id}/deliveries/{delivery}/redeliver: the delivery's event sent again, as a
+ * new delivery with the same `webhook-id` and body, due now (sent when the endpoint is on).
+ */
+export async function redeliver(s: Services, accountId: string, id: string, deliveryId: string) {
+  await getWebhook(s, accountId, id);
+  const copied = await webhookDeliveriesRepo(s.db).redeliver(id, deliveryId, {
+    id: newId(),
+    now: s.now(),
+    maxWaiting: MAX_WAITING_DELIVERIES,
+  });
+  if (copied === null) throw new AppError('not_found');
+  if (copied === 'full') {
+    throw new AppError('limit_reached', {
+      hint: `${MAX_WAITING_DELIVERIES} deliveries to this endpoint are waiting already; send again once they are out.`,
+    });
+  }
+  s.webhooks.kick();
+  return copied;
 }
 
 /** The endpoint's latest deliveries, newest first. */

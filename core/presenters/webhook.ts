@@ -9,6 +9,7 @@ export function presentWebhook(row: Webhook, now: Date) {
     url: row.url,
     events: row.events,
     description: row.description,
+    payload: row.payload,
     enabled: row.disabledAt === null,
     disabledAt: iso(row.disabledAt),
     disabledReason: row.disabledReason,

@@ -1,6 +1,6 @@
 /**
- * The bodies of webhook deliveries, one schema per event type (core/events.ts): `{id, type,
- * time, object}`, where `object` is what the event is about. They document openapi.json's
+ * The bodies of webhook deliveries, one schema per event type (core/events.ts): `{type,
+ * timestamp, data}`, where `data` is what the event is about. They document openapi.json's
  * `webhooks`, and the tests check real deliveries against them.
  */
 import * as v from 'valibot';
@@ -19,11 +19,24 @@ export const EventPage = v.object({
   banned: v.boolean(),
 });
 
-function event<const T extends EventType, O extends v.GenericSchema>(type: T, object: O) {
+/**
+ * An event's body as Standard Webhooks shape it: `{type, timestamp, data}` (an endpoint with
+ * `payload: "legacy"` gets `{id, type, time, object}` with the same `object`, legacyEvent).
+ */
+function event<const T extends EventType, O extends v.GenericSchema>(type: T, data: O) {
   return v.object({
-    id: v.pipe(v.string(), v.description('evt_…, the same for every endpoint and attempt: drop repeats by it.')),
     type: v.literal(type),
-    time: v.pipe(DateTime, v.description('When the event happened.')),
+    timestamp: v.pipe(DateTime, v.description('When the event happened.')),
+    data,
+  });
+}
+
+/** The body of before, which endpoints registered before Standard Webhooks' shape keep until switched. */
+export function legacyEvent<const T extends EventType, O extends v.GenericSchema>(type: T, object: O) {
+  return v.object({
+    id: v.pipe(v.string(), v.description('evt_…, as the webhook-id header.')),
+    type: v.literal(type),
+    time: DateTime,
     object,
   });
 }

@@ -145,9 +145,7 @@ export const MeOut = v.object({
 });
 
 export const ClaimLinkOut = v.object({ claimUrl: v.string(), expiresAt: DateTimeOut });
-
 export const ClaimStatusOut = v.object({ status: v.picklist(['pending', 'claimed', 'expired', 'invalid']) });
-
 export const PagesOut = v.object({ pages: v.array(PageOut) });
 
 export const WebhookOut = v.object({
@@ -155,6 +153,7 @@ export const WebhookOut = v.object({
   url: v.string(),
   events: v.array(v.string()),
   description: v.string(),
+  payload: v.picklist(['standard', 'legacy']),
   enabled: v.boolean(),
   disabledAt: v.nullable(DateTimeOut),
   disabledReason: v.nullable(v.string()),

@@ -20,16 +20,25 @@ const Events = v.pipe(
 
 const Description = v.pipe(str(), v.trim(), v.maxLength(200), v.description('A note for the owner.'));
 
+const Payload = v.pipe(
+  v.picklist(['standard', 'legacy'], 'Use standard or legacy.'),
+  v.description(
+    'The body each delivery carries: "standard" is Standard Webhooks\' {type, timestamp, data}; "legacy" the {id, type, time, object} of endpoints registered before it, kept for one release.',
+  ),
+);
+
 export const WebhookCreate = v.strictObject({
   url: Url,
   events: Events,
   description: v.optional(Description, ''),
+  payload: v.optional(Payload, 'standard'),
 });
 
 export const WebhookPatch = v.strictObject({
   url: v.optional(Url),
   events: v.optional(Events),
   description: v.optional(Description),
+  payload: v.optional(Payload),
   enabled: v.optional(
     v.pipe(
       v.boolean(),

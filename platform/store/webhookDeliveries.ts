@@ -2,7 +2,7 @@
  * Webhook deliveries: one row per event and endpoint, written in the transaction of the change
  * the event tells of, then sent (and retried) by whichever process claims it first.
  */
-import type { ClaimedDelivery, WebhookDelivery } from '../../core/entities.js';
+import type { ClaimedDelivery, WebhookDelivery, WebhookPayload } from '../../core/entities.js';
 import type { Queryable } from './db.js';
 
 /** The columns of a delivery (`d`), named as the entity's fields. */
@@ -23,24 +23,24 @@ export function webhookDeliveriesRepo(db: Queryable) {
       accountId: string;
       eventId: string;
       type: string;
-      /** The event's JSON, or how to make it: made only when an endpoint takes the event. */
-      body: string | (() => Promise<string>);
+      /** The event's JSON in the endpoint's payload (core/events.ts): made only when an endpoint takes the event. */
+      body: (payload: WebhookPayload) => Promise<string>;
       now: Date;
       newId: () => string;
       maxWaiting: number;
       overflowError: string;
     }): Promise<number> {
-      const endpoints = await db.query<{ id: string }>(
-        `SELECT id FROM webhooks WHERE account_id = $1 AND disabled_at IS NULL AND $2 = ANY (events) ORDER BY id`,
+      const endpoints = await db.query<{ id: string; payload: WebhookPayload }>(
+        `SELECT id, payload FROM webhooks WHERE account_id = $1 AND disabled_at IS NULL AND $2 = ANY (events) ORDER BY id`,
         [e.accountId, e.type],
       );
       if (endpoints.length === 0) return 0;
-      const body = typeof e.body === 'string' ? e.body : await e.body();
+      const bodies = await Promise.all(endpoints.map((w) => e.body(w.payload)));
       const rows = await db.query<{ state: string }>(
         `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, created_at, next_attempt_at, state, last_error)
-         SELECT n.id, n.webhook_id, $3, $4, $5, $6, $6,
+         SELECT n.id, n.webhook_id, $3, $4, n.body, $6, $6,
            CASE WHEN w.waiting < $7 THEN 'pending' ELSE 'failed' END, CASE WHEN w.waiting < $7 THEN NULL ELSE $8 END
-         FROM unnest($1::text[], $2::text[]) AS n (id, webhook_id)
+         FROM unnest($1::text[], $2::text[], $5::text[]) AS n (id, webhook_id, body)
          CROSS JOIN LATERAL (SELECT count(*) AS waiting FROM webhook_deliveries d
            WHERE d.webhook_id = n.webhook_id AND d.state = 'pending') w
          RETURNING state`,
@@ -49,7 +49,7 @@ export function webhookDeliveriesRepo(db: Queryable) {
           endpoints.map((w) => w.id),
           e.eventId,
           e.type,
-          body,
+          bodies,
           e.now,
           e.maxWaiting,
           e.overflowError,
@@ -138,6 +138,34 @@ export function webhookDeliveriesRepo(db: Queryable) {
          WHERE id = $1 AND state = 'pending' AND claim = $6`,
         [id, outcome.status, outcome.error, outcome.now, outcome.retryAt, claim],
       );
+    },
+
+    /**
+     * The event of one of the endpoint's deliveries queued again, as a new delivery with the same
+     * event id and body (Standard Webhooks' redelivery: the receiver drops it if it has it); null
+     * when there is no such delivery, or `maxWaiting` already wait.
+     */
+    async redeliver(
+      webhookId: string,
+      deliveryId: string,
+      e: { id: string; now: Date; maxWaiting: number },
+    ): Promise<WebhookDelivery | null | 'full'> {
+      const [known] = await db.query<{ waiting: number }>(
+        `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending') AS waiting
+         FROM webhook_deliveries WHERE id = $2 AND webhook_id = $1`,
+        [webhookId, deliveryId],
+      );
+      if (!known) return null;
+      if (known.waiting >= e.maxWaiting) return 'full';
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, created_at, next_attempt_at, state)
+         SELECT $3, webhook_id, event_id, event_type, body, $4, $4, 'pending' FROM webhook_deliveries WHERE id = $2 AND webhook_id = $1`,
+        [webhookId, deliveryId, e.id, e.now],
+      );
+      const [row] = await db.query<WebhookDelivery>(`SELECT ${DELIVERY} FROM webhook_deliveries d WHERE id = $1`, [
+        e.id,
+      ]);
+      return row;
     },
 
     /** The endpoint's latest deliveries, newest first. */

@@ -1,5 +1,5 @@
 /** Webhook endpoints: where an account wants its events sent, and with which (sealed) secret. */
-import type { Webhook } from '../../core/entities.js';
+import type { Webhook, WebhookPayload } from '../../core/entities.js';
 import type { Queryable } from './db.js';
 
 interface WebhookRow {
@@ -17,6 +17,7 @@ interface WebhookRow {
   last_failed_at: Date | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
+  payload: WebhookPayload;
 }
 
 function toWebhook(row: WebhookRow): Webhook {
@@ -35,6 +36,7 @@ function toWebhook(row: WebhookRow): Webhook {
     lastFailedAt: row.last_failed_at,
     disabledAt: row.disabled_at,
     disabledReason: row.disabled_reason,
+    payload: row.payload,
   };
 }
 
@@ -54,12 +56,13 @@ export function webhooksRepo(db: Queryable) {
       description: string;
       secretSealed: string;
       createdBy: string;
+      payload: WebhookPayload;
       now: Date;
     }): Promise<Webhook> {
       const [row] = await db.query<WebhookRow>(
-        `INSERT INTO webhooks (id, account_id, url, events, description, secret_sealed, created_at, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-        [w.id, w.accountId, w.url, w.events, w.description, w.secretSealed, w.now, w.createdBy],
+        `INSERT INTO webhooks (id, account_id, url, events, description, secret_sealed, created_at, created_by, payload)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [w.id, w.accountId, w.url, w.events, w.description, w.secretSealed, w.now, w.createdBy, w.payload],
       );
       return toWebhook(row);
     },
@@ -87,19 +90,34 @@ export function webhooksRepo(db: Queryable) {
     async update(
       accountId: string,
       id: string,
-      c: { url?: string; events?: readonly string[]; description?: string; enabled?: boolean },
+      c: {
+        url?: string;
+        events?: readonly string[];
+        description?: string;
+        enabled?: boolean;
+        payload?: WebhookPayload;
+      },
       now: Date,
     ): Promise<Webhook | undefined> {
       const row = await queryWebhook(
         db,
         `UPDATE webhooks SET url = coalesce($3, url), events = coalesce($4, events),
-           description = coalesce($5, description),
+           description = coalesce($5, description), payload = coalesce($8, payload),
            disabled_at = CASE WHEN $6::boolean IS NULL THEN disabled_at WHEN $6 THEN NULL ELSE coalesce(disabled_at, $7) END,
            disabled_reason = CASE WHEN $6::boolean IS NULL THEN disabled_reason WHEN $6 THEN NULL
              ELSE coalesce(disabled_reason, 'Disabled by its owner.') END,
            failing_since = CASE WHEN $6::boolean THEN NULL ELSE failing_since END
          WHERE id = $1 AND account_id = $2 RETURNING *`,
-        [id, accountId, c.url ?? null, c.events ?? null, c.description ?? null, c.enabled ?? null, now],
+        [
+          id,
+          accountId,
+          c.url ?? null,
+          c.events ?? null,
+          c.description ?? null,
+          c.enabled ?? null,
+          now,
+          c.payload ?? null,
+        ],
       );
       // Turned off by its owner: what waits is given up, as when the service turns it off.
       if (row && c.enabled === false) await giveUpPending(db, id, 'Turned off by its owner.');

@@ -97,7 +97,7 @@ describe('webhook deliveries: one tenant never slows another', function () {
     expect(await until(() => receiver.deliveries.length === 1, 60_000), 'the quiet account heard its event').to.equal(
       true,
     );
-    expect(receiver.deliveries[0].json.object.username).to.equal(quiet.page.username);
+    expect(receiver.deliveries[0].json.data.username).to.equal(quiet.page.username);
     const listed = (await Promise.all(endpoints.map((id) => deliveriesOf(noisy.key, id)))).flat();
     expect(listed).to.have.length(10 * 30);
     const pending = listed.filter((d) => d.state === 'pending');

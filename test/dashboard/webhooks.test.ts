@@ -39,6 +39,37 @@ describe('dashboard webhooks: /dashboard/webhooks', () => {
       .and.include('delivered');
   });
 
+  it("sends a delivery's event again with its button, and switches a legacy endpoint to Standard Webhooks' body", async () => {
+    const person = await signedUp();
+    const made = await person.api(
+      'POST',
+      '/api/webhooks',
+      { url: hookUrl(), events: ['page.published'], payload: 'legacy' },
+      { 'x-csrf-token': person.csrf },
+    );
+    expect(made.status, made.text).to.equal(201);
+    await person.get('/dashboard');
+    await person.post('/dashboard/pages', { username: `again-${Date.now().toString(36)}` });
+    await app().services.webhooks.settle();
+    const before = receiver.deliveries.length;
+    const listed = await person.get('/dashboard/webhooks');
+    expect(listed.html).to.include('{id, type, time, object}');
+    const delivery = /name="delivery" value="([0-9a-f]{24})"/.exec(listed.html)?.[1];
+    expect(delivery, 'a Send again button').to.be.a('string');
+
+    const sent = await person.post(`/dashboard/webhooks/${made.body.id}/redeliver`, { delivery: delivery as string });
+    expect(sent.status).to.equal(303);
+    await app().services.webhooks.settle();
+    const [first, again] = receiver.deliveries.slice(before - 1);
+    expect(again.headers['webhook-id']).to.equal(first.headers['webhook-id']);
+
+    const switched = await person.post(`/dashboard/webhooks/${made.body.id}/payload`, {});
+    expect(switched.status).to.equal(303);
+    const after = await person.get('/dashboard/webhooks');
+    expect(after.html).to.not.include('{id, type, time, object}');
+    expect((await person.api('GET', `/api/webhooks/${made.body.id}`)).body.payload).to.equal('standard');
+  });
+
   it('keeps what was typed and names the problem when the address is refused', async () => {
     const person = await signedUp();
     await person.get('/dashboard/webhooks');

@@ -9,7 +9,8 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 export interface Delivery {
   headers: http.IncomingHttpHeaders;
   body: string;
-  json: { id: string; type: string; time: string; object: any };
+  /** Standard Webhooks' {type, timestamp, data}, or for an endpoint on the legacy payload {id, type, time, object}. */
+  json: { type: string; timestamp?: string; data?: any; id?: string; time?: string; object?: any };
 }
 
 export interface Receiver {

@@ -85,8 +85,8 @@ describe('nightly link check (checkLinks)', () => {
     expect(receiver.deliveries).to.have.length(1);
     const event = receiver.deliveries[0].json;
     expect(event.type).to.equal('links.broken');
-    expect(event.object.page).to.include({ id: a.page.id, username: a.page.username });
-    expect(event.object.links).to.deep.equal([
+    expect(event.data.page).to.include({ id: a.page.id, username: a.page.username });
+    expect(event.data.links).to.deep.equal([
       {
         blockId: 'l1',
         label: 'Link 1',
@@ -134,7 +134,7 @@ describe('nightly link check (checkLinks)', () => {
     await app().services.webhooks.settle();
     await deliverDueWebhooks(app().services);
     expect(receiver.deliveries.map((d) => d.json.type)).to.deep.equal(['links.broken']);
-    expect(receiver.deliveries[0].json.object.links[0].url).to.equal(`${site.origin}/lost`);
+    expect(receiver.deliveries[0].json.data.links[0].url).to.equal(`${site.origin}/lost`);
   });
 
   it('counts a failure once a night however often it runs', async () => {
