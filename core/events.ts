@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'page.deleted',
   'page.banned',
   'links.broken',
+  'webhook.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

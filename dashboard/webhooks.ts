@@ -28,6 +28,7 @@ const EVENTS: Record<(typeof EVENT_TYPES)[number], string> = {
   'page.deleted': 'a page is deleted',
   'page.banned': 'moderation takes a page down',
   'links.broken': 'the nightly check finds links that stopped working',
+  'webhook.disabled': 'another of your webhooks is turned off (it answered 410, or failed for 3 days)',
 };
 
 /** Deliveries shown under each endpoint. */

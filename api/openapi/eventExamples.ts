@@ -13,6 +13,16 @@ const page = {
 const time = '2026-11-26T14:05:12.000Z';
 
 export const EVENT_EXAMPLES: Record<EventType, unknown> = {
+  'webhook.disabled': {
+    type: 'webhook.disabled',
+    timestamp: time,
+    data: {
+      id: '3a9c1e7f5b2d4a6c8e0f1b3d',
+      url: 'https://hooks.example.com/linkpage',
+      reason: 'The endpoint answered 410 Gone: it asked for no more deliveries.',
+      disabledAt: time,
+    },
+  },
   'account.claimed': {
     type: 'account.claimed',
     timestamp: time,

@@ -19,6 +19,7 @@ import { webhookDeliveriesRepo } from '../../platform/store/webhookDeliveries.js
 import { webhooksRepo } from '../../platform/store/webhooks.js';
 import type { ClaimedDelivery } from '../entities.js';
 import { AppError } from '../errors.js';
+import { emitEvent } from '../events.js';
 import { signatureHeaders } from '../rules/webhookSignature.js';
 import { newId, unseal } from '../secrets.js';
 import type { Services, WebhookSender } from '../services.js';
@@ -164,7 +165,15 @@ async function disableIfFailing(
   const reason = gone
     ? 'The endpoint answered 410 Gone: it asked for no more deliveries.'
     : `Every delivery failed for 3 days; the last one: ${error}`;
-  if (!(await webhooksRepo(s.db).disable(d.webhookId, reason, now))) return false;
+  // Turned off, and the account's other endpoints told (this one is off: not among them), at once.
+  const { disabled, told } = await s.db.transaction(async (tx) => {
+    const row = await webhooksRepo(tx).disable(d.webhookId, reason, now);
+    if (!row) return { disabled: false, told: 0 };
+    const data = { id: row.id, url: row.url, reason, disabledAt: now.toISOString() };
+    return { disabled: true, told: await emitEvent(tx, s, d.accountId, 'webhook.disabled', data) };
+  });
+  if (!disabled) return false;
+  if (told > 0) s.webhooks.kick();
   s.log.warn(
     { webhookId: d.webhookId, accountId: d.accountId, gone },
     gone ? 'webhook disabled: the endpoint answered 410 Gone' : 'webhook disabled after 3 days of failures',

@@ -82,6 +82,14 @@ export const EVENTS = {
     summary: 'The nightly link check found links of a live page broken',
     schema: event('links.broken', v.object({ page: EventPage, links: v.array(BrokenLink) })),
   },
+  'webhook.disabled': {
+    name: 'WebhookDisabledEvent',
+    summary: "One of the account's webhook endpoints was turned off by the service (told to the others)",
+    schema: event(
+      'webhook.disabled',
+      v.object({ id: v.string(), url: v.string(), reason: v.string(), disabledAt: DateTime }),
+    ),
+  },
 } satisfies Record<EventType, { name: string; summary: string; schema: v.GenericSchema }>;
 
 /** The event bodies as named schemas (with the page an event names). */

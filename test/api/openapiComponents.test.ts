@@ -56,7 +56,7 @@ describe('GET /openapi.json: named schemas, headers and webhooks', () => {
   });
 
   it('describes each webhook event with its body and the Standard Webhooks headers', () => {
-    expect(Object.keys(doc.webhooks)).to.have.length(6);
+    expect(Object.keys(doc.webhooks)).to.have.length(7);
     const event = doc.webhooks['page.published'].post;
     expect(event.requestBody.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/PagePublishedEvent',

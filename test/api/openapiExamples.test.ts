@@ -63,6 +63,7 @@ describe('openapi.json examples', () => {
       'page.deleted',
       'page.banned',
       'links.broken',
+      'webhook.disabled',
     ]);
     for (const { name, op } of events) {
       const media = op.requestBody.content['application/json'];

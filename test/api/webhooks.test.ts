@@ -321,22 +321,25 @@ describe('webhooks', () => {
       expect(receiver.deliveries.at(-1)?.json.data.version).to.equal(5);
     });
 
-    it('disables an endpoint at once when it answers 410 Gone, and sends it nothing more', async () => {
+    it('disables an endpoint at once when it answers 410 Gone, tells the others, and sends it nothing more', async () => {
       const a = await createAgentAccount();
       const { id } = await register(a.key, receiver.url, ['page.published']);
-      receiver.always(410);
+      // Another endpoint of the account (the same receiver, another path) hears of it.
+      await register(a.key, `${receiver.url}/watcher`, ['webhook.disabled']);
+      receiver.answer(410);
       await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Gone already' }, { key: a.key });
       await deliver();
-      expect(receiver.deliveries.length).to.be.above(0);
+      await deliver();
       const endpoint = (await api.get(`/api/webhooks/${id}`, { key: a.key })).body;
       expect(endpoint).to.include({ enabled: false });
       expect(endpoint.disabledReason).to.include('410 Gone');
-      const attempts = receiver.deliveries.length;
+      expect(receiver.deliveries.map((d) => d.json.type)).to.deep.equal(['page.published', 'webhook.disabled']);
+      expect(receiver.deliveries[1].json.data).to.deep.include({ id, url: receiver.url, disabledAt: T0.toISOString() });
+      expect(receiver.deliveries[1].json.data.reason).to.include('410 Gone');
       app().clock.advance(8 * 3_600_000);
       await api.patch(`/api/profiles/${a.page.id}`, { bio: 'Not sent' }, { key: a.key });
       await deliver();
-      expect(receiver.deliveries).to.have.length(attempts);
-      receiver.always(null);
+      expect(receiver.deliveries).to.have.length(2);
     });
 
     it("turns off an endpoint whose one delivery failed for 3 days, and e-mails a person's account", async () => {
