@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { createLimiter, type Limiter } from '../core/limiter.js';
 import type { Services } from '../core/services.js';
 import { authenticate, challenges } from '../platform/edge/auth.js';
+import { answerDocument, type HeldDocument, heldDocument } from '../platform/edge/documents.js';
 import { operationLimiters } from '../platform/edge/limits.js';
 import type { RequestState } from '../platform/edge/state.js';
 import { accountRoutes } from './account/routes.js';
@@ -65,17 +66,15 @@ export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEnt
   crawlRoutes(router, s);
   // OpenAPI 3.0.3 at the contract's address, 3.1 (with the webhooks) beside it: one document each,
   // made on first use from the same declarations.
-  const documents: Partial<Record<'3.0' | '3.1', string>> = {};
+  const documents: Partial<Record<'3.0' | '3.1', HeldDocument>> = {};
   const document31 = () => buildOpenApi(routes, s.config);
   router.get('/openapi.json', (ctx) => {
-    ctx.type = 'application/json';
-    documents['3.0'] ??= JSON.stringify(toOpenApi30(document31()), null, 2);
-    ctx.body = documents['3.0'];
+    documents['3.0'] ??= heldDocument(JSON.stringify(toOpenApi30(document31()), null, 2));
+    answerDocument(ctx, 'application/json', documents['3.0']);
   });
   router.get('/openapi-3.1.json', (ctx) => {
-    ctx.type = 'application/json';
-    documents['3.1'] ??= JSON.stringify(document31(), null, 2);
-    ctx.body = documents['3.1'];
+    documents['3.1'] ??= heldDocument(JSON.stringify(document31(), null, 2));
+    answerDocument(ctx, 'application/json', documents['3.1']);
   });
   return { router, multipartPaths: new Set(routes.filter((r) => r.multipart).map((r) => r.path)) };
 }

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import { sitemapFile, sitemapIndex, sitemapSpanOf, siteSitemap } from '../../core/queries/sitemap.js';
 import type { Services } from '../../core/services.js';
+import { answerDocument, type HeldDocument, heldDocument } from '../../platform/edge/documents.js';
 import type { RequestState } from '../../platform/edge/state.js';
 
 const XML = 'application/xml; charset=utf-8';
@@ -35,10 +36,13 @@ export function robotsTxt(baseUrl: string): string {
 }
 
 export function crawlRoutes(router: Router<RequestState>, s: Services) {
+  // Made on first use, with the addresses the configuration has by then.
+  let robots: HeldDocument | undefined;
+  let site: HeldDocument | undefined;
   router.get('/robots.txt', (ctx) => {
-    ctx.type = 'text/plain; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = robotsTxt(s.config.baseUrl);
+    robots ??= heldDocument(robotsTxt(s.config.baseUrl));
+    answerDocument(ctx, 'text/plain; charset=utf-8', robots);
   });
   router.get('/sitemap.xml', async (ctx) => {
     const index = await sitemapIndex(s);
@@ -47,9 +51,9 @@ export function crawlRoutes(router: Router<RequestState>, s: Services) {
     ctx.body = Readable.from(index);
   });
   router.get('/sitemaps/site.xml', (ctx) => {
-    ctx.type = XML;
     ctx.set('Cache-Control', SITEMAP_CACHE);
-    ctx.body = siteSitemap(s);
+    site ??= heldDocument(siteSitemap(s));
+    answerDocument(ctx, XML, site);
   });
   router.get('/sitemaps/:file', async (ctx, next) => {
     const span = sitemapSpanOf(ctx.params.file);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Services } from '../../core/services.js';
+import { answerDocument, type HeldDocument, heldDocument } from '../../platform/edge/documents.js';
 import type { RequestState } from '../../platform/edge/state.js';
 import { llmsTxt, type ToolEntry } from './llms.js';
 
@@ -41,20 +42,28 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi-3.1.json', dom_id: '#
 
 /** `tools`: the MCP tools' declarations, which llms.txt lists. */
 export function docsRoutes(router: Router<RequestState>, s: Services, tools: readonly ToolEntry[]) {
-  const llms = llmsTxt(s.config, tools);
+  // Made on first use, with the addresses the configuration has by then.
+  let llms: HeldDocument | undefined;
+  const page = heldDocument(PAGE);
+  // Swagger UI's files, read on first use (1.5 MB a process that serves no reference would hold).
+  const assets = new Map<string, Promise<HeldDocument>>();
   router.get('/llms.txt', (ctx) => {
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = llms;
+    llms ??= heldDocument(llmsTxt(s.config, tools));
+    answerDocument(ctx, 'text/plain; charset=utf-8', llms);
   });
-  router.get('/docs', (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = PAGE;
-  });
+  router.get('/docs', (ctx) => answerDocument(ctx, 'text/html; charset=utf-8', page));
   router.get('/docs/:asset', async (ctx, next) => {
-    const type = ASSETS[ctx.params.asset];
+    const name = ctx.params.asset;
+    const type = ASSETS[name];
     if (!type) return next();
-    ctx.type = type;
+    if (!assets.has(name)) {
+      const read = name === 'init.js' ? Promise.resolve(INIT) : readFile(path.join(SWAGGER_DIR, name));
+      assets.set(
+        name,
+        read.then((body) => heldDocument(body)),
+      );
+    }
     ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = ctx.params.asset === 'init.js' ? INIT : await readFile(path.join(SWAGGER_DIR, ctx.params.asset));
+    answerDocument(ctx, type, await assets.get(name)!);
   });
 }

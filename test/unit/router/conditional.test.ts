@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { matchesEtag } from '../../../platform/edge/preconditions.js';
 import type { StoredObject } from '../../../platform/store/objects.js';
-import { lastModifiedOf, matchesEtag, notModified } from '../../../router/conditional.js';
+import { lastModifiedOf, notModified } from '../../../router/conditional.js';
 
 const object: StoredObject = {
   body: Buffer.from('<p>page</p>'),
