@@ -145,7 +145,9 @@ export function serveTools(
 ): void {
   const { s, limiter, caller } = o;
   const names = argumentNames(list);
-  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: list }));
+  // An app sees only the tools its grant lets it call (a key sees them all).
+  const listed = caller.scopes === undefined ? list : list.filter((t) => toolAllowed(t.name, caller.scopes));
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const t = tools.find((x) => x.name === request.params.name);
     // A tool that does not exist is a protocol error (the spec's example: -32602), not a tool's.

@@ -61,7 +61,8 @@ const link = {
   /** What reads add (the nightly link check's finding): sent back, it is dropped, so a read block can be sent as it is. */
   linkStatus: v.optional(
     v.pipe(
-      v.unknown(),
+      // As reads give it (LinkStatusOut): an object or null.
+      v.nullable(v.looseObject({})),
       v.transform(() => undefined),
       v.description('Read-only (see the answers); ignored when sent.'),
     ),

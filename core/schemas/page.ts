@@ -37,7 +37,7 @@ const editable = {
 /** What reads add about publishing: sent back, it is dropped, so a read page can be sent as it is. */
 const readOnlyPublishPending = v.optional(
   v.pipe(
-    v.unknown(),
+    v.boolean(),
     v.transform(() => undefined),
     v.description('Read-only (see the answers); ignored when sent.'),
   ),

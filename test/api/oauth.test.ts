@@ -30,14 +30,12 @@ describe('MCP authorization: the rules the flow keeps', () => {
   after(() => receiver.close());
 
   /** A person who approved every scope for a fresh client, and the tokens the client got. */
-  async function connected() {
+  async function connected(scopes: readonly string[] = ['pages:read', 'pages:write', 'stats:read']) {
     const person = await signedUp();
     const c = await readyClient(receiver.uri);
     const flow = await consentOverHttp(person, c.authorize(), {
       decision: 'allow',
-      'pages:read': 'on',
-      'pages:write': 'on',
-      'stats:read': 'on',
+      ...Object.fromEntries(scopes.map((scope) => [scope, 'on'])),
     });
     const tokens = await c.exchange(flow.landing?.searchParams.get('code') ?? '');
     expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
@@ -273,9 +271,21 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect([...SCOPED_TOOLS].sort()).to.deep.equal(TOOLS.map((x) => x.name).sort());
   });
 
-  it('never gives an app a claim link, whatever it was allowed', async () => {
+  it('never gives an app a claim link, whatever it was allowed, nor lists the tool', async () => {
     const { tokens } = await connected();
     const res = await callTool('/mcp/account', 'get_claim_link', {}, tokens.access_token ?? '');
     expect(res.error?.code).to.equal('insufficient_scope');
+    const listed = await mcpCall('/mcp/account', 'tools/list', {}, tokens.access_token ?? '');
+    expect(listed.body.result.tools.map((t: { name: string }) => t.name)).to.not.include('get_claim_link');
+  });
+
+  it('lists to an app only the tools its grant lets it call', async () => {
+    const { tokens } = await connected(['pages:read']);
+    const listed = await mcpCall('/mcp/account', 'tools/list', {}, tokens.access_token ?? '');
+    const names: string[] = listed.body.result.tools.map((t: { name: string }) => t.name);
+    expect(names).to.include.members(['get_me', 'list_pages', 'get_page', 'check_username']);
+    for (const name of ['update_page', 'create_page', 'get_stats', 'delete_page', 'get_claim_link']) {
+      expect(names, name).to.not.include(name);
+    }
   });
 });
