@@ -64,12 +64,12 @@ export function oauthRecordsRepo(db: Queryable) {
       return row;
     },
 
+    /** Marks the record used, at its first use (a later one does not move the time). */
     async consume(kind: string, id: string, now: Date) {
-      await db.query('UPDATE oauth_records SET consumed_at = $3 WHERE kind = $1 AND id_hash = $2', [
-        kind,
-        hashOf(id),
-        now,
-      ]);
+      await db.query(
+        'UPDATE oauth_records SET consumed_at = coalesce(consumed_at, $3) WHERE kind = $1 AND id_hash = $2',
+        [kind, hashOf(id), now],
+      );
     },
 
     async destroy(kind: string, id: string) {

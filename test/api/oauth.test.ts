@@ -86,13 +86,34 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(text).to.match(/assistant[^\n]*: \S+\/mcp\/account,/);
   });
 
-  it('refuses a rotated refresh token, and then the whole grant (replay)', async () => {
+  it('refreshes twice with one refresh token within 30 s (two processes at once): both get tokens, the grant lives on', async () => {
+    const { c, tokens } = await connected();
+    const [one, two] = await Promise.all([
+      c.refresh(tokens.refresh_token ?? ''),
+      c.refresh(tokens.refresh_token ?? ''),
+    ]);
+    expect([one.status, two.status]).to.deep.equal([200, 200]);
+    for (const answer of [one, two]) {
+      const me = await callTool('/mcp/account', 'get_me', {}, answer.body.access_token);
+      expect(me.error, JSON.stringify(me.error)).to.equal(undefined);
+      expect((await c.refresh(answer.body.refresh_token)).status).to.equal(200);
+    }
+  });
+
+  it('refuses a rotated refresh token used again after 30 s, and then the whole grant (replay)', async () => {
     const { c, tokens } = await connected();
     const first = await c.refresh(tokens.refresh_token ?? '');
     expect(first.status).to.equal(200);
-    const replay = await c.refresh(tokens.refresh_token ?? '');
-    expect(replay.status).to.equal(400);
-    expect(replay.body.error).to.equal('invalid_grant');
+    app().clock.advance(31_000);
+    try {
+      const replay = await c.refresh(tokens.refresh_token ?? '');
+      expect(replay.status).to.equal(400);
+      expect(replay.body.error).to.equal('invalid_grant');
+      // The grant went with it: the successor refreshes no more.
+      expect((await c.refresh(first.body.refresh_token)).status).to.equal(400);
+    } finally {
+      app().clock.reset();
+    }
   });
 
   it('refuses its access token on /mcp and on the REST API, which are other resources', async () => {

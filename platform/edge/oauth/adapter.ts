@@ -3,11 +3,19 @@
  * calls one adapter per model (`Client`, `Grant`, `AccessToken`, `RefreshToken`, …); each record
  * is stored by the SHA-256 of its id, and a grant's codes and tokens carry its id so that
  * revoking the grant removes them all at once.
+ *
+ * A refresh token used again within REFRESH_REUSE_GRACE_MS of its first use is taken as unused:
+ * two processes of one client that refresh at once (MCP clients do) each get a new token and the
+ * grant lives on. Used again later, it is what a stolen token looks like: the library revokes the
+ * grant, as OAuth 2.1 asks of a rotated refresh token.
  */
 import type { Services } from '../../../core/services.js';
 import { type OAuthPayload, oauthRecordsRepo } from '../../store/oauthRecords.js';
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** How long after its first use a rotated refresh token still refreshes (a concurrent second refresh). */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
 const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
 
 export function storeAdapter(s: Services) {
@@ -32,9 +40,15 @@ export function storeAdapter(s: Services) {
     }
 
     async find(id: string) {
-      const row = await repo.find(this.kind, id, s.now());
+      const now = s.now();
+      const row = await repo.find(this.kind, id, now);
       if (!row) return undefined;
-      return { ...row.payload, jti: id, ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}) };
+      const inGrace =
+        this.kind === 'RefreshToken' &&
+        row.consumedAt !== null &&
+        now.getTime() - row.consumedAt.getTime() <= REFRESH_REUSE_GRACE_MS;
+      const consumed = row.consumedAt && !inGrace ? { consumed: epoch(row.consumedAt) } : {};
+      return { ...row.payload, jti: id, ...consumed };
     }
 
     async findByUid(uid: string) {
