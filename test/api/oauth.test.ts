@@ -86,6 +86,15 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(text).to.match(/assistant[^\n]*: \S+\/mcp\/account,/);
   });
 
+  it('names itself in the authorization response (iss, RFC 9207) and says so in its metadata', async () => {
+    const person = await signedUp();
+    const c = await readyClient(receiver.uri);
+    const flow = await consentOverHttp(person, c.authorize(), { decision: 'allow', 'pages:read': 'on' });
+    const metadata = await (await fetch(`${app().url}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata.authorization_response_iss_parameter_supported).to.equal(true);
+    expect(flow.landing?.searchParams.get('iss')).to.equal(metadata.issuer);
+  });
+
   it('refreshes twice with one refresh token within 30 s (two processes at once): both get tokens, the grant lives on', async () => {
     const { c, tokens } = await connected();
     const [one, two] = await Promise.all([
