@@ -101,7 +101,7 @@ describe('a page’s address once it serves on its custom domain', () => {
     await app().services.webhooks.settle();
     await deliverDueWebhooks(app().services);
     const published = receiver.deliveries.map((d) => d.json).filter((e) => e.type === 'page.published');
-    expect(published.at(-1)?.object.url).to.equal(`http://${domain}/`);
+    expect(published.at(-1)?.data.url).to.equal(`http://${domain}/`);
 
     const twins = await listMarkdownTwins(app().services, a.accountId);
     expect(twins.map((t) => t.markdownUrl)).to.deep.equal([`http://${domain}/page.md`]);
