@@ -12,6 +12,7 @@ import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../platform/edge/caller.js';
 import type { RequestState } from '../../platform/edge/state.js';
 import { serveResources } from './resources.js';
+import { rpcError } from './rpcError.js';
 import { serveTools, toolList } from './tool.js';
 import { TOOLS } from './tools.js';
 
@@ -59,7 +60,7 @@ function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Cal
  * error, so each registered handler (the SDK's own included) turns that error into the right one.
  */
 function paramsErrorsAreInvalidParams(sdk: McpSdk, server: Server): void {
-  const [, , { ErrorCode, McpError }] = sdk;
+  const [, , { ErrorCode }] = sdk;
   type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
   const handlers = (server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
   if (!(handlers instanceof Map)) throw new Error('the MCP SDK keeps its request handlers elsewhere now');
@@ -69,7 +70,7 @@ function paramsErrorsAreInvalidParams(sdk: McpSdk, server: Server): void {
         return await handle(request, extra);
       } catch (err) {
         if (!Array.isArray((err as { issues?: unknown })?.issues)) throw err;
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}.`);
+        throw rpcError(ErrorCode.InvalidParams, `Invalid params for ${method}.`);
       }
     });
   }

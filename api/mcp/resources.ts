@@ -5,11 +5,12 @@
  * public address of the twin is in the resource's description. Without a key the list is empty.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../../core/caller.js';
 import { AppError } from '../../core/errors.js';
 import { listMarkdownTwins, type MarkdownTwin, readMarkdownTwin } from '../../core/queries/pageMarkdown.js';
 import type { Services } from '../../core/services.js';
+import { rpcError } from './rpcError.js';
 
 const TEMPLATE = 'linkpage://pages/{id}.md';
 const URI = /^linkpage:\/\/pages\/([^/]+)\.md$/;
@@ -21,7 +22,6 @@ export interface ResourceSdk {
   ListResourcesRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').ListResourcesRequestSchema;
   ListResourceTemplatesRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').ListResourceTemplatesRequestSchema;
   ReadResourceRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').ReadResourceRequestSchema;
-  McpError: typeof McpError;
   ErrorCode: typeof ErrorCode;
 }
 
@@ -58,7 +58,7 @@ export function serveResources(server: Server, sdk: ResourceSdk, o: { s: Service
   server.setRequestHandler(sdk.ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     const id = URI.exec(uri)?.[1];
-    const notFound = (why: string) => new sdk.McpError(RESOURCE_NOT_FOUND, `Resource not found: ${why}`, { uri });
+    const notFound = (why: string) => rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${why}`, { uri });
     if (!id) throw notFound(`resources here are ${TEMPLATE}`);
     if (!caller.accountId) throw notFound('reading a page needs an API key (Authorization: Bearer svc_sk_…)');
     try {

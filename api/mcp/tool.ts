@@ -8,7 +8,7 @@
  * input schema does not name is refused, naming it; a tool's errors are error objects.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import type { Caller } from '../../core/caller.js';
@@ -19,6 +19,7 @@ import { toolAllowed } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { issueToError } from '../../core/validation.js';
 import { outageError } from '../../platform/edge/errors.js';
+import { rpcError } from './rpcError.js';
 
 /**
  * What a call does to the world, as MCP's tool annotations say it, so a client knows which
@@ -131,7 +132,6 @@ function argumentNames(list: ReturnType<typeof toolList>): Map<string, readonly 
 export interface ToolSdk {
   ListToolsRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema;
   CallToolRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema;
-  McpError: typeof McpError;
   ErrorCode: typeof ErrorCode;
 }
 
@@ -151,7 +151,7 @@ export function serveTools(
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const t = tools.find((x) => x.name === request.params.name);
     // A tool that does not exist is a protocol error (the spec's example: -32602), not a tool's.
-    if (!t) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!t) throw rpcError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     try {
       if (t.auth === 'key' && !caller.accountId) throw keyRequired();
       if (!toolAllowed(t.name, caller.scopes)) throw new AppError('insufficient_scope', { detail: t.name });

@@ -103,9 +103,9 @@ describe('MCP authorization: the rules the flow keeps', () => {
     ]);
     expect([one.status, two.status]).to.deep.equal([200, 200]);
     for (const answer of [one, two]) {
-      const me = await callTool('/mcp/account', 'get_me', {}, answer.body.access_token);
+      const me = await callTool('/mcp/account', 'get_me', {}, answer.body.access_token ?? '');
       expect(me.error, JSON.stringify(me.error)).to.equal(undefined);
-      expect((await c.refresh(answer.body.refresh_token)).status).to.equal(200);
+      expect((await c.refresh(answer.body.refresh_token ?? '')).status).to.equal(200);
     }
   });
 
@@ -119,7 +119,7 @@ describe('MCP authorization: the rules the flow keeps', () => {
       expect(replay.status).to.equal(400);
       expect(replay.body.error).to.equal('invalid_grant');
       // The grant went with it: the successor refreshes no more.
-      expect((await c.refresh(first.body.refresh_token)).status).to.equal(400);
+      expect((await c.refresh(first.body.refresh_token ?? '')).status).to.equal(400);
     } finally {
       app().clock.reset();
     }
