@@ -19,6 +19,7 @@ import { toolAllowed } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { issueToError } from '../../core/validation.js';
 import { outageError } from '../../platform/edge/errors.js';
+import { outline } from './outline.js';
 import { rpcError } from './rpcError.js';
 
 /**
@@ -111,6 +112,9 @@ function callOf(t: AnyTool, caller: Caller, input: unknown): OperationCall {
   return { accountId: caller.accountId, body: t.pathArgs ? body : input, params };
 }
 
+/** How many levels of an answer's fields tools/list's outputSchema spells out (outline.ts). */
+const OUTPUT_DEPTH = 1;
+
 /** What tools/list answers for `tools`, made once per list (a server is made per request). */
 export function toolList(tools: readonly AnyTool[]) {
   return tools.map((t) => ({
@@ -119,7 +123,8 @@ export function toolList(tools: readonly AnyTool[]) {
     description: t.description,
     // Unknown arguments are refused (serveTools), and the schema says so.
     inputSchema: { ...jsonSchemaOf(t.input), additionalProperties: false },
-    outputSchema: jsonSchemaOf(t.output),
+    // The answer's fields with their types (outline.ts).
+    outputSchema: outline(jsonSchemaOf(t.output), OUTPUT_DEPTH),
     annotations: { title: t.title, ...annotationsOf(t.hints) },
   }));
 }

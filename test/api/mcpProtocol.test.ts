@@ -95,6 +95,26 @@ describe('POST /mcp: tools a client can trust', () => {
     await client.close();
   });
 
+  it('lists the tools in under 45 KB: answers outlined (their fields and types), inputs in full, no input property without a schema', async () => {
+    const res = await post(LIST);
+    const text = await res.text();
+    const { tools } = JSON.parse(text).result as { tools: { name: string; inputSchema: Record<string, unknown> }[] };
+    console.log(`      tools/list: ${text.length.toLocaleString('en')} bytes for ${tools.length} tools`);
+    // 87 KB when six answers spelled the page's shape out in full; the three page inputs alone are ~19 KB.
+    expect(text.length).to.be.below(45_000);
+    const untyped: string[] = [];
+    const walk = (schema: Record<string, any>, at: string) => {
+      for (const [name, property] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+        if (!['type', 'anyOf', 'oneOf', 'enum', 'const'].some((k) => k in property)) untyped.push(`${at}.${name}`);
+        walk(property, `${at}.${name}`);
+      }
+      for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.items ? [schema.items] : [])])
+        walk(member, at);
+    };
+    for (const t of tools) walk(t.inputSchema, t.name);
+    expect(untyped).to.deep.equal([]);
+  });
+
   it('answers every tool with structuredContent that its advertised outputSchema accepts (ajv)', async () => {
     const anonymous = await connect();
     const { tools } = await anonymous.listTools();
