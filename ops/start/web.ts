@@ -29,7 +29,8 @@ export function createWebApp(s: Services): Koa<RequestState> {
     try {
       await next();
     } finally {
-      nameRoute(ctx.req, typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched');
+      const matched = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : undefined;
+      nameRoute(ctx.req, matched ?? ctx.state.routeName ?? 'unmatched');
     }
   });
   // Security headers on every answer (platform/edge/securityHeaders.ts): set first, as MCP writes its own

@@ -9,4 +9,6 @@ export interface RequestState {
   session?: Session | null;
   /** Set when the answer replays an earlier one (nothing was created). */
   replayed?: boolean;
+  /** The route's name in metrics and access lines, for a handler no router matched (the OAuth server's). */
+  routeName?: string;
 }

@@ -71,6 +71,23 @@ describe('GET /metrics', () => {
       expect(text).not.to.include('not-a-real-token-abcdef');
     });
 
+    it("names the OAuth server's answers by their routes, a client's id by its pattern, none as unmatched", async () => {
+      expect((await fetch(`${own.url}/.well-known/oauth-authorization-server`)).status).to.equal(200);
+      const token = await fetch(`${own.url}/oauth/token`, { method: 'POST', body: new URLSearchParams({}) });
+      expect(token.status).to.equal(400);
+      const client = await fetch(`${own.url}/oauth/register/some-client-id-123`);
+      const { text } = await scrape(own.url);
+      expect(text).to.include(
+        'http_request_duration_seconds_count{route="/.well-known/oauth-authorization-server",method="GET",status="200"}',
+      );
+      expect(text).to.include('http_request_duration_seconds_count{route="/oauth/token",method="POST",status="400"}');
+      expect(text).to.include(
+        `http_request_duration_seconds_count{route="/oauth/register/:clientId",method="GET",status="${client.status}"}`,
+      );
+      expect(text).not.to.include('some-client-id-123');
+      expect(text).not.to.match(/route="unmatched",method="(GET|POST)",status="(200|400)"/);
+    });
+
     it('counts page-host answers under the route "page", without a request id on them', async () => {
       const res = await pageRequest('nobody-here', '/', { app: own });
       expect(res.status).to.equal(404);

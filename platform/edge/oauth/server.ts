@@ -34,6 +34,28 @@ const AUTHORIZE = '/oauth/authorize';
 /** Paths the authorization server answers; the rest of the app never sees them. */
 const PATHS = /^\/(oauth\/|\.well-known\/(openid-configuration|oauth-authorization-server)$)/;
 
+/** The OAuth server's routes (routes below), by which metrics and access lines name its answers. */
+const ROUTES = [
+  AUTHORIZE,
+  '/oauth/token',
+  REGISTER,
+  '/oauth/revoke',
+  '/oauth/jwks',
+  '/oauth/logout',
+  '/oauth/introspect',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+];
+
+/** A request's route name: a fixed path, or the pattern of one with an id in it (never the id itself). */
+export function oauthRouteName(path: string): string {
+  if (ROUTES.includes(path)) return path;
+  if (path.startsWith(`${REGISTER}/`)) return `${REGISTER}/:clientId`;
+  if (path.startsWith(`${AUTHORIZE}/`)) return `${AUTHORIZE}/:uid`;
+  if (path.startsWith('/oauth/logout/')) return '/oauth/logout/:step';
+  return '/oauth/:other';
+}
+
 /**
  * The authorization server, loaded and made on first use (the library takes ~200 ms to load,
  * which no process start should pay) for the configured address, and again if it changes.
@@ -190,6 +212,7 @@ export function oauthServer(provider: OAuthProvider, limiter: Limiter): Koa.Midd
   const registrations = limit(limiter, 'oauthRegister', (ctx) => ctx.method === 'POST' && ctx.path === REGISTER);
   return async (ctx, next) => {
     if (!PATHS.test(ctx.path)) return next();
+    ctx.state.routeName = oauthRouteName(ctx.path);
     await registrations(ctx, async () => {
       // RFC 8414's address answers the same metadata as OpenID discovery.
       if (ctx.path === '/.well-known/oauth-authorization-server') ctx.req.url = '/.well-known/openid-configuration';
