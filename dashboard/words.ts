@@ -63,7 +63,21 @@ const TIME_JS = `(() => {
 })();
 `;
 
-/** Serves /dashboard/time.js, which every screen's layout loads. */
+/**
+ * A notice the screen was drawn with (a page created, a setting saved, a form's error) has the
+ * focus once the screen is loaded, so that a screen reader reads it out: a live region says
+ * only what changes in it after the load.
+ */
+const ANNOUNCE_JS = `(() => {
+  const said = document.querySelector('main .alert[role=alert], main .alert[role=status]');
+  if (!said || (document.activeElement && document.activeElement !== document.body)) return;
+  said.tabIndex = -1;
+  said.focus({ preventScroll: true });
+})();
+`;
+
+/** Serves /dashboard/time.js and /dashboard/announce.js, which every screen's layout loads. */
 export function wordsRoutes(router: Router): void {
   serveScript(router, '/dashboard/time.js', TIME_JS);
+  serveScript(router, '/dashboard/announce.js', ANNOUNCE_JS);
 }

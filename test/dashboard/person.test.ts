@@ -16,6 +16,7 @@ const PUBLIC = [
   '/dashboard/webauthn.js',
   '/dashboard/passkeys.js',
   '/dashboard/time.js',
+  '/dashboard/announce.js',
   '/dashboard/htmx.js',
   '/dashboard/sortable.js',
   '/dashboard/editor.js',

@@ -1,0 +1,80 @@
+/**
+ * The dashboard from the keyboard: a skip link is the first stop of every screen and takes the
+ * focus to the content; a notice the screen was drawn with has the focus once it is loaded, so
+ * a screen reader reads it; the editor's preview shows where the focus is.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { dashboardBrowser } from '../helpers/browser.js';
+import { uniqueName } from '../helpers/factories.js';
+import { app } from '../helpers/hooks.js';
+
+/** What has the focus: its tag, id and text, in short. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return { tag: el?.tagName.toLowerCase(), id: el?.id ?? '', text: (el?.textContent ?? '').trim().slice(0, 60) };
+  });
+
+describe('the dashboard from the keyboard', function () {
+  this.timeout(120_000);
+  const { freshPage, signUp } = dashboardBrowser();
+
+  it('makes a skip link the first Tab stop of every screen, taking the focus to the content', async () => {
+    const page = await freshPage({ width: 1440, height: 900 });
+    const screens = ['/login', '/signup'];
+    for (const path of screens) {
+      await page.goto(`${app().url}${path}`);
+      await page.keyboard.press('Tab');
+      expect(await focused(page), path).to.include({ tag: 'a', text: 'Skip to the content' });
+      await page.keyboard.press('Enter');
+      expect((await focused(page)).id, path).to.equal('main');
+    }
+    await signUp(page);
+    await page.getByLabel(/^Name/).fill(uniqueName('keys'));
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    const editor = new URL(page.url()).pathname;
+    for (const path of [
+      '/dashboard',
+      editor,
+      `${editor}/stats`,
+      `${editor}/history`,
+      '/dashboard/keys',
+      '/dashboard/webhooks',
+      '/dashboard/account',
+    ]) {
+      await page.goto(`${app().url}${path}`);
+      await page.keyboard.press('Tab');
+      expect(await focused(page), path).to.include({ tag: 'a', text: 'Skip to the content' });
+      const skip = (await page.locator('a.skip').boundingBox())!;
+      expect(skip.y, `${path}: shown when it has the focus`).to.be.at.least(0);
+      await page.keyboard.press('Enter');
+      expect((await focused(page)).id, path).to.equal('main');
+    }
+  });
+
+  it('gives the focus to a notice the screen was drawn with, so that it is read out', async () => {
+    const page = await freshPage({ width: 1440, height: 900 });
+    await signUp(page);
+    await page.getByLabel(/^Name/).fill(uniqueName('said'));
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/notice=page-created/);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('alert'));
+    expect((await focused(page)).text).to.match(/^Your new page is live/);
+  });
+
+  it("rings the editor's phone when its preview has the focus", async () => {
+    const page = await freshPage({ width: 1440, height: 900 });
+    await signUp(page);
+    await page.getByLabel(/^Name/).fill(uniqueName('ring'));
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    const ring = () => page.locator('.phone .screen').evaluate((el) => getComputedStyle(el).boxShadow);
+    const before = await ring();
+    await page.locator('.phone iframe.shown').focus();
+    const after = await ring();
+    expect(after).to.not.equal(before);
+    expect(after, 'the accent').to.include('67, 56, 202');
+  });
+});
