@@ -56,8 +56,23 @@ export function dailyChart(days: Day[], series: Series = 'views'): string {
   const label =
     `${series === 'views' ? 'Views' : 'Taps'} a day from ${days[0]?.date} to ${days[days.length - 1]?.date}: ` +
     `${number(total)} in all` +
-    (busiest ? `, the most on ${busiest.date} (${number(busiest[series])}).` : '.');
+    (busiest ? `, the most on ${busiest.date} (${number(busiest[series])}).` : '.') +
+    ' Every day is in the table below the charts.';
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">${grid}${bars}${ticks}</svg>`;
+}
+
+/**
+ * The charts' days as a table (views, unique visitors and taps a day), closed under a summary:
+ * what the bars show, day by day, for a screen reader or anyone who wants the numbers.
+ */
+export function dailyTable(days: Day[]): string {
+  const rows = days
+    .map(
+      (d) =>
+        `<tr><th scope="row">${escapeHtml(d.date)}</th><td>${number(d.views)}</td><td>${number(d.uniques)}</td><td>${number(d.taps)}</td></tr>`,
+    )
+    .join('');
+  return `<details class="card days"><summary>Every day as a table</summary><table><caption class="sr-only">Views, unique visitors and taps a day</caption><thead><tr><th scope="col">Day</th><th scope="col">Views</th><th scope="col">Unique</th><th scope="col">Taps</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
 /** 1, 2 or 5 times a power of ten, at least n. */

@@ -10,7 +10,7 @@ import type Koa from 'koa';
 import { statsCsv } from '../core/presenters/statsCsv.js';
 import { pageStats, statsDates } from '../core/queries/stats.js';
 import { previousDates } from '../core/rules/statsRange.js';
-import { dailyChart } from './chart.js';
+import { dailyChart, dailyTable } from './chart.js';
 import type { DashboardContext } from './context.js';
 import { blockTitle } from './forms.js';
 import { changeInWords, percentInWords, previousInWords } from './statsWords.js';
@@ -112,7 +112,11 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
         csvUrl: `/dashboard/pages/${row.id}/stats.csv?${query}`,
         headline,
         previous,
-        charts: { views: dailyChart(stats.daily, 'views'), taps: dailyChart(stats.daily, 'taps') },
+        charts: {
+          views: dailyChart(stats.daily, 'views'),
+          taps: dailyChart(stats.daily, 'taps'),
+          table: dailyTable(stats.daily),
+        },
         breakdowns: [
           { id: 'referrers', title: 'Where visitors came from', bars: bars(views(stats.referrers)) },
           { id: 'countries', title: 'Countries', bars: bars(views(stats.countries), countryName) },

@@ -131,8 +131,12 @@ describe('dashboard statistics: breakdowns, range, CSV', () => {
     expect((res.html.match(/<rect class="v"/g) ?? []).length).to.equal(7);
     expect((res.html.match(/<rect class="k"/g) ?? []).length).to.equal(7);
     expect(res.html).to.match(
-      /aria-label="Taps a day from 2026-06-06 to 2026-06-12: 2 in all, the most on 2026-06-12 \(2\)\."/,
+      /aria-label="Taps a day from 2026-06-06 to 2026-06-12: 2 in all, the most on 2026-06-12 \(2\)\. Every day is in the table below the charts\."/,
     );
+    // The charts' text alternative: every day in a table, views, unique visitors and taps.
+    const days = /<details class="card days">[\s\S]*?<\/details>/.exec(res.html)![0];
+    expect((days.match(/<tr><th scope="row">2026-06-\d\d<\/th>/g) ?? []).length).to.equal(7);
+    expect(days).to.include('<tr><th scope="row">2026-06-12</th>');
     expect(barsOf(res.html, 'links')).to.deep.equal(['My shop 2']);
     // A custom range is compared with as many days before it.
     const custom = await person.get(`/dashboard/pages/${id}/stats?from=2026-06-10&to=2026-06-12`);
