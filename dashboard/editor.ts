@@ -235,9 +235,11 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
         const block = row.blocks[index];
         switch (f.action) {
           case 'up':
-          case 'down': {
-            const to = f.action === 'up' ? index - 1 : index + 1;
-            if (to >= 0 && to < blocks.length) [blocks[index], blocks[to]] = [blocks[to], blocks[index]];
+          case 'down':
+          case 'top':
+          case 'bottom': {
+            const to = { up: index - 1, down: index + 1, top: 0, bottom: blocks.length - 1 }[f.action];
+            if (to >= 0 && to < blocks.length) blocks.splice(to, 0, ...blocks.splice(index, 1));
             return { blocks: blocks.map((b, i) => ({ ...(b as Block), order: i })) };
           }
           case 'toggle':
@@ -258,7 +260,9 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
         const id = ctx.params.blockId;
         const action = (ctx.request.body as Form | undefined)?.action;
         // What happened, said on the editor in words (and to screen readers): moved, or deleted with undo.
-        if (action === 'up' || action === 'down') return `?moved=${id}#block-${id}`;
+        if (action === 'up' || action === 'down' || action === 'top' || action === 'bottom') {
+          return `?moved=${id}#block-${id}`;
+        }
         if (action === 'delete') return `?deleted=${id}&from=${row.version}#blocks-title`;
         return `#block-${id}`;
       },

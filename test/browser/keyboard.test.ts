@@ -77,4 +77,28 @@ describe('the dashboard from the keyboard', function () {
     expect(after).to.not.equal(before);
     expect(after, 'the accent').to.include('67, 56, 202');
   });
+
+  it('moves a block to the top or the bottom in one step, in place, saying where it went', async () => {
+    const page = await freshPage({ width: 1440, height: 900 });
+    await signUp(page);
+    await page.getByLabel(/^Name/).fill(uniqueName('moves'));
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    await page
+      .getByLabel(/^Links/)
+      .fill('One https://one.example.com/\nTwo https://two.example.com/\nThree https://three.example.com/');
+    await page.getByRole('button', { name: 'Add these links' }).click();
+    await page.locator('.blocks > li').nth(2).waitFor();
+    let loads = 0;
+    page.on('load', () => loads++);
+    const titles = () => page.locator('.blocks > li strong').allTextContents();
+    await page.getByRole('button', { name: 'Move to top: Three (block 3)' }).click();
+    await page.getByRole('status').filter({ hasText: 'Moved “Three” to place 1 of 3.' }).waitFor();
+    expect(await titles()).to.deep.equal(['Three', 'One', 'Two']);
+    await page.getByRole('button', { name: 'Move to bottom: Three (block 1)' }).click();
+    await page.getByRole('status').filter({ hasText: 'Moved “Three” to place 3 of 3.' }).waitFor();
+    expect(await titles()).to.deep.equal(['One', 'Two', 'Three']);
+    expect(await page.getByRole('button', { name: 'Move to top: One (block 1)' }).isDisabled()).to.equal(true);
+    expect(loads, 'no full load').to.equal(0);
+  });
 });
