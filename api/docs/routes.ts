@@ -58,10 +58,10 @@ export function docsRoutes(router: Router<RequestState>, s: Services, tools: rea
     if (!type) return next();
     if (!assets.has(name)) {
       const read = name === 'init.js' ? Promise.resolve(INIT) : readFile(path.join(SWAGGER_DIR, name));
-      assets.set(
-        name,
-        read.then((body) => heldDocument(body)),
-      );
+      const held = read.then((body) => heldDocument(body));
+      // A read that failed is tried again by the next request, not kept.
+      held.catch(() => assets.delete(name));
+      assets.set(name, held);
     }
     ctx.set('Cache-Control', 'public, max-age=86400');
     answerDocument(ctx, type, await assets.get(name)!);

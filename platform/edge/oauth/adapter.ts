@@ -15,7 +15,7 @@ import { type OAuthPayload, oauthRecordsRepo } from '../../store/oauthRecords.js
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** How long after its first use a rotated refresh token still refreshes (a concurrent second refresh). */
-export const REFRESH_REUSE_GRACE_MS = 30_000;
+const REFRESH_REUSE_GRACE_MS = 30_000;
 const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
 
 export function storeAdapter(s: Services) {

@@ -48,7 +48,7 @@ const ROUTES = [
 ];
 
 /** A request's route name: a fixed path, or the pattern of one with an id in it (never the id itself). */
-export function oauthRouteName(path: string): string {
+function oauthRouteName(path: string): string {
   if (ROUTES.includes(path)) return path;
   if (path.startsWith(`${REGISTER}/`)) return `${REGISTER}/:clientId`;
   if (path.startsWith(`${AUTHORIZE}/`)) return `${AUTHORIZE}/:uid`;
