@@ -13,7 +13,7 @@
  *   npm run templates:check -- --seed=1234       the random pages of that seed again
  *   npm run templates:check -- --random=50       random pages a template (CI: 4, seed CI_SEED)
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TemplateId } from '../../core/schemas/fields.js';
 import { WIDTHS } from './templatesCheckBrowser.js';
@@ -66,7 +66,12 @@ if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 0) {
   process.stderr.write('--seed and --random take whole numbers\n');
   process.exit(2);
 }
-if (shots) await rm(shots, { recursive: true, force: true });
+// A run over every template starts the folder afresh; a run over some replaces their pictures only.
+if (shots && asked.length === 0) await rm(shots, { recursive: true, force: true });
+else if (shots) {
+  const theirs = (file: string) => asked.some((id) => file.startsWith(`${id}-`));
+  for (const file of (await readdir(shots).catch(() => [])).filter(theirs)) await rm(path.join(shots, file));
+}
 
 const started = performance.now();
 const rows = await checkTemplates({
