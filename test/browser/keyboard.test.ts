@@ -6,7 +6,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { dashboardBrowser } from '../helpers/browser.js';
-import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 
 /** What has the focus: its tag, id and text, in short. */
@@ -18,7 +17,7 @@ const focused = (page: Page) =>
 
 describe('the dashboard from the keyboard', function () {
   this.timeout(120_000);
-  const { freshPage, signUp } = dashboardBrowser();
+  const { freshPage, signUpWithPage } = dashboardBrowser();
 
   it('makes a skip link the first Tab stop of every screen, taking the focus to the content', async () => {
     const page = await freshPage({ width: 1440, height: 900 });
@@ -30,11 +29,7 @@ describe('the dashboard from the keyboard', function () {
       await page.keyboard.press('Enter');
       expect((await focused(page)).id, path).to.equal('main');
     }
-    await signUp(page);
-    await page.getByLabel(/^Name/).fill(uniqueName('keys'));
-    await page.getByRole('button', { name: 'Create page' }).click();
-    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
-    const editor = new URL(page.url()).pathname;
+    const editor = await signUpWithPage(page, 'keys');
     for (const path of [
       '/dashboard',
       editor,
@@ -56,9 +51,7 @@ describe('the dashboard from the keyboard', function () {
 
   it('gives the focus to a notice the screen was drawn with, so that it is read out', async () => {
     const page = await freshPage({ width: 1440, height: 900 });
-    await signUp(page);
-    await page.getByLabel(/^Name/).fill(uniqueName('said'));
-    await page.getByRole('button', { name: 'Create page' }).click();
+    await signUpWithPage(page, 'said');
     await page.waitForURL(/notice=page-created/);
     await page.waitForFunction(() => document.activeElement?.classList.contains('alert'));
     expect((await focused(page)).text).to.match(/^Your new page is live/);
@@ -66,10 +59,7 @@ describe('the dashboard from the keyboard', function () {
 
   it("rings the editor's phone when its preview has the focus", async () => {
     const page = await freshPage({ width: 1440, height: 900 });
-    await signUp(page);
-    await page.getByLabel(/^Name/).fill(uniqueName('ring'));
-    await page.getByRole('button', { name: 'Create page' }).click();
-    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    await signUpWithPage(page, 'ring');
     const ring = () => page.locator('.phone .screen').evaluate((el) => getComputedStyle(el).boxShadow);
     const before = await ring();
     await page.locator('.phone iframe.shown').focus();
@@ -80,10 +70,7 @@ describe('the dashboard from the keyboard', function () {
 
   it('moves a block to the top or the bottom in one step, in place, saying where it went', async () => {
     const page = await freshPage({ width: 1440, height: 900 });
-    await signUp(page);
-    await page.getByLabel(/^Name/).fill(uniqueName('moves'));
-    await page.getByRole('button', { name: 'Create page' }).click();
-    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    await signUpWithPage(page, 'moves');
     await page
       .getByLabel(/^Links/)
       .fill('One https://one.example.com/\nTwo https://two.example.com/\nThree https://three.example.com/');

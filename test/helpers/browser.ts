@@ -40,6 +40,15 @@ export async function screenshot(target: Page | Locator, name: string): Promise<
  * Chromium for a describe block that drives the dashboard: launched before its tests, closed
  * after, and every console error a page shows fails the test it happened in.
  */
+/** Signs up through the form and waits for the dashboard. */
+async function signUp(page: Page, email = `${uniqueName('person')}@example.com`, password = 'correct horse battery') {
+  await page.goto(`${app().url}/signup`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/dashboard/);
+}
+
 export function dashboardBrowser() {
   let browser: Browser;
   let consoleErrors: string[] = [];
@@ -100,13 +109,15 @@ export function dashboardBrowser() {
       consoleErrors = consoleErrors.filter((e) => !expected.test(e));
     },
 
-    /** Signs up through the form and waits for the dashboard. */
-    async signUp(page: Page, email = `${uniqueName('person')}@example.com`, password = 'correct horse battery') {
-      await page.goto(`${app().url}/signup`);
-      await page.getByLabel('E-mail').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await page.waitForURL(/\/dashboard/);
+    signUp,
+
+    /** Signs up, makes a first page named from `prefix` in the dashboard's form, and waits for its editor; its path. */
+    async signUpWithPage(page: Page, prefix: string): Promise<string> {
+      await signUp(page);
+      await page.getByLabel(/^Name/).fill(uniqueName(prefix));
+      await page.getByRole('button', { name: 'Create page' }).click();
+      await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+      return new URL(page.url()).pathname;
     },
   };
 }
