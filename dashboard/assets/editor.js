@@ -159,7 +159,8 @@
 
   /** Tapping a picture sets its focus point in the form's fields (which keyboards use as before). */
   function focusPickers() {
-    for (const pick of document.querySelectorAll('.focus-pick[hidden]')) {
+    for (const pick of document.querySelectorAll('.focus-pick:not([data-bound])')) {
+      pick.dataset.bound = '';
       const form = pick.closest('form');
       const x = form.querySelector('[name=x]');
       const y = form.querySelector('[name=y]');
@@ -182,7 +183,10 @@
       x.addEventListener('input', place);
       y.addEventListener('input', place);
       place();
-      pick.hidden = false;
+      // Shown once the picture has its size: a tap on a picture still loading would be measured against no height.
+      const img = pick.querySelector('img');
+      if (img.complete && img.naturalHeight > 0) pick.hidden = false;
+      else img.addEventListener('load', () => (pick.hidden = false), { once: true });
     }
   }
 

@@ -57,6 +57,7 @@ describe('the dashboard in Chromium', function () {
     await page.getByRole('status').filter({ hasText: 'Image saved and published.' }).waitFor();
     // The focus point by a tap on the picture, 30 % across and 20 % down.
     const picture = page.locator('form.focus .focus-pick img').first();
+    await picture.waitFor();
     const box = (await picture.boundingBox())!;
     await picture.click({ position: { x: box.width * 0.3, y: box.height * 0.2 } });
     expect(Number(await page.locator('#avatar-x').inputValue())).to.be.closeTo(30, 1);

@@ -56,7 +56,7 @@ export interface Cluster {
   s3: { stop(): Promise<void>; stall(): Promise<void>; start(): Promise<void> };
   /** The settings every process shares (what /etc/linkpage/linkpage.env would hold): no ROLE, PORT or DATA_DIR. */
   env: NodeJS.ProcessEnv;
-  /** Each process's last lines, for a failing test's report. */
+  /** Each process's last lines and first warnings and errors, for a failing test's report. */
   logs(tail?: number): string;
   close(): Promise<void>;
 }
@@ -180,8 +180,7 @@ export async function startCluster(
     puts,
     s3,
     env,
-    logs: (tail = 30) =>
-      processes.map((p) => `--- ${p.name} (${state(p)})\n${p.lines.slice(-tail).join('\n')}`).join('\n'),
+    logs: (tail = 30) => processes.map((p) => `--- ${p.name} (${state(p)})\n${report(p.lines, tail)}`).join('\n'),
     async close() {
       await Promise.all(processes.map((p) => p.stop()));
       await cluster.varnish?.stop();
@@ -204,6 +203,27 @@ export async function startCluster(
     throw new Error(`${(err as Error).message}\n${logs}`);
   }
   return cluster;
+}
+
+/**
+ * A process's last lines, after the first of its earlier warnings and errors (pino's levels 40
+ * and up), each kind once: a failure under load is often far above the last lines.
+ */
+function report(lines: string[], tail: number): string {
+  const last = lines.slice(-tail);
+  const kinds = new Set<string>();
+  const earlier: string[] = [];
+  for (const line of lines.slice(0, -tail || undefined)) {
+    const level = /"level":(\d+)/.exec(line);
+    const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line;
+    if (!level || Number(level[1]) < 40 || kinds.has(msg) || earlier.length >= 10) continue;
+    kinds.add(msg);
+    earlier.push(line.slice(0, 4_000));
+  }
+  return [
+    ...(earlier.length ? ['(earlier warnings and errors, the first of each)', ...earlier, '(the last lines)'] : []),
+    ...last,
+  ].join('\n');
 }
 
 /** alive, or how it ended: a process killed from outside (SIGKILL, a crash) leaves no line of its own. */
