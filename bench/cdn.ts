@@ -1,7 +1,7 @@
 /**
  * The page host behind Varnish (ops/deploy/varnish/default.vcl), on loopback, the app as `npm start`
  * runs it (embedded default, CDN=varnish): cached page views per second next to nginx serving
- * the same HTML file from disk (same load tool, rounds alternating), the hit ratio of a view load
+ * the same HTML file from disk with the same headers (same load tool, rounds alternating), the hit ratio of a view load
  * over many pages while they are edited, and the time from a PATCH to its new HTML through
  * Varnish next to the same straight from the page host.
  */
@@ -18,15 +18,56 @@ import { call, closeConnections } from './call.js';
 import { embeddedApp } from './embedded.js';
 import { percentile } from './stats.js';
 
-/** nginx serving one folder on a free port, in the foreground. */
-async function startNginx(root: string): Promise<{ port: number; stop(): Promise<void> }> {
+/** Headers a server writes of its own (or of the copy it serves): not copied onto nginx's answer. */
+const OWN_HEADERS = new Set([
+  'date',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'age',
+  'accept-ranges',
+  'x-cache',
+  'x-varnish',
+  'via',
+  'etag',
+  'last-modified',
+  'content-type',
+]);
+
+/** The headers of an answer as nginx `add_header` lines (double-quoted, as nginx reads them). */
+function addHeaders(headers: http.IncomingHttpHeaders): string {
+  return Object.entries(headers)
+    .filter(([name]) => !OWN_HEADERS.has(name))
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]))
+    .map(([name, v]) => `add_header ${name} "${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}" always;`)
+    .join(' ');
+}
+
+/** The answer to a GET, with its headers. */
+function get(port: number, pathname: string, headers: Record<string, string>) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * nginx serving one folder on a free port, in the foreground, with `headers` on every answer
+ * (the page's own, so that both servers send the same bytes).
+ */
+async function startNginx(root: string, headers: string): Promise<{ port: number; stop(): Promise<void> }> {
   const port = await freePort();
   const conf = path.join(root, 'nginx.conf');
   await writeFile(
     conf,
     `worker_processes 2;\npid ${root}/nginx.pid;\nerror_log ${root}/error.log;\nevents { worker_connections 1024; }\n` +
       `http { access_log off; client_body_temp_path ${root}; proxy_temp_path ${root}; fastcgi_temp_path ${root}; uwsgi_temp_path ${root}; scgi_temp_path ${root};\n` +
-      `  server { listen 127.0.0.1:${port}; root ${root}; location / { default_type text/html; } } }\n`,
+      `  server { listen 127.0.0.1:${port}; root ${root}; location / { default_type 'text/html; charset=utf-8'; etag off; ${headers} } } }\n`,
   );
   const child: ChildProcess = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
   for (let i = 0; i < 50; i++) {
@@ -58,10 +99,29 @@ async function load(port: number, requests: { path: string; headers: Record<stri
   return result.requests.average;
 }
 
+/**
+ * The floor under the shipped VCL: Varnish keeping the router's answer and serving it, its own
+ * rules doing nothing else (no host checks, no Accept or Accept-Encoding reduced, no headers
+ * removed, no backend chosen by a director).
+ */
+function floorVcl(router: { host: string; port: number }): string {
+  return [
+    'vcl 4.1;',
+    `backend router1 { .host = "${router.host}"; .port = "${router.port}"; }`,
+    'sub vcl_recv { return (hash); }',
+    'sub vcl_backend_response { set beresp.ttl = 1h; return (deliver); }',
+    '',
+  ].join('\n');
+}
+
 export interface CdnBench {
   varnishRps: number;
   nginxRps: number;
   ratios: number[];
+  /** The same page through the shipped VCL with two varnishlog readers, as the tests run it. */
+  loggedRps: number;
+  /** Through the floor VCL (floorVcl). */
+  floorRps: number;
   hitRatio: number;
   hits: number;
   misses: number;
@@ -86,13 +146,15 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
   // nginx's workers (user nobody when started as root) read the page from here.
   await chmod(root, 0o755);
   let varnish: Varnish | undefined;
+  let logged: Varnish | undefined;
+  let floor: Varnish | undefined;
   let nginx: { stop(): Promise<void>; port: number } | undefined;
   try {
-    varnish = await startVarnish({
-      routers: [{ host: '127.0.0.1', port }],
-      pageDomain: 'pages.test',
-      port: varnishPort,
-    });
+    const routers = [{ host: '127.0.0.1', port }];
+    // As deployed: nothing reads its shared log (an operator's varnishncsa would, at a cost).
+    varnish = await startVarnish({ routers, pageDomain: 'pages.test', port: varnishPort, logReaders: false });
+    logged = await startVarnish({ routers, pageDomain: 'pages.test' });
+    floor = await startVarnish({ routers, pageDomain: 'pages.test', vcl: floorVcl(routers[0]), logReaders: false });
     const json = { 'content-type': 'application/json' };
     const blocks = Array.from({ length: 20 }, (_, i) => ({
       type: 'link',
@@ -116,21 +178,28 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
     const auth = (p: { key: string }) => ({ ...json, authorization: `Bearer ${p.key}` });
     const host = (name: string) => ({ host: `${name}.pages.test`, accept: 'text/html' });
 
-    // (a) One cached page through Varnish, and the same bytes from disk through nginx.
-    const page = await call(varnishPort, 'GET', '/', host(pages[0].name));
-    await writeFile(path.join(root, 'index.html'), page.text);
-    nginx = await startNginx(root);
+    // (a) One cached page through Varnish, and the same bytes from disk through nginx; the
+    // shipped VCL with log readers and the floor VCL beside them.
+    const page = await get(varnishPort, '/', host(pages[0].name));
+    await writeFile(path.join(root, 'index.html'), page.body);
+    nginx = await startNginx(root, addHeaders(page.headers));
     const one = [{ path: '/', headers: host(pages[0].name) }];
     const ratios: number[] = [];
     let varnishRps = 0;
     let nginxRps = 0;
+    let loggedRps = 0;
+    let floorRps = 0;
     for (let i = 0; i < rounds; i++) {
       const v = await load(varnishPort, one, seconds);
       const n = await load(nginx.port, [{ path: '/index.html', headers: {} }], seconds);
+      loggedRps += (await load(logged.port, one, seconds)) / rounds;
+      floorRps += (await load(floor.port, one, seconds)) / rounds;
       varnishRps += v / rounds;
       nginxRps += n / rounds;
       ratios.push(v / n);
     }
+    await logged.stop();
+    await floor.stop();
 
     // (b) Views over every page while pages are edited (each edit purges one page).
     const before = await varnish.stats();
@@ -180,6 +249,8 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
       varnishRps,
       nginxRps,
       ratios,
+      loggedRps,
+      floorRps,
       hitRatio: hits / (hits + misses),
       hits,
       misses,
@@ -191,6 +262,8 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
   } finally {
     await nginx?.stop();
     await varnish?.stop();
+    await logged?.stop();
+    await floor?.stop();
     server.close();
     closeConnections();
     await app.close();

@@ -25,6 +25,13 @@ export interface VarnishOptions {
   purgers?: string[];
   /** The port to listen on (a free one by default; given when the service must know it first). */
   port?: number;
+  /**
+   * false: no varnishlog reading the shared log (`failures()` and `sick()` then know nothing), as a
+   * benchmark wants it: reading and grouping every request's records takes a core's share.
+   */
+  logReaders?: boolean;
+  /** A VCL of its own instead of the shipped one (a benchmark's floor). */
+  vcl?: string;
 }
 
 export interface Varnish {
@@ -91,7 +98,7 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
   // Run as root, varnishd reads the VCL as its own unprivileged user.
   await chmod(dir, 0o755);
   const vcl = path.join(dir, 'default.vcl');
-  await writeFile(vcl, await vclFor(o), { mode: 0o644 });
+  await writeFile(vcl, o.vcl ?? (await vclFor(o)), { mode: 0o644 });
   const port = o.port ?? (await freePort());
   const work = path.join(dir, 'work');
   const child: ChildProcess = spawn(
@@ -135,26 +142,29 @@ export async function startVarnish(o: VarnishOptions): Promise<Varnish> {
 
   // varnishlog reads the shared log from now on, keeping only the requests answered 5xx.
   const failuresFile = path.join(dir, 'failures.log');
-  log = spawn(VARNISHLOG, ['-n', work, '-g', 'request', '-q', 'RespStatus >= 500', '-w', failuresFile, '-A', '-u'], {
-    stdio: 'ignore',
-  });
-  log.on('error', () => {}); // no varnishlog: failures() says so
-  // And each probe's result from now on.
   const lastProbe = new Map<string, string>();
-  health = spawn(VARNISHLOG, ['-n', work, '-g', 'raw', '-i', 'Backend_health', '-u'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  health.on('error', () => {});
-  let partial = '';
-  health.stdout?.on('data', (c: Buffer) => {
-    const lines = (partial + c.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      // "0 Backend_health - router1 Went sick -------- 1 2 3 …" (its VCL's name first on some versions)
-      const m = /Backend_health\s+-\s+(?:[^\s.]+\.)?(\S+)\s+(?:Still|Went|Back)\s+(healthy|sick)\b/.exec(line);
-      if (m) lastProbe.set(m[1], m[2]);
-    }
-  });
+  if (o.logReaders !== false) readLogs();
+  function readLogs() {
+    log = spawn(VARNISHLOG, ['-n', work, '-g', 'request', '-q', 'RespStatus >= 500', '-w', failuresFile, '-A', '-u'], {
+      stdio: 'ignore',
+    });
+    log.on('error', () => {}); // no varnishlog: failures() says so
+    // And each probe's result from now on.
+    health = spawn(VARNISHLOG, ['-n', work, '-g', 'raw', '-i', 'Backend_health', '-u'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    health.on('error', () => {});
+    let partial = '';
+    health.stdout?.on('data', (c: Buffer) => {
+      const lines = (partial + c.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        // "0 Backend_health - router1 Went sick -------- 1 2 3 …" (its VCL's name first on some versions)
+        const m = /Backend_health\s+-\s+(?:[^\s.]+\.)?(\S+)\s+(?:Still|Went|Back)\s+(healthy|sick)\b/.exec(line);
+        if (m) lastProbe.set(m[1], m[2]);
+      }
+    });
+  }
 
   return {
     port,
