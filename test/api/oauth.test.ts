@@ -297,6 +297,27 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(confidential.client_secret).to.be.a('string').with.length.above(30);
   });
 
+  it('answers a registration with its registration_client_uri and a token that reads the client back (RFC 7592), as connectors expect', async () => {
+    const found = await discover('/mcp/account');
+    const res = await fetch(found.server.registration_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
+      body: JSON.stringify({ client_name: 'Connector', redirect_uris: [receiver.uri] }),
+    });
+    expect(res.status).to.equal(201);
+    const client = await res.json();
+    expect(client.registration_client_uri).to.be.a('string');
+    expect(new URL(client.registration_client_uri).pathname).to.match(new RegExp(`/${client.client_id}$`));
+    expect(client.registration_access_token).to.be.a('string');
+    const read = await fetch(client.registration_client_uri, {
+      headers: { authorization: `Bearer ${client.registration_access_token}` },
+    });
+    expect(read.status).to.equal(200);
+    expect(await read.json()).to.include({ client_id: client.client_id, client_name: 'Connector' });
+    const refused = await fetch(client.registration_client_uri, { headers: { authorization: 'Bearer nonsense' } });
+    expect(refused.status).to.equal(401);
+  });
+
   it('knows what every tool needs', () => {
     expect([...SCOPED_TOOLS].sort()).to.deep.equal(TOOLS.map((x) => x.name).sort());
   });
