@@ -6,7 +6,7 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { SCOPE_NAMES } from '../../core/rules/scopes.js';
+import { knownScopes, missingScope, SCOPE_NAMES } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { keyAuth } from '../../platform/edge/auth.js';
 import { tokenAuth } from '../../platform/edge/oauth/grants.js';
@@ -19,9 +19,44 @@ import type { RequestState } from '../../platform/edge/state.js';
  * `scope`, which MCP clients read to ask for what the tools need: all of them, chosen by the
  * person on the consent screen).
  */
-export function bearerChallenge(resourceMetadata: string, error?: 'invalid_token'): string {
-  const scope = SCOPE_NAMES.join(' ');
-  return `Bearer resource_metadata="${resourceMetadata}", scope="${scope}"${error ? `, error="${error}"` : ''}`;
+export function bearerChallenge(
+  resourceMetadata: string,
+  error?: 'invalid_token' | 'insufficient_scope',
+  scopes: readonly string[] = SCOPE_NAMES,
+): string {
+  return `Bearer resource_metadata="${resourceMetadata}", scope="${scopes.join(' ')}"${error ? `, error="${error}"` : ''}`;
+}
+
+/** The tools a JSON-RPC body (one message or a batch) calls. */
+function toolsCalled(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    const message = m as { method?: unknown; params?: { name?: unknown } } | null;
+    return message?.method === 'tools/call' && typeof message.params?.name === 'string' ? [message.params.name] : [];
+  });
+}
+
+/**
+ * A call of a tool the app's grant lacks the scope for is a step-up (MCP's scope challenge,
+ * RFC 6750 §3.1): 403 with `error="insufficient_scope"` and the scopes to ask for, those the
+ * grant holds with the ones missing, so that the person's consent adds to it.
+ */
+function stepUp(ctx: Koa.Context, resourceMetadata: string, held: readonly string[]): boolean {
+  const missing = [...new Set(toolsCalled(ctx.request.body).flatMap((t) => missingScope(t, held) ?? []))];
+  if (missing.length === 0) return false;
+  const scopes = knownScopes([...held, ...missing]);
+  ctx.status = 403;
+  ctx.set('WWW-Authenticate', bearerChallenge(resourceMetadata, 'insufficient_scope', scopes));
+  ctx.body = {
+    jsonrpc: '2.0',
+    error: {
+      code: -32001,
+      message: `This app may not do that yet: the person has to allow ${missing.join(' and ')} (see WWW-Authenticate).`,
+      data: { code: 'insufficient_scope', scope: scopes.join(' '), missing },
+    },
+    id: Array.isArray(ctx.request.body) ? null : ((ctx.request.body as { id?: unknown })?.id ?? null),
+  };
+  return true;
 }
 
 function refuse(ctx: Koa.Context, resourceMetadata: string, error?: 'invalid_token') {
@@ -50,6 +85,7 @@ export function accountAuth(s: Services, provider: OAuthProvider): Koa.Middlewar
     else {
       const auth = await tokenAuth(s, provider, token);
       if (!auth) return refuse(ctx, resourceMetadata, 'invalid_token');
+      if (ctx.method === 'POST' && auth.scopes && stepUp(ctx, resourceMetadata, auth.scopes)) return;
       ctx.state.auth = auth;
     }
     return next();

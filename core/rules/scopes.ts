@@ -45,6 +45,16 @@ const TOOL_NEEDS: Readonly<Record<string, Need>> = {
   get_claim_link: 'key-only',
 };
 
+/**
+ * The scope an app lacks for a tool, which a person can grant it (a step-up): null when the
+ * tool is allowed, unknown, or never an app's (a key-only tool is refused by the tool itself).
+ */
+export function missingScope(tool: string, scopes: readonly string[]): Scope | null {
+  const need = TOOL_NEEDS[tool];
+  if (need === undefined || need === 'none' || need === 'key-only') return null;
+  return scopes.includes(need) ? null : need;
+}
+
 /** The tools a scope table knows (a test checks that every tool is in it). */
 export const SCOPED_TOOLS = Object.keys(TOOL_NEEDS);
 

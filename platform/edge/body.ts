@@ -20,8 +20,9 @@ import { AppError } from '../../core/errors.js';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPES = ['application/json', '+json'];
 
+/** The JSON API and both MCP addresses (/mcp, and /mcp/account for people's assistants). */
 function isJsonApiPath(path: string): boolean {
-  return path.startsWith('/api/') || path === '/mcp';
+  return path.startsWith('/api/') || path === '/mcp' || path === '/mcp/account';
 }
 
 /** koa-body's middleware for `options`, made with the first request that needs it. */

@@ -219,21 +219,31 @@ describe('POST /mcp: HTTP answers', () => {
     expect(anonymous.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="[^"]+", scope="/);
   });
 
-  it('answers a body that is not JSON with -32700 Parse error and id null', async () => {
-    const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
-    expect(res.status).to.equal(400);
-    const body = await res.json();
-    expect(body).to.deep.include({ jsonrpc: '2.0', id: null });
-    expect(body.error.code).to.equal(-32700);
+  it('answers a body that is not JSON with -32700 Parse error and id null, on both addresses', async () => {
+    for (const path of ['/mcp', '/mcp/account']) {
+      const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ', {}, path);
+      expect(res.status, path).to.equal(400);
+      const body = await res.json();
+      expect(body, path).to.deep.include({ jsonrpc: '2.0', id: null });
+      expect(body.error.code, path).to.equal(-32700);
+    }
   });
 
-  it('answers JSON that is no JSON-RPC message, and an empty batch, with -32600 Invalid Request', async () => {
-    for (const sent of ['{"hello": 1}', '[]', '{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', '[{"id": 1}]']) {
-      const res = await post(sent);
-      expect(res.status, sent).to.equal(400);
-      const body = await res.json();
-      expect(body.error.code, sent).to.equal(-32600);
-      expect(body.jsonrpc, sent).to.equal('2.0');
+  it('answers JSON that is no JSON-RPC message, and an empty batch, with -32600 Invalid Request, on both addresses', async () => {
+    const { apiKey } = payload(
+      await (await connect()).callTool({ name: 'create_page', arguments: { username: uniqueName('rpc') } }),
+    );
+    for (const [path, headers] of [
+      ['/mcp', {}],
+      ['/mcp/account', { authorization: `Bearer ${apiKey}` }],
+    ] as const) {
+      for (const sent of ['{"hello": 1}', '[]', '{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', '[{"id": 1}]']) {
+        const res = await post(sent, headers, path);
+        expect(res.status, `${path} ${sent}`).to.equal(400);
+        const body = await res.json();
+        expect(body.error.code, `${path} ${sent}`).to.equal(-32600);
+        expect(body.jsonrpc, `${path} ${sent}`).to.equal('2.0');
+      }
     }
   });
 

@@ -330,6 +330,37 @@ describe('MCP authorization: the rules the flow keeps', () => {
     expect(listed.body.result.tools.map((t: { name: string }) => t.name)).to.not.include('get_claim_link');
   });
 
+  it('answers a call beyond the grant 403 insufficient_scope, naming the scopes to ask for with those held (a step-up)', async () => {
+    const { tokens } = await connected(['pages:read']);
+    const page = await callTool('/mcp/account', 'list_pages', {}, tokens.access_token ?? '');
+    expect([page.status, page.error]).to.deep.equal([200, undefined]);
+    const res = await callTool('/mcp/account', 'update_page', { id: 'x', bio: 'No' }, tokens.access_token ?? '');
+    expect(res.status).to.equal(403);
+    expect(res.headers.get('www-authenticate')).to.match(
+      /^Bearer resource_metadata="[^"]+", scope="pages:read pages:write", error="insufficient_scope"$/,
+    );
+    expect(res.error).to.deep.include({
+      code: 'insufficient_scope',
+      scope: 'pages:read pages:write',
+      missing: ['pages:write'],
+    });
+    // In a batch too, with every scope missing.
+    const batch = await fetch(`${app().url}/mcp/account`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${tokens.access_token}`,
+      },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_stats', arguments: { id: 'x' } } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'delete_page', arguments: { id: 'x' } } },
+      ]),
+    });
+    expect(batch.status).to.equal(403);
+    expect(batch.headers.get('www-authenticate')).to.include('scope="pages:read pages:write stats:read"');
+  });
+
   it('lists to an app only the tools its grant lets it call', async () => {
     const { tokens } = await connected(['pages:read']);
     const listed = await mcpCall('/mcp/account', 'tools/list', {}, tokens.access_token ?? '');

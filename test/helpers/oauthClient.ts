@@ -60,12 +60,16 @@ export async function mcpCall(path: string, method: string, params: unknown, tok
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
-/** Calls a tool; its structured result, or its error object when it answered isError. */
+/**
+ * Calls a tool; its structured result, or its error object: a tool's refusal (a result with
+ * isError and the error object as its text), or the endpoint's before the tool (in the JSON-RPC
+ * error's data, as the 403 of a scope the grant lacks carries it).
+ */
 export async function callTool(path: string, name: string, args: Record<string, unknown>, token: string) {
   const res = await mcpCall(path, 'tools/call', { name, arguments: args }, token);
   const result = res.body.result;
-  // A tool's refusal is a result with isError and the error object as its text.
-  return { status: res.status, result, error: result?.isError ? JSON.parse(result.content[0].text) : undefined };
+  const error = result?.isError ? JSON.parse(result.content[0].text) : res.body.error?.data;
+  return { status: res.status, headers: res.headers, result, error };
 }
 
 export function pkce() {
