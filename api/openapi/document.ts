@@ -11,7 +11,7 @@ import { LIMITS } from '../../core/rules/limits.js';
 import type { AnyRoute } from '../route.js';
 import { answerHeaders, HEADER_COMPONENTS, parameterRef } from './headers.js';
 import { componentSchemas, queryProperties, schemaOf } from './schemas.js';
-import { webhooksSection } from './webhooks.js';
+import { WEBHOOK_SIGNATURE_SCHEME, WEBHOOK_SIGNATURE_SECURITY, webhooksSection } from './webhooks.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,13 +43,16 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
     },
     servers: [{ url: config.baseUrl }],
     tags: [
-      { name: 'Create and discover' },
-      { name: 'Pages' },
-      { name: 'Images and imports' },
-      { name: 'Account' },
-      { name: 'History' },
-      { name: 'Webhooks' },
-      { name: 'Domains' },
+      {
+        name: 'Create and discover',
+        description: 'Check a name, validate a page, and create an account with its first page and key in one call.',
+      },
+      { name: 'Pages', description: 'Read, change and delete pages, and see their statistics.' },
+      { name: 'Images and imports', description: 'Upload pictures and import links or a profile from elsewhere.' },
+      { name: 'Account', description: 'The account behind the key: its pages, limits, keys and export.' },
+      { name: 'History', description: "A page's saved versions, and restoring one." },
+      { name: 'Webhooks', description: 'Endpoints that hear about pages as they change, signed as Standard Webhooks.' },
+      { name: 'Domains', description: 'A custom domain for a page: attach it, check it, detach it.' },
     ],
     paths,
     webhooks: webhooksSection(),
@@ -62,6 +65,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
           name: 'lp_session',
           description: 'Dashboard session (browser only); writes also need the X-CSRF-Token header.',
         },
+        [WEBHOOK_SIGNATURE_SCHEME]: WEBHOOK_SIGNATURE_SECURITY,
       },
       ...HEADER_COMPONENTS,
       schemas: componentSchemas(),

@@ -11,6 +11,17 @@ type Json = Record<string, unknown>;
 const SIGNING =
   "Signed as Standard Webhooks describe (any Standard Webhooks library verifies it with the endpoint's secret): `webhook-signature` holds `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `whsec_<base64>` secret. For 24 hours after a secret is rolled, two signatures are sent, separated by a space: accept the delivery when one matches. Standard Webhooks libraries also refuse a timestamp more than 5 minutes from their clock. Answer 2xx within 10 seconds; anything else is tried again with backoff for 3 days, and an endpoint failing for 3 days is disabled.";
 
+/** The security scheme that names how a receiver authenticates a delivery: its signature. */
+export const WEBHOOK_SIGNATURE_SCHEME = 'webhookSignature';
+
+export const WEBHOOK_SIGNATURE_SECURITY: Json = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'webhook-signature',
+  description:
+    "Standard Webhooks: the receiver verifies `webhook-signature` against `webhook-id`, `webhook-timestamp` and the body with the endpoint's `whsec_` secret.",
+};
+
 const HEADER_PARAMETERS: Json[] = [
   {
     name: 'webhook-id',
@@ -48,6 +59,8 @@ export function webhooksSection(): Record<string, Json> {
         description: SIGNING,
         operationId: `event${e.name.replace(/Event$/, '')}`,
         parameters: HEADER_PARAMETERS,
+        // The receiver's check: the signature (WEBHOOK_SIGNATURE_SCHEME in components).
+        security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }],
         requestBody: {
           required: true,
           content: {
