@@ -18,7 +18,7 @@ const SYSTEM = {
   /** Debian's Chromium (helpers/browser.ts, through playwright-core). */
   chromium: ['test/browser/'],
   /** A Java runtime, for the Nu Html Checker (vnu-jar). */
-  java: ['test/renderer/validity.test.ts'],
+  java: ['test/renderer/validity.test.ts', 'test/dashboard/validity.test.ts'],
   /** Varnish with the xkey module, running the shipped ops/deploy/varnish/default.vcl. */
   varnish: ['test/cdn/varnish.test.ts', 'test/cdn/failover.test.ts'],
   /** Caddy, reading the shipped ops/deploy/caddy/Caddyfile. */
