@@ -90,7 +90,7 @@ describe('test preflight', function () {
       files.filter((file) => pattern.test(readFileSync(path.join(repository, file), 'utf8')));
     const launches = {
       chromium: /playwright-core|chrome-launcher|lighthouse|helpers\/browser/,
-      java: /['"`]java['"`]|vnu-jar/,
+      java: /['"`]java['"`]|vnu-jar|helpers\/nuChecker/,
       varnish: /helpers\/varnish/,
       caddy: /helpers\/caddy|['"`]caddy['"`]/,
       postgresServer: /helpers\/postgresServer/,
