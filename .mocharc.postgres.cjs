@@ -3,8 +3,7 @@
  * named by DATABASE_URL: every test whose outcome can depend on the engine under the service.
  * The files left out run in the first pass (PGlite) only, because the engine cannot change what
  * they find:
- *  - test/browser/, and the Nu Html Checker over the dashboard's screens: what Chromium shows
- *    and runs, and whether the markup is valid. The requests these screens make, and the SQL
+ *  - test/browser/: what Chromium shows and runs. The requests these screens make, and the SQL
  *    behind them, are the ones test/api/ and test/dashboard/ make over HTTP on both engines.
  *  - tests that open no database of the suite's: pure rendering, schemas, storage layouts, the
  *    build's layer rules, the CDN adapters, the outbound fetcher, port checks, the Caddyfile;
@@ -20,7 +19,6 @@ const PGLITE_ONLY = [
   'test/unit/**',
   'test/build/layers.test.ts',
   'test/cdn/adapters.test.ts',
-  'test/dashboard/validity.test.ts',
   'test/deploy/caddyfile.test.ts',
   'test/deploy/nodeFlags.test.ts',
   'test/deploy/ports.test.ts',
