@@ -7,15 +7,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/ports.js';
 import { startVarnish, type Varnish } from '../test/helpers/varnish.js';
 import { call, closeConnections } from './call.js';
-import { embeddedApp } from './embedded.js';
+import { embeddedApp, served, twentyLinks } from './embedded.js';
 import { percentile } from './stats.js';
 
 /** Headers a server writes of its own (or of the copy it serves): not copied onto nginx's answer. */
@@ -41,19 +40,6 @@ function addHeaders(headers: http.IncomingHttpHeaders): string {
     .flatMap(([name, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]))
     .map(([name, v]) => `add_header ${name} "${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}" always;`)
     .join(' ');
-}
-
-/** The answer to a GET, with its headers. */
-function get(port: number, pathname: string, headers: Record<string, string>) {
-  return new Promise<{ headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString() }));
-      })
-      .on('error', reject);
-  });
 }
 
 /**
@@ -139,9 +125,7 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
     onDisk: true,
     env: { CDN: 'varnish', VARNISH_URLS: `http://127.0.0.1:${varnishPort}`, TRUST_PROXY: '1' },
   });
-  const server = http.createServer(app.handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const { server, port } = await served(app.handler);
   const root = await mkdtemp(path.join(tmpdir(), 'linkpage-bench-cdn-'));
   // nginx's workers (user nobody when started as root) read the page from here.
   await chmod(root, 0o755);
@@ -156,11 +140,7 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
     logged = await startVarnish({ routers, pageDomain: 'pages.test' });
     floor = await startVarnish({ routers, pageDomain: 'pages.test', vcl: floorVcl(routers[0]), logReaders: false });
     const json = { 'content-type': 'application/json' };
-    const blocks = Array.from({ length: 20 }, (_, i) => ({
-      type: 'link',
-      label: `Link ${i + 1}`,
-      url: `https://example.com/${i}`,
-    }));
+    const blocks = twentyLinks();
     const pages: { name: string; id: string; key: string }[] = [];
     for (let i = 0; i < (o.pages ?? 200); i++) {
       const name = `cdn-bench-${i}`;
@@ -180,8 +160,8 @@ export async function cdnBench(o: { rounds?: number; seconds?: number; pages?: n
 
     // (a) One cached page through Varnish, and the same bytes from disk through nginx; the
     // shipped VCL with log readers and the floor VCL beside them.
-    const page = await get(varnishPort, '/', host(pages[0].name));
-    await writeFile(path.join(root, 'index.html'), page.body);
+    const page = await call(varnishPort, 'GET', '/', host(pages[0].name));
+    await writeFile(path.join(root, 'index.html'), page.text);
     nginx = await startNginx(root, addHeaders(page.headers));
     const one = [{ path: '/', headers: host(pages[0].name) }];
     const ratios: number[] = [];

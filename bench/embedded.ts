@@ -3,7 +3,8 @@
  * DATA_DIR, one process), for the benchmarks that load or drive it; no server, no jobs.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import type http from 'node:http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as Config from '../core/config.js';
@@ -56,4 +57,20 @@ export async function embeddedApp(o: { onDisk?: boolean; env?: NodeJS.ProcessEnv
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A handler behind a `node:http` server on a free loopback port. */
+export async function served(handler: http.RequestListener): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** The benches' page: 20 link blocks (`Link 1` to `https://example.com/0`, …), as the API takes them. */
+export function twentyLinks() {
+  return Array.from({ length: 20 }, (_, i) => ({
+    type: 'link',
+    label: `Link ${i + 1}`,
+    url: `https://example.com/${i}`,
+  }));
 }

@@ -3,22 +3,14 @@
  * as `npm start` runs it: the process's CPU a request (the client's share alike on both sides of
  * a `compare`) and requests a second, one at a time.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { call, closeConnections } from './call.js';
-import { embeddedApp } from './embedded.js';
+import { embeddedApp, served, twentyLinks } from './embedded.js';
 
 export async function keyRead(requests = 2_000) {
   const app = await embeddedApp({ onDisk: true });
-  const server = http.createServer(app.handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const { server, port } = await served(app.handler);
   const json = { 'content-type': 'application/json' };
-  const blocks = Array.from({ length: 20 }, (_, i) => ({
-    type: 'link',
-    label: `Link ${i + 1}`,
-    url: `https://example.com/${i}`,
-  }));
+  const blocks = twentyLinks();
   const created = JSON.parse(
     (await call(port, 'POST', '/api/agent/pages', json, JSON.stringify({ username: 'reads', page: { blocks } }))).text,
   );

@@ -5,10 +5,8 @@
  * once the new page is settled.
  */
 
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { call, closeConnections } from './call.js';
-import { embeddedApp } from './embedded.js';
+import { embeddedApp, served, twentyLinks } from './embedded.js';
 import { percentile } from './stats.js';
 
 /** Edits sent before the timed ones, on the same page. */
@@ -17,16 +15,10 @@ const WARM_UP = 20;
 export async function publishLatency(iterations = 300, kind: 'bio' | 'link' = 'bio') {
   const app = await embeddedApp({ onDisk: true });
   const { handler } = app;
-  const server = http.createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const { server, port } = await served(handler);
   const json = { 'content-type': 'application/json' };
 
-  const blocks = Array.from({ length: 20 }, (_, i) => ({
-    type: 'link',
-    label: `Link ${i + 1}`,
-    url: `https://example.com/${i}`,
-  }));
+  const blocks = twentyLinks();
   const created = JSON.parse(
     (await call(port, 'POST', '/api/agent/pages', json, JSON.stringify({ username: 'latency', page: { blocks } })))
       .text,
