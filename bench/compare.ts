@@ -11,6 +11,10 @@
  * unit points). With `--fail-over x`, the exit code is 1 when a figure is worse by more than x,
  * and the report names it; a figure over it is first measured again, as many rounds more, and
  * judged on all of them. Nothing here compares with a figure from another run.
+ *
+ * When no file of the product differs between <git-ref> and this tree (only benches, tests, docs
+ * or CI changed), nothing is measured: both sides would run the same code, and any figure "worse"
+ * would be the machine's noise alone.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -136,8 +140,42 @@ function parse(argv: string[]): Options {
   return { ref, benches, short, rounds, failOver: failOver === undefined ? null : Number(failOver) };
 }
 
+/**
+ * What is not the product: both sides run this tree's bench/, and the rest (tests, docs, CI and
+ * the tools' settings) never runs in a bench.
+ */
+const NOT_PRODUCT = [
+  'bench',
+  'test',
+  'docs',
+  '.ci',
+  '*.md',
+  '.mocharc.*',
+  '.dependency-cruiser.cjs',
+  'biome.json',
+  'knip.json',
+  'stryker.config.mjs',
+  '.gitignore',
+];
+
+/** Whether any file of the product differs between `ref` and the working tree (committed or not). */
+export function productDiffers(ref: string, cwd = process.cwd()): boolean {
+  const r = spawnSync('git', ['diff', '--quiet', ref, '--', '.', ...NOT_PRODUCT.map((p) => `:(exclude)${p}`)], {
+    cwd,
+  });
+  if (r.status === 0) return false;
+  if (r.status === 1) return true;
+  throw new Error(`git diff ${ref}: ${r.stderr}`);
+}
+
 export async function compare(argv: string[]): Promise<number> {
   const o = parse([...argv]);
+  if (!productDiffers(o.ref)) {
+    console.log(
+      `compare ${o.ref}: no file of the product differs from this tree (only ${NOT_PRODUCT.join(' ')} may): nothing to measure`,
+    );
+    return 0;
+  }
   const tree = worktreeOf(o.ref);
   const head = process.cwd();
   // Both sides run this tree's bench/ where the ref's modules allow it.

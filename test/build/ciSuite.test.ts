@@ -25,8 +25,10 @@ interface Run {
 }
 
 describe('.ci/suite, the runner of each CI suite', function () {
-  // Each case is a mocha run on two workers, each of which starts the tests' app.
-  this.timeout(180_000);
+  // Each case is a mocha run on two workers, each of which loads the service's modules (the root
+  // hooks import them): 20-30 s for all four on a quiet machine, over 180 s beside CI's other
+  // lanes. The timeout only catches a run that hangs.
+  this.timeout(480_000);
   let dir: string;
   let runs = 0;
   // The four runs at once: each mostly waits for its processes to start.

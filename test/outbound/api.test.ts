@@ -1,8 +1,9 @@
 /**
  * The fetcher's limits as the API answers them: a slow upstream is cut off at the deadline, a
  * broken redirect is `unreachable`, a redirect to a refused address is `blocked` with no
- * connection made. The app's fetcher is swapped for one with a 500 ms deadline (the same
- * test network otherwise) while these run.
+ * connection made. The app's fetcher is swapped for one with a 2 s deadline (the same
+ * test network otherwise) while these run: short enough to wait for, long enough that a loaded
+ * machine fetches a redirect and refuses its target well within it.
  */
 import { expect } from 'chai';
 import { createFetcher, type Fetcher } from '../../platform/outbound/fetcher.js';
@@ -12,11 +13,13 @@ import { app } from '../helpers/hooks.js';
 import { startSite, TEST_ZONE, type TestSite } from '../helpers/site.js';
 import { type ConnectionTarget, spyOnConnections, startConnectionTarget } from './connections.js';
 
-/** One byte every 50 ms for 2 s: never idle long enough for a socket timeout. */
+const DEADLINE_MS = 2000;
+
+/** One byte every 50 ms for four deadlines: never idle long enough for a socket timeout. */
 function dribble(_req: unknown, res: import('node:http').ServerResponse) {
   res.writeHead(200, { 'content-type': 'text/html' });
   let sent = 0;
-  const timer = setInterval(() => (++sent >= 40 ? res.end('.') : res.write('.')), 50);
+  const timer = setInterval(() => (++sent >= (4 * DEADLINE_MS) / 50 ? res.end('.') : res.write('.')), 50);
   res.on('close', () => clearInterval(timer));
 }
 
@@ -50,7 +53,7 @@ function shortDeadline() {
           throw Object.assign(new Error('outside the test network'), { code: 'ENOTFOUND' });
         return host.startsWith('private.') ? ['10.20.30.40'] : ['127.0.0.1'];
       },
-      deadlineMs: 500,
+      deadlineMs: DEADLINE_MS,
     });
   });
   after(() => {
@@ -107,7 +110,7 @@ describe('POST /api/upload (by URL): outbound fetches', () => {
     const res = await upload(`${up.site.origin}/dribble`);
     expect(res.status).to.equal(502);
     expect(res.body).to.include({ code: 'unreachable', field: 'url' });
-    expect(res.body.hint).to.include('within 0.5 s');
+    expect(res.body.hint).to.include('within 2 s');
   });
 
   it('answers 502 unreachable for a redirect to something that is not a URL', async () => {
