@@ -3,8 +3,10 @@
  * own process: pages per second until every page shows the new render, and until their
  * compressed copies are made too, and the API's p99 latency while it runs next to its p99 at
  * rest, under a steady 200 requests/s (autocannon from this process, the server in its own).
- * The baseline, measured in the same run: the same number of files of a page's sizes written
- * with plain blocking file writes, as fast as one thread can.
+ * The baselines, measured in the same run, as fast as one thread can: the same number of files
+ * of a page's sizes written with plain blocking file writes (for pages shown), and a real page's
+ * files compressed as the publisher compresses them and written with their copies (for the
+ * copies made).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,10 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { encode } from '../platform/publishing/encode.js';
+import { pageFiles } from '../platform/publishing/pageFiles.js';
 import { renderThreads } from '../platform/publishing/renderPool.js';
+import { twentyBlockPage } from '../renderer/sample.js';
 import { start, stop } from './processes.js';
 import { median } from './stats.js';
 
@@ -29,6 +34,36 @@ export function rawWrites(pages: number, htmlOnly = false): number {
     const started = performance.now();
     for (let i = 0; i < pages; i++) {
       for (const [j, body] of bodies.entries()) writeFileSync(path.join(dir, `${i}.${j}`), body);
+    }
+    return (performance.now() - started) / 1000;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Seconds one thread takes, for `pages` pages, to compress a 20-block page's HTML and Markdown
+ * to brotli and gzip as the publisher does (encode.ts) and write each file with its copies with
+ * writeFileSync (with `htmlOnly`, the HTML and its copies alone, as a template change writes).
+ */
+export function compressedWrites(pages: number, htmlOnly = false): number {
+  const site = { pageScheme: 'http', pageDomain: 'pages.test', mediaUrl: '', baseUrl: 'http://localhost' };
+  const row = { ...twentyBlockPage('aurora'), username: 'copies' };
+  const files = pageFiles(row, site, new Date(), { copies: 'none' }).filter(
+    (f) => !htmlOnly || f.meta.contentType.startsWith('text/html'),
+  );
+  const compressed = (type: string) => type.startsWith('text/html') || type.startsWith('text/markdown');
+  const dir = mkdtempSync(path.join(tmpdir(), 'linkpage-bench-copies-'));
+  try {
+    spawnSync('sync');
+    const started = performance.now();
+    for (let i = 0; i < pages; i++) {
+      for (const [j, f] of files.entries()) {
+        writeFileSync(path.join(dir, `${i}.${j}`), f.body);
+        if (!compressed(f.meta.contentType)) continue;
+        writeFileSync(path.join(dir, `${i}.${j}.br`), encode(f.body, 'br'));
+        writeFileSync(path.join(dir, `${i}.${j}.gz`), encode(f.body, 'gzip'));
+      }
     }
     return (performance.now() - started) / 1000;
   } finally {
@@ -153,14 +188,20 @@ export async function republishBench() {
     // pages' files can take several times as long as the next.
     const raw: number[] = [];
     const rawHtml: number[] = [];
+    const copies: number[] = [];
+    const copiesHtml: number[] = [];
     for (let i = 0; i < 3; i++) {
       raw.push(rawWrites(runs[0].pages));
       rawHtml.push(rawWrites(runs[0].pages, true));
+      copies.push(compressedWrites(runs[0].pages));
+      copiesHtml.push(compressedWrites(runs[0].pages, true));
     }
     return {
       runs,
       rawPerSecond: runs[0].pages / median(raw),
       rawHtmlPerSecond: runs[0].pages / median(rawHtml),
+      copiesPerSecond: runs[0].pages / median(copies),
+      copiesHtmlPerSecond: runs[0].pages / median(copiesHtml),
       rest,
     };
   } finally {

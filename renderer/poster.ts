@@ -11,17 +11,22 @@ import type { EmbedBlock } from '../core/model.js';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { escapeHtml } from './escape.js';
 import { EMBED_NAMES } from './links.js';
-import { POSTER_LOOKS } from './posterLooks.js';
+import { POSTER_LOOKS, POSTER_OTHER_SCHEME } from './posterLooks.js';
+import { otherSchemeOf } from './schemes.js';
 import { fill } from './strings.js';
 
+// No slanted face is faked (font-synthesis-style): a title in Arabic or Hebrew, which the
+// italic faces lack, stays upright in y2k's italic poster, as on the page.
 const POSTER_CSS =
   'html,body{margin:0;height:100%}' +
   'a{box-sizing:border-box;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:10px;height:100%;padding:12px 16px;text-decoration:none;text-align:center;font:600 16px/1.3 system-ui,sans-serif;color:#fff;background:#111}' +
   'a:focus-visible{outline:3px solid #fff;outline-offset:-6px}' +
   '.b{display:grid;place-items:center;width:56px;height:56px;border-radius:50%;background:#fff;flex:none}' +
   '.b:after{content:"";margin-left:5px;border-style:solid;border-width:11px 0 11px 18px;border-color:transparent transparent transparent #111}' +
-  '.t{max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
+  // Two lines of a title before it is cut: one cut "Clay & Sea — live at the pottery s…".
+  '.t{max-width:100%;overflow:hidden;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow-wrap:anywhere}' +
   '.p{font-size:13px;font-weight:500;opacity:.92}' +
+  '.t,.p{font-synthesis-style:none}' +
   '.w{display:flex;flex-direction:column;align-items:center;gap:2px;min-width:0;max-width:100%}' +
   '.audio{flex-direction:row;justify-content:flex-start;gap:14px;text-align:start}' +
   '.audio .w{align-items:flex-start}' +
@@ -35,9 +40,18 @@ const POSTER_CSS =
 // The inline `content:""` is written with double quotes above; the attribute needs none.
 const CSS_IN_ATTRIBUTE = POSTER_CSS.replace(/""/g, "''");
 
-/** The poster's stylesheet in a template, as the browser reads it (tests hash it): the shared one and the template's look. */
-export function posterStyle(template: TemplateId): string {
-  return CSS_IN_ATTRIBUTE + POSTER_LOOKS[template];
+/** A page's colour scheme: its template's own (`fixed`), or following the device (`auto`). */
+export type PageScheme = 'fixed' | 'auto';
+
+/**
+ * The poster's stylesheet in a template, as the browser reads it (tests hash it): the shared one
+ * and the template's look, with its other scheme's look where the page follows the device.
+ */
+export function posterStyle(template: TemplateId, scheme: PageScheme = 'fixed'): string {
+  const other = POSTER_OTHER_SCHEME[template];
+  const follows =
+    scheme === 'auto' && other ? `@media (prefers-color-scheme:${otherSchemeOf(template)}){${other}}` : '';
+  return CSS_IN_ATTRIBUTE + POSTER_LOOKS[template] + follows;
 }
 
 /** The player URL that starts playing as it opens (the tap on the poster already asked for it). */
@@ -61,30 +75,49 @@ function twice(text: string): string {
 // The same for every poster of a template; escaped for the attribute once.
 const HEAD = attribute(`<meta charset='utf-8'>`);
 const STYLES = Object.fromEntries(
-  TEMPLATE_IDS.map((id) => [id, attribute(`<style>${posterStyle(id)}</style>`)]),
-) as Record<TemplateId, string>;
+  (['fixed', 'auto'] as const).map((scheme) => [
+    scheme,
+    Object.fromEntries(TEMPLATE_IDS.map((id) => [id, attribute(`<style>${posterStyle(id, scheme)}</style>`)])),
+  ]),
+) as Record<PageScheme, Record<TemplateId, string>>;
+
+/** What a page's posters share: its "Play {}" pattern, language, direction, template and scheme. */
+export interface PosterPage {
+  play: string;
+  lang: string;
+  dir: 'ltr' | 'rtl';
+  template: TemplateId;
+  scheme: PageScheme;
+}
+
+/** A page's PosterPage; a scheme other than "auto" (none, for pages before schemes) is the template's own. */
+export function posterPage(
+  template: TemplateId,
+  scheme: string | undefined,
+  play: string,
+  lang: string,
+  dir: 'ltr' | 'rtl',
+): PosterPage {
+  return { play, lang, dir, template, scheme: scheme === 'auto' ? 'auto' : 'fixed' };
+}
 
 /**
  * The `srcdoc` value of a player's frame, ready to place raw in a double-quoted attribute: a
- * poster naming the title and the provider, linking to the player. `play` is the page's
- * "Play {}" pattern.
+ * poster naming the title and the provider, linking to the player.
  */
 export function posterDoc(
   player: string,
   provider: EmbedBlock['provider'],
   shape: 'video' | 'tall' | 'audio',
   title: string,
-  play: string,
-  lang: string,
-  dir: 'ltr' | 'rtl',
-  template: TemplateId,
+  { play, lang, dir, template, scheme }: PosterPage,
 ): string {
   // Renders repeat (republishing): the same player and words give the same poster.
-  const key = `${player}\n${shape}\n${title}\n${play}\n${lang}\n${template}`;
+  const key = `${player}\n${shape}\n${title}\n${play}\n${lang}\n${template}\n${scheme}`;
   let doc = made.get(key);
   if (doc === undefined) {
     if (made.size >= KEPT) made.clear();
-    doc = draw(player, provider, shape, title, fill(play, title), lang, dir, STYLES[template]);
+    doc = draw(player, provider, shape, title, fill(play, title), lang, dir, STYLES[scheme][template]);
     made.set(key, doc);
   }
   return doc;

@@ -4,6 +4,12 @@
  * button's shape; the quiet templates (whisper, noir, mono) mute the providers' saturated
  * colours into their own. No `"` nor `&` (the stylesheet sits raw in an attribute);
  * `a[class]` outranks the providers' rules.
+ *
+ * POSTER_OTHER_SCHEME is the quiet templates' poster in their other scheme (templates/<id>/
+ * scheme.css), which a page that follows the device (theme.scheme "auto") adds under the same
+ * prefers-color-scheme query: mono's and whisper's light posters would stay light on their dark
+ * page, noir's black one black on its ivory page. The other templates' posters are the
+ * providers' colours, the same in both.
  */
 import type { TemplateId } from '../core/schemas/fields.js';
 
@@ -21,4 +27,11 @@ export const POSTER_LOOKS: Record<TemplateId, string> = {
     'a[class]{background:#f6f6f6;color:#262626;font:400 14px/1.4 system-ui,sans-serif}a[class] .b{width:40px;height:40px;background:none;border:1px solid #a3a3a3}a[class] .b:after{margin-left:3px;border-width:7px 0 7px 11px;border-left-color:#262626}.p{color:#595959}',
   y2k: "a{font:italic 900 17px/1.3 'Trebuchet MS',Verdana,sans-serif}.b{box-shadow:inset 0 -3px 0 #0003,0 0 0 4px #fff8}",
   zine: "a{font:700 15px/1.3 'Courier New',Courier,monospace;text-transform:uppercase}.b{border-radius:0;border:3px solid #111;transform:rotate(-3deg)}",
+};
+
+export const POSTER_OTHER_SCHEME: Partial<Record<TemplateId, string>> = {
+  mono: 'a[class]{background:#1c1917;color:#e7e5e4}a[class] .b{border-color:#a8a29e}a[class] .b:after{border-left-color:#e7e5e4}.p{color:#a8a29e}',
+  noir: 'a[class]{background:radial-gradient(circle at 50% 0,#0000000d,#0000 65%),#fff;color:#161616}a[class] .b{border-color:#00000066}a[class] .b:after{border-left-color:#161616}.p{color:#555}',
+  whisper:
+    'a[class]{background:#1a1a1a;color:#e5e5e5}a[class] .b{border-color:#737373}a[class] .b:after{border-left-color:#e5e5e5}.p{color:#a3a3a3}',
 };

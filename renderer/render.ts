@@ -104,13 +104,16 @@ const PROBE_TIME = new Date('2026-01-01T00:00:00Z');
 
 /**
  * A template's version: its files' hash (layout.ts) joined with what the renderer makes of
- * three fixed pages in it (the sample, every kind of block, an Arabic page). So a change in
+ * four fixed pages in it (the sample, every kind of block, an Arabic page, the sample following
+ * the device's scheme). So a change in
  * the renderer's own code that shows on pages (a translation, an icon, the players' poster,
  * the Markdown twin) is a new version too, and the republish job renders every page again.
  */
 function withOutput(t: Loaded, id: TemplateId, files: string): string {
   const hash = createHash('sha256').update(files);
-  for (const page of [samplePage(id), everyBlockPage(id), arabicPage(id)]) {
+  const following = samplePage(id);
+  following.profile.theme = { ...following.profile.theme, scheme: 'auto' };
+  for (const page of [samplePage(id), everyBlockPage(id), arabicPage(id), following]) {
     // Dated as published pages are, so what the renderer makes of the date counts too.
     const { html, md } = renderWith(t, { page: { ...page, updatedAt: PROBE_TIME }, now: PROBE_TIME, urls: PROBE_URLS });
     hash.update(html).update('\0').update(md).update('\0');

@@ -8,7 +8,7 @@ import { escapeHtml } from './escape.js';
 import { markWide } from './grid.js';
 import { iconSymbols, isMailto, platformName, socialIcon } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
-import { posterDoc } from './poster.js';
+import { posterDoc, posterPage } from './poster.js';
 import { imageSlots, responsive } from './srcset.js';
 import { directionOf, fill, type PageStrings, stringsFor } from './strings.js';
 import { withUtm } from './utm.js';
@@ -180,7 +180,7 @@ export function buildView(input: RenderInput) {
   const lang = p.pageLocale;
   const dir = directionOf(lang);
   const t = stringsFor(lang);
-
+  const posters = posterPage(p.templateId, p.theme.scheme, t.play, lang, dir);
   const blocks: ViewBlock[] = [];
   const slots = imageSlots(p.templateId, p.layout);
   for (const b of input.page.blocks) {
@@ -224,7 +224,7 @@ export function buildView(input: RenderInput) {
         v.player = embedPlayerUrl(b);
         v.shape = b.provider === 'tiktok' ? 'tall' : b.provider === 'youtube' ? 'video' : 'audio';
         v.source = v.player ? fill(t.openOn, v.provider) : v.title;
-        if (v.player) v.poster = posterDoc(v.player, b.provider, v.shape, v.title, t.play, lang, dir, p.templateId);
+        if (v.player) v.poster = posterDoc(v.player, b.provider, v.shape, v.title, posters);
         break;
       case 'messenger':
         icons.add(b.platform);

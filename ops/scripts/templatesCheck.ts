@@ -1,7 +1,9 @@
 /**
  * `npm run templates:check`: every template with the sample, edge, realistic and hostile pages
  * through the Nu Html Checker, axe-core in Chromium (zero violations, contrast included), every
- * icon at 3:1 against what is behind it (templatesCheckIcons.ts; light, and dark where a page follows the device), the
+ * icon at 3:1 against what is behind it (templatesCheckIcons.ts; light, and dark where a page follows the device),
+ * every player's poster in the page's scheme, its title readable and cut only after two lines
+ * (templatesCheckPlayers.ts), the
  * geometry at 320, 390 and 1280 px and the wire-size budget, then random pages through the
  * geometry; full-page screenshots at 390 and 1440 px into .templates-check/ for review. Prints a
  * table and exits 1 with the reasons when any page fails.

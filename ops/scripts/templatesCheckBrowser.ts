@@ -22,6 +22,7 @@ import { fitViewportToPage, pixelContrast, splitIncomplete } from './templatesCh
 import { firstScreenProblems } from './templatesCheckFirstScreen.js';
 import { type GeometryFinding, geometry } from './templatesCheckGeometry.js';
 import { iconContrast } from './templatesCheckIcons.js';
+import { playerLooks } from './templatesCheckPlayers.js';
 
 const axeSource = axe.source;
 
@@ -225,6 +226,7 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
     const { measured, review } = splitIncomplete(undecided);
     const pixels = await pixelContrast(page, measured);
     const icons = await iconContrast(page);
+    const players = await playerLooks(page);
     const axe = (violations as AxeResult[]).flatMap((v) =>
       v.nodes.map(
         (n) =>
@@ -232,7 +234,7 @@ async function checkOne(tab: Tab, origin: string, p: BrowserPage, shots: string 
       ),
     );
     return {
-      axe: [...axe, ...pixels, ...icons],
+      axe: [...axe, ...pixels, ...icons, ...players],
       review,
       failedRequests,
       thirdParty: [...thirdParty],

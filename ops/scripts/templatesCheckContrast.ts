@@ -56,6 +56,11 @@ function ratio(a: number, b: number): number {
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
 
+/** WCAG's relative luminance of an opaque colour (red, green, blue 0–255): 0 for black, 1 for white. */
+export function relativeLuminance(c: readonly number[]): number {
+  return luminance(c[0], c[1], c[2]);
+}
+
 /** WCAG's contrast ratio of two opaque colours (red, green, blue 0–255). */
 export function contrastRatio(a: readonly number[], b: readonly number[]): number {
   return ratio(luminance(a[0], a[1], a[2]), luminance(b[0], b[1], b[2]));

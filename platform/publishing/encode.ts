@@ -1,17 +1,19 @@
 /**
  * The compressed copies of a page's HTML and Markdown, made once at publish so the page host
- * never compresses while it answers: gzip at level 9 and brotli at quality 5.
+ * never compresses while it answers: gzip at level 5 and brotli at quality 5.
  *
- * Brotli's quality 11 saves another ~0.65 KB on a 20-block page (5.8 KB against 6.5 KB) but
- * takes 30–60 ms a page on this service's machines, against ~1 ms at 5: too slow for the
- * publish path (PATCH → page served, p99 < 20 ms) and for the republish job (≥ 2,000 pages/s).
- * `npm run bench -- encodings` measures both.
+ * Each is where a further step stops paying, on the ten templates' 20-block pages
+ * (`npm run bench -- encodings` prints every level): gzip 5 → 6 saves 0.1 % of the bytes (4 → 5
+ * saved 1.6 %), and levels 6–9 save 14 bytes more at 5 % more time; brotli 6, 7 and 8 save
+ * 0.2 % over 5 at up to 30 % more time. Brotli's 11 saves another 9.5 % (7.7 KB → 6.9 KB of
+ * HTML) but takes ~26 ms a page against ~0.5 ms at 5: too slow for the publish path (PATCH → page
+ * served, p99 < 20 ms) and for the republish job.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ENCODINGS, type Encoding, encodedKey } from '../store/layout.js';
 import type { ObjectMeta } from '../store/objects.js';
 
-export const GZIP_LEVEL = 9;
+export const GZIP_LEVEL = 5;
 export const BROTLI_QUALITY = 5;
 
 /** The bytes in a content coding. */

@@ -228,6 +228,21 @@ describe('blocks as templates show them', () => {
     }
   });
 
+  it("draws a quiet template's posters in its other scheme too when the page follows the device, allowed by the page's hashes", () => {
+    for (const id of ['mono', 'whisper', 'noir'] as const) {
+      const page = samplePage(id);
+      page.profile.theme = { ...page.profile.theme, scheme: 'auto' };
+      const html = render(page);
+      const style = parse(parse(html).querySelector('iframe')!.getAttribute('srcdoc')!).querySelector('style')!.text;
+      expect(style, id).to.equal(posterStyle(id, 'auto'));
+      expect(style, id).to.match(/@media \(prefers-color-scheme:(dark|light)\)\{a\[class\]\{background:/);
+      const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+      expect(styleHashes(html), id).to.include(`'sha256-${hash}'`);
+    }
+    // The providers' colours are the same in both schemes.
+    expect(posterStyle('aurora', 'auto')).to.equal(posterStyle('aurora'));
+  });
+
   it("draws the players' posters in each template's look: the quiet templates mute the providers' colours", () => {
     expect(new Set(TEMPLATE_IDS.map((id) => posterStyle(id))).size).to.equal(TEMPLATE_IDS.length);
     for (const id of ['whisper', 'noir', 'mono'] as const)
