@@ -3,11 +3,16 @@
  * the page (ogCardStyles.ts), with the name, @handle, the bio's first line and the service's
  * mark. The avatar is not in the SVG: ogPicture.ts cuts it to `avatar` (its box and shape) and
  * lays it between `under` and `over`.
+ *
+ * A right-to-left page's card is mirrored, as its page is: the portrait at the right, the words
+ * set from the right edge, the backgrounds and decorations flipped (their shapes only: the
+ * words are set again, never flipped) and the mark at the bottom left. A centred card stays as
+ * it is. No face is slanted for words in a script that has no italic (slant()).
  */
 import type { TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
-import { CARD_STYLES, type CardAvatar, type CardStyle, type Face } from './ogCardStyles.js';
+import { CARD_STYLES, type CardAvatar, type CardStyle, type Face, slant } from './ogCardStyles.js';
 
 export type { CardAvatar } from './ogCardStyles.js';
 
@@ -83,20 +88,23 @@ function text(
   extra = '',
   anchor = 'start',
 ): string {
-  const style = face.italic ? ' font-style="italic"' : '';
+  const style = slant(words, face.italic);
   const spacing = face.spacing ? ` letter-spacing="${face.spacing}"` : '';
   return `<text x="${x}" y="${y}" text-anchor="${anchor}" font-family="${face.family}" font-weight="${face.weight}"${style}${spacing} font-size="${size}" fill="${fill}"${extra}>${escapeHtml(words)}</text>`;
 }
 
-/** The service's mark: a small rounded square with an L, and the name beside it, at the card's end corner. */
-function brand(s: CardStyle): string {
-  const x = OG_WIDTH - 64;
+/** The service's mark: a small rounded square with an L, and the name after it, at the card's end corner (bottom left when mirrored). */
+function brand(s: CardStyle, mirrored: boolean): string {
   const y = OG_HEIGHT - 52;
   const ink = s.brandInk ?? s.muted;
+  const face = { family: 'DejaVu Sans', weight: 700, width: 1 };
+  // The mark reads left to right in either card; only its corner changes.
+  const [squareX, name] = mirrored
+    ? [64, text(108, y, SERVICE_NAME, 26, face, ink, '', 'start')]
+    : [OG_WIDTH - 236, text(OG_WIDTH - 64, y, SERVICE_NAME, 26, face, ink, '', 'end')];
   return (
-    `<g opacity=".9"><rect x="${x - 172}" y="${y - 22}" width="28" height="28" rx="7" fill="${ink}"/>` +
-    `<path d="M${x - 165} ${y - 15}v14h14" stroke="${s.brandBg ?? s.bg}" stroke-width="4" fill="none"/>` +
-    `${text(x, y, SERVICE_NAME, 26, { family: 'DejaVu Sans', weight: 700, width: 1 }, ink, '', 'end')}</g>`
+    `<g opacity=".9"><rect x="${squareX}" y="${y - 22}" width="28" height="28" rx="7" fill="${ink}"/>` +
+    `<path d="M${squareX + 7} ${y - 15}v14h14" stroke="${s.brandBg ?? s.bg}" stroke-width="4" fill="none"/>${name}</g>`
   );
 }
 
@@ -112,8 +120,14 @@ export function cardSvg(i: OgInputs, name: string, hasAvatar: boolean): CardSvg 
   const s = CARD_STYLES[i.template as TemplateId] ?? CARD_STYLES.editorial;
   const shown = s.upper ? name.toLocaleUpperCase() : name;
   const center = s.layout === 'center';
+  const mirrored = i.dir === 'rtl' && !center;
+  /** Shapes drawn for a left-to-right card, flipped onto a mirrored one. */
+  const flip = (shapes: string) =>
+    mirrored && shapes ? `<g transform="matrix(-1 0 0 1 ${OG_WIDTH} 0)">${shapes}</g>` : shapes;
   const avatar: CardAvatar = s.avatarBox;
-  const textX = center ? OG_WIDTH / 2 : s.textX;
+  const shownAvatar = mirrored ? { ...avatar, x: OG_WIDTH - avatar.x - avatar.w } : avatar;
+  const startX = center ? OG_WIDTH / 2 : s.textX;
+  const textX = mirrored ? OG_WIDTH - startX : startX;
   const width = center ? 1000 : OG_WIDTH - s.textX - 80;
   const fit = shown
     ? fitName(`${s.namePrefix ?? ''}${shown}${s.nameSuffix ?? ''}`, width, s.name, s.sizes)
@@ -125,19 +139,20 @@ export function cardSvg(i: OgInputs, name: string, hasAvatar: boolean): CardSvg 
     ? avatar.y + avatar.h + 40 + fit.size * 0.9
     : (s.middle ?? OG_HEIGHT / 2) - block / 2 + fit.size * 0.85;
   if (s.layout === 'bottom') top = OG_HEIGHT - 70 - block + fit.size * 0.85;
-  const anchor = center ? 'middle' : 'start';
+  const anchor = center ? 'middle' : mirrored ? 'end' : 'start';
   let over = '';
   fit.lines.forEach((line, n) => {
     const y = top + n * lead;
-    const decor = s.nameDecor?.(textX, y, line, fit.size, i.accent, ems(line) * fit.size * s.name.width) ?? '';
+    const decor = flip(s.nameDecor?.(startX, y, line, fit.size, i.accent, ems(line) * fit.size * s.name.width) ?? '');
     const words = decor + text(textX, y, line, fit.size, s.name, s.nameInk ?? s.fg, '', anchor);
-    over += s.tilt ? `<g transform="rotate(${s.tilt} ${textX} ${y})">${words}</g>` : words;
+    const tilt = mirrored ? -(s.tilt ?? 0) : s.tilt;
+    over += tilt ? `<g transform="rotate(${tilt} ${textX} ${y})">${words}</g>` : words;
   });
   let y = top + (fit.lines.length - 1) * lead + 54;
   over += text(textX, y, handle, 28, s.handle, s.handleInk ?? s.muted, '', anchor);
   for (const line of bio) {
     y += 40;
-    over += s.bioDecor?.(textX, y, line, ems(line) * 30 * s.bio.width) ?? '';
+    over += flip(s.bioDecor?.(startX, y, line, ems(line) * 30 * s.bio.width) ?? '');
     over += text(textX, y, line, 30, s.bio, s.bioInk ?? s.fg, '', anchor);
   }
   const disc = Math.min(avatar.w, avatar.h);
@@ -145,7 +160,7 @@ export function cardSvg(i: OgInputs, name: string, hasAvatar: boolean): CardSvg 
     hasAvatar || !name || s.noInitial
       ? ''
       : text(
-          avatar.x + avatar.w / 2,
+          shownAvatar.x + avatar.w / 2,
           avatar.y + avatar.h / 2 + disc * 0.2,
           initialOf(name),
           disc * 0.55,
@@ -163,8 +178,11 @@ export function cardSvg(i: OgInputs, name: string, hasAvatar: boolean): CardSvg 
       `<svg xmlns="http://www.w3.org/2000/svg" width="${OG_WIDTH}" height="${OG_HEIGHT}" viewBox="0 0 ${OG_WIDTH} ${OG_HEIGHT}"><defs>${defs}</defs>${body}</svg>`,
     );
   return {
-    under: svg(`${s.background(i.accent)}${s.avatarFrame?.(avatar, i.accent) ?? ''}${placeholder}`, s.defs?.(i.accent)),
-    over: svg(`${s.overlay?.(i.accent) ?? ''}${initial}${over}${brand(s)}`, s.defs?.(i.accent)),
-    avatar,
+    under: svg(
+      flip(`${s.background(i.accent)}${s.avatarFrame?.(avatar, i.accent) ?? ''}${placeholder}`),
+      s.defs?.(i.accent),
+    ),
+    over: svg(`${flip(s.overlay?.(i.accent) ?? '')}${initial}${over}${brand(s, mirrored)}`, s.defs?.(i.accent)),
+    avatar: shownAvatar,
   };
 }

@@ -6,6 +6,14 @@
 import type { TemplateId } from '../core/schemas/fields.js';
 
 /** Where a card puts the avatar, in pixels of the 1200 × 630 card. */
+/** Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms: scripts with no italic. */
+const RIGHT_TO_LEFT_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+/** ` font-style="italic"` for an italic face, unless the words are in a script no face slants (a slant would be faked). */
+export function slant(words: string, italic: boolean | undefined): string {
+  return italic && !RIGHT_TO_LEFT_SCRIPT.test(words) ? ' font-style="italic"' : '';
+}
+
 export interface CardAvatar {
   x: number;
   y: number;
@@ -237,7 +245,7 @@ export const CARD_STYLES: Record<TemplateId, CardStyle> = {
     background: () => `${rect('url(#y)')}${rect('url(#st)')}`,
     avatarFrame: (b, accent) => `${ring(b, 14, accent)}${ring(b, 8, '#fff')}`,
     nameDecor: (x, y, line, size, accent) =>
-      `<text x="${x + 6}" y="${y + 6}" text-anchor="middle" font-family="Nunito" font-weight="900" font-style="italic" font-size="${size}" fill="${accent}" fill-opacity=".6">${escapeXml(line)}</text><text x="${x + 3}" y="${y + 3}" text-anchor="middle" font-family="Nunito" font-weight="900" font-style="italic" font-size="${size}" fill="#fff">${escapeXml(line)}</text>`,
+      `<text x="${x + 6}" y="${y + 6}" text-anchor="middle" font-family="Nunito" font-weight="900"${slant(line, true)} font-size="${size}" fill="${accent}" fill-opacity=".6">${escapeXml(line)}</text><text x="${x + 3}" y="${y + 3}" text-anchor="middle" font-family="Nunito" font-weight="900"${slant(line, true)} font-size="${size}" fill="#fff">${escapeXml(line)}</text>`,
   },
   // Noir: black velvet under one spotlight, a Didone name, the accent glowing around the portrait.
   noir: {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Profile } from '../core/model.js';
 import type { TemplateId } from '../core/schemas/fields.js';
+import { directionOf } from './strings.js';
 
 /**
  * Bumped when the drawing changes (ogCard.ts, platform/publishing/ogPicture.ts): it is part of every
@@ -37,6 +38,8 @@ export interface OgInputs {
   /** The bio's first line (empty without one). */
   bio: string;
   accent: string;
+  /** The page's direction: a right-to-left page's card is mirrored (ogCard.ts). */
+  dir: 'ltr' | 'rtl';
 }
 
 /** The first line of a bio, its white space collapsed, at most 160 characters. */
@@ -54,6 +57,7 @@ export function ogInputs(page: { username: string; profile: Profile }): OgInputs
     handle: page.username,
     bio: bioLine(p.bio),
     accent: p.theme.accent,
+    dir: directionOf(p.pageLocale),
   };
 }
 
@@ -69,6 +73,8 @@ export function ogHash(i: OgInputs, version = OG_VERSION): string {
     i.handle,
     i.bio,
     i.accent,
+    // Only a mirrored card adds its direction: the pictures of left-to-right pages keep their names.
+    ...(i.dir === 'rtl' ? ['rtl'] : []),
   ]);
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -6,10 +6,10 @@ import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { drawableName, drawOgImage } from '../../platform/publishing/ogPicture.js';
 import { ogImagePrefix } from '../../platform/store/layout.js';
 import type { ObjectStorage } from '../../platform/store/objects.js';
-import { fitName } from '../../renderer/ogCard.js';
+import { cardSvg, fitName } from '../../renderer/ogCard.js';
 import { CARD_STYLES } from '../../renderer/ogCardStyles.js';
 import { sfntOf } from '../../renderer/ogFonts.js';
-import { ogLocale } from '../../renderer/ogImage.js';
+import { ogHash, ogLocale } from '../../renderer/ogImage.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
@@ -172,7 +172,16 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, platfor
 
   describe('the name as drawn', () => {
     const nowhere = { get: async () => null, has: async () => false } as unknown as ObjectStorage;
-    const inputs = { avatar: null, focus: null, accent: '#ff5a1f', handle: 'ana', bio: '', template: 'mono' as const };
+    const inputs = {
+      avatar: null,
+      focus: null,
+      accent: '#ff5a1f',
+      handle: 'ana',
+      bio: '',
+      template: 'mono' as const,
+      dir: 'ltr' as const,
+    };
+    const card = { ...inputs, name: 'سارة العلي' };
 
     it('leaves out emoji and characters XML cannot hold, and keeps Arabic and Hebrew', () => {
       expect(drawableName('Ana 🎨 Souza 👩🏽‍💻')).to.equal('Ana Souza');
@@ -206,6 +215,38 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, platfor
           expect([meta.format, meta.width, meta.height], `${template} ${name}`).to.deep.equal(['png', 1200, 630]);
         }
       }
+    });
+
+    it("mirrors a right-to-left page's card: the portrait at the right, the words set from the right edge, a centred card as it is", async () => {
+      for (const template of ['mono', 'zine', 'photo', 'showcase'] as const) {
+        const ltr = cardSvg({ ...card, template }, 'سارة العلي', false);
+        const rtl = cardSvg({ ...card, template, dir: 'rtl' }, 'سارة العلي', false);
+        expect(rtl.avatar.x, template).to.equal(1200 - ltr.avatar.x - ltr.avatar.w);
+        expect(rtl.over.toString(), template).to.include('text-anchor="end"');
+        expect(rtl.under.toString(), template).to.include('matrix(-1 0 0 1 1200 0)');
+      }
+      // The placeholder portrait (the accent) where the mirrored box says, drawn.
+      const png = await drawOgImage({ ...inputs, dir: 'rtl', name: 'سارة العلي' }, nowhere);
+      const box = cardSvg({ ...card, dir: 'rtl' }, '', false).avatar;
+      const [r, g, b] = await sharp(png)
+        .extract({ left: Math.round(box.x + box.w / 2), top: Math.round(box.y + box.h / 4), width: 1, height: 1 })
+        .raw()
+        .toBuffer();
+      expect([r, g, b]).to.deep.equal([0xff, 0x5a, 0x1f]);
+      expect(box.x).to.be.above(600);
+      const centred = cardSvg({ ...card, template: 'aurora', dir: 'rtl' }, 'سارة', false);
+      expect(centred.avatar).to.deep.equal(cardSvg({ ...card, template: 'aurora' }, 'سارة', false).avatar);
+    });
+
+    it('slants no Arabic or Hebrew words in an italic face (y2k), and draws a mirrored card under a name of its own', () => {
+      const y2k = (name: string) => cardSvg({ ...card, template: 'y2k' }, name, false).over.toString();
+      // The words of each <text> in an italic face.
+      const slanted = (svg: string) => [...svg.matchAll(/<text[^>]*italic[^>]*>([^<]*)</g)].map((m) => m[1]);
+      expect(slanted(y2k('Ana Souza'))).to.include('Ana Souza ✦');
+      for (const name of ['سارة العلي', 'דנה לוי'])
+        expect(slanted(y2k(name)).join(' '), name).to.not.match(/[\u0590-\u06ff]/);
+      const named = { ...inputs, name: 'Ana' };
+      expect(ogHash({ ...named, dir: 'rtl' })).to.not.equal(ogHash(named));
     });
 
     it("sets the name in the template's own face (its WOFF unpacked for the drawing), not the fallback", async () => {
