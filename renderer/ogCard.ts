@@ -12,7 +12,7 @@
 import type { TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
-import { CARD_STYLES, type CardAvatar, type CardStyle, type Face, slant } from './ogCardStyles.js';
+import { CARD_STYLES, type CardAvatar, type CardStyle, type Face, familyFor, slant } from './ogCardStyles.js';
 
 export type { CardAvatar } from './ogCardStyles.js';
 
@@ -90,7 +90,7 @@ function text(
 ): string {
   const style = slant(words, face.italic);
   const spacing = face.spacing ? ` letter-spacing="${face.spacing}"` : '';
-  return `<text x="${x}" y="${y}" text-anchor="${anchor}" font-family="${face.family}" font-weight="${face.weight}"${style}${spacing} font-size="${size}" fill="${fill}"${extra}>${escapeHtml(words)}</text>`;
+  return `<text x="${x}" y="${y}" text-anchor="${anchor}" font-family="${familyFor(face, words)}" font-weight="${face.weight}"${style}${spacing} font-size="${size}" fill="${fill}"${extra}>${escapeHtml(words)}</text>`;
 }
 
 /** The service's mark: a small rounded square with an L, and the name after it, at the card's end corner (bottom left when mirrored). */

@@ -14,6 +14,15 @@ export function slant(words: string, italic: boolean | undefined): string {
   return italic && !RIGHT_TO_LEFT_SCRIPT.test(words) ? ' font-style="italic"' : '';
 }
 
+/**
+ * The family to set `words` in: a face's own, but DejaVu Sans for Arabic or Hebrew words in the
+ * monospace face, whose Arabic letters stand apart, unjoined (as the mono page does, templates/
+ * mono/style.css).
+ */
+export function familyFor(face: Face, words: string): string {
+  return face.family === MONO && RIGHT_TO_LEFT_SCRIPT.test(words) ? SANS : face.family;
+}
+
 export interface CardAvatar {
   x: number;
   y: number;

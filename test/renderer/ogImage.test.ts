@@ -238,7 +238,11 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, platfor
       expect(centred.avatar).to.deep.equal(cardSvg({ ...card, template: 'aurora' }, 'سارة', false).avatar);
     });
 
-    it('slants no Arabic or Hebrew words in an italic face (y2k), and draws a mirrored card under a name of its own', () => {
+    it('slants no Arabic or Hebrew words in an italic face (y2k), sets them joined in mono, and draws a mirrored card under a name of its own', () => {
+      // DejaVu Sans Mono has Arabic letters, each standing apart: mono's Arabic words are set in DejaVu Sans.
+      const mono = cardSvg({ ...card, template: 'mono' }, 'سارة العلي', false).over.toString();
+      expect(mono).to.match(/font-family="DejaVu Sans"[^>]*>~\/سارة العلي</);
+      expect(mono).to.match(/font-family="DejaVu Sans Mono"[^>]*>&gt; @ana</);
       const y2k = (name: string) => cardSvg({ ...card, template: 'y2k' }, name, false).over.toString();
       // The words of each <text> in an italic face.
       const slanted = (svg: string) => [...svg.matchAll(/<text[^>]*italic[^>]*>([^<]*)</g)].map((m) => m[1]);
