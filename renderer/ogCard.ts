@@ -12,7 +12,8 @@
 import type { TemplateId } from '../core/schemas/fields.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
-import { CARD_STYLES, type CardAvatar, type CardStyle, type Face, familyFor, slant } from './ogCardStyles.js';
+import { CARD_STYLES, type CardAvatar, type CardStyle, type Face } from './ogCardStyles.js';
+import { familyFor, slant } from './ogScripts.js';
 
 export type { CardAvatar } from './ogCardStyles.js';
 

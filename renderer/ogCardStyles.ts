@@ -4,25 +4,9 @@
  * slabs, glows), as pieces of SVG for ogCard.ts.
  */
 import type { TemplateId } from '../core/schemas/fields.js';
+import { MONO, SANS, slant } from './ogScripts.js';
 
 /** Where a card puts the avatar, in pixels of the 1200 × 630 card. */
-/** Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms: scripts with no italic. */
-const RIGHT_TO_LEFT_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
-
-/** ` font-style="italic"` for an italic face, unless the words are in a script no face slants (a slant would be faked). */
-export function slant(words: string, italic: boolean | undefined): string {
-  return italic && !RIGHT_TO_LEFT_SCRIPT.test(words) ? ' font-style="italic"' : '';
-}
-
-/**
- * The family to set `words` in: a face's own, but DejaVu Sans for Arabic or Hebrew words in the
- * monospace face, whose Arabic letters stand apart, unjoined (as the mono page does, templates/
- * mono/style.css).
- */
-export function familyFor(face: Face, words: string): string {
-  return face.family === MONO && RIGHT_TO_LEFT_SCRIPT.test(words) ? SANS : face.family;
-}
-
 export interface CardAvatar {
   x: number;
   y: number;
@@ -87,8 +71,7 @@ export interface CardStyle {
  * The families as fontconfig names them: a static file of one weight may carry it in its family
  * name (`Outfit ExtraBold`), which is then the name to ask for.
  */
-const SANS = 'DejaVu Sans';
-const MONO = 'DejaVu Sans Mono';
+
 const sans = (weight: number, width = weight >= 600 ? 1 : 0.92): Face => ({ family: SANS, weight, width });
 const mono = (weight = 400): Face => ({ family: MONO, weight, width: 0.95 });
 const rect = (fill: string) => `<rect width="1200" height="630" fill="${fill}"/>`;
