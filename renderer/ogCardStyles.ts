@@ -68,10 +68,9 @@ export interface CardStyle {
 }
 
 /**
- * The families as fontconfig names them: a static file of one weight may carry it in its family
- * name (`Outfit ExtraBold`), which is then the name to ask for.
+ * The families as fontconfig names them (SANS and MONO in ogScripts.ts): a static file of one
+ * weight may carry it in its family name (`Outfit ExtraBold`), which is then the name to ask for.
  */
-
 const sans = (weight: number, width = weight >= 600 ? 1 : 0.92): Face => ({ family: SANS, weight, width });
 const mono = (weight = 400): Face => ({ family: MONO, weight, width: 0.95 });
 const rect = (fill: string) => `<rect width="1200" height="630" fill="${fill}"/>`;
