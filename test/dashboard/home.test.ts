@@ -16,6 +16,17 @@ describe('the home page: /', () => {
     expect(res.html).to.include('http://yourname.pages.test/');
   });
 
+  it('says what is free and names the features a creator looks for, each in a heading of its own', async () => {
+    const doc = parse((await new Person().get('/')).html);
+    expect(doc.querySelector('#features-title')?.text).to.equal('All of it free');
+    expect(doc.querySelectorAll('.features h3').map((h) => h.text)).to.include.members([
+      'Statistics without cookies',
+      'Your own domain',
+      'Light and dark',
+      'Fast on any phone',
+    ]);
+  });
+
   it('has its own title, description and picture for links to it (og: and twitter: tags)', async () => {
     const res = await new Person().get('/');
     const doc = parse(res.html);
