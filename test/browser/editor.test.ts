@@ -11,6 +11,7 @@ import { dashboardBrowser, editorSaved, SHOTS, screenshot } from '../helpers/bro
 import { pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
+import { imageOf } from '../helpers/images.js';
 import { startSite } from '../helpers/site.js';
 
 /** axe-core's source, run in the page as the accessibility audits run it. */
@@ -137,6 +138,55 @@ describe('the page editor in Chromium', function () {
     expect(done.loads).to.be.at.most(2);
     await screenshot(page, 'editor-1440');
     await published(page, done.username);
+  });
+
+  it('makes a simple page (a name, an avatar, a bio, 3 links, a row of social icons, a template) in at most 16 actions and 2 full loads after the sign-up', async () => {
+    const page = await freshPage({ width: 390, height: 844 });
+    const { n, act } = counted(page);
+    await page.goto(`${app().url}/signup`);
+    await act(() => page.getByLabel('E-mail').fill(`${uniqueName('simple')}@example.com`));
+    await act(() => page.getByLabel('Password').fill('correct horse battery'));
+    await act(() => page.getByRole('button', { name: 'Create account' }).click());
+    await page.waitForURL(/\/dashboard/);
+    await page.waitForLoadState();
+    n.loads = 0;
+    const username = uniqueName('simple');
+    await act(() => page.getByLabel(/^Name/).fill(username));
+    await act(() => page.getByRole('button', { name: 'Create page' }).click());
+    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    await act(() => page.getByLabel('Display name').fill('Grace Example'));
+    await act(() => page.getByLabel('Bio').fill('Compilers, ships and teaching.'));
+    await act(() => page.getByRole('radio', { name: 'Zine' }).check());
+    await editorSaved(page);
+    const photo = { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await imageOf('jpeg') };
+    await act(() => page.getByLabel(/^New avatar/).setInputFiles(photo));
+    await act(() => page.getByRole('button', { name: 'Upload avatar' }).click());
+    await page.getByRole('status').filter({ hasText: 'Image saved and published.' }).waitFor();
+    await act(() =>
+      page
+        .getByLabel(/^Links/)
+        .fill('Talks https://talks.example.com/\nShop https://shop.example.com/\nhttps://notes.example.com/'),
+    );
+    await act(() => page.getByRole('button', { name: 'Add these links' }).click());
+    await page.locator('.blocks > li').nth(2).waitFor();
+    await act(() =>
+      page
+        .getByLabel(/^Profile addresses/)
+        .first()
+        .fill('https://github.com/grace-example\nhttps://mastodon.social/@grace'),
+    );
+    await act(() => page.getByRole('button', { name: 'Add row of social icons' }).click());
+    await page.locator('.blocks > li').nth(3).waitFor();
+    console.log(`      a simple page: ${n.actions} actions, ${n.loads} full loads after the sign-up`);
+    expect(n.actions).to.be.at.most(16);
+    expect(n.loads).to.be.at.most(2);
+
+    const live = (await pageRequest(username, '/')).text;
+    expect(live).to.include('Grace Example').and.include('Compilers, ships and teaching.').and.include('t-zine');
+    for (const href of ['https://talks.example.com/', 'https://shop.example.com/', 'https://notes.example.com/'])
+      expect(live, href).to.include(`href="${href}"`);
+    expect(live).to.include('https://mastodon.social/@grace');
+    expect(live).to.match(/<img[^>]+class="avatar/);
   });
 
   it('saves and publishes a change as it is typed, with no save button, and undoes it', async () => {
