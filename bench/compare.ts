@@ -14,7 +14,9 @@
  *
  * When no file of the product differs between <git-ref> and this tree (only benches, tests, docs
  * or CI changed), nothing is measured: both sides would run the same code, and any figure "worse"
- * would be the machine's noise alone.
+ * would be the machine's noise alone. The ref `product-parent` names the parent of the latest
+ * commit that changed a file of the product (CI compares with it: a commit of docs after a change
+ * of the product still measures that change).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -158,11 +160,22 @@ const NOT_PRODUCT = [
   '.gitignore',
 ];
 
+const exclusions = () => ['.', ...NOT_PRODUCT.map((p) => `:(exclude)${p}`)];
+
+/** The ref word for the parent of the latest commit that changed the product. */
+export const PRODUCT_PARENT = 'product-parent';
+
+/** The parent of the latest commit that changed a file of the product; null when there is none. */
+export function productParent(cwd = process.cwd()): { parent: string; commit: string } | null {
+  const commit = git(['log', '-1', '--format=%H', '--', ...exclusions()], cwd);
+  if (!commit) return null;
+  const r = spawnSync('git', ['rev-parse', '--verify', '-q', `${commit}~1`], { cwd, encoding: 'utf8' });
+  return r.status === 0 ? { parent: r.stdout.trim(), commit } : null;
+}
+
 /** Whether any file of the product differs between `ref` and the working tree (committed or not). */
 export function productDiffers(ref: string, cwd = process.cwd()): boolean {
-  const r = spawnSync('git', ['diff', '--quiet', ref, '--', '.', ...NOT_PRODUCT.map((p) => `:(exclude)${p}`)], {
-    cwd,
-  });
+  const r = spawnSync('git', ['diff', '--quiet', ref, '--', ...exclusions()], { cwd });
   if (r.status === 0) return false;
   if (r.status === 1) return true;
   throw new Error(`git diff ${ref}: ${r.stderr}`);
@@ -170,6 +183,17 @@ export function productDiffers(ref: string, cwd = process.cwd()): boolean {
 
 export async function compare(argv: string[]): Promise<number> {
   const o = parse([...argv]);
+  if (o.ref === PRODUCT_PARENT) {
+    const found = productParent();
+    if (!found) {
+      console.log(`compare ${PRODUCT_PARENT}: no commit with a parent changed the product: nothing to measure`);
+      return 0;
+    }
+    console.log(
+      `${PRODUCT_PARENT}: ${found.parent.slice(0, 7)}, the parent of ${found.commit.slice(0, 7)} (the latest commit that changed the product)`,
+    );
+    o.ref = found.parent.slice(0, 10);
+  }
   if (!productDiffers(o.ref)) {
     console.log(
       `compare ${o.ref}: no file of the product differs from this tree (only ${NOT_PRODUCT.join(' ')} may): nothing to measure`,

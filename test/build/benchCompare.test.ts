@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { figures, productDiffers, worseBy } from '../../bench/compare.js';
+import { figures, productDiffers, productParent, worseBy } from '../../bench/compare.js';
 
 describe('bench compare', () => {
   describe('productDiffers', () => {
@@ -46,6 +46,16 @@ describe('bench compare', () => {
       expect(productDiffers('HEAD~1', repo)).to.equal(true);
       git('commit', '-qam', 'core');
       expect(productDiffers('HEAD~2', repo)).to.equal(true);
+    });
+
+    it('finds the parent of the latest commit that changed the product, past commits of docs and tests', async () => {
+      const first = git('rev-parse', 'HEAD').trim();
+      expect(productParent(repo), 'the first commit has no parent').to.equal(null);
+      await commit('core/page.ts', 'export const a = 2;\n');
+      const changed = git('rev-parse', 'HEAD').trim();
+      await commit('docs/x.md', 'changed\n');
+      await commit('test/a.test.ts', 'changed\n');
+      expect(productParent(repo)).to.deep.equal({ parent: first, commit: changed });
     });
 
     it('throws on a ref git does not know', () => {
