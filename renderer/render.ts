@@ -18,6 +18,7 @@ import { assemble, templateVersion } from './layout.js';
 import { markdownData } from './markdownView.js';
 import { ogView } from './ogImage.js';
 import { samplePage } from './sample.js';
+import { whereTemplateFails } from './templateErrors.js';
 import { buildView, type RenderInput } from './view.js';
 
 export { nextVisibilityChange } from '../core/model.js';
@@ -76,7 +77,9 @@ function loadTemplates() {
     try {
       pages[id] = html.compile(layout.source);
     } catch (err) {
-      throw new Error(`template ${id}: ${(err as Error).message}`, { cause: err });
+      // The file and line an author can act on, else Eta's own message.
+      const where = whereTemplateFails(TEMPLATES_DIR, layout.files) ?? (err as Error).message;
+      throw new Error(`template ${id}: ${where}`, { cause: err });
     }
   }
   const markdown = md.compile(read('page.md.eta'));
