@@ -16,7 +16,8 @@ import { rpcError } from './rpcError.js';
 import { serveTools, toolList } from './tool.js';
 import { TOOLS } from './tools.js';
 
-const VERSION = '1.0.0';
+/** The MCP server's version, as `initialize` and the server cards (serverCard.ts) give it. */
+export const MCP_SERVER_VERSION = '1.0.0';
 
 /** The tools with their JSON Schemas, made once (a server is made per request). */
 const TOOL_LIST = toolList(TOOLS);
@@ -40,7 +41,7 @@ function mcpSdk(): Promise<McpSdk> {
 function createMcpServer(sdk: McpSdk, s: Services, limiter: Limiter, caller: Caller): Server {
   const [{ Server }, , types] = sdk;
   const server = new Server(
-    { name: 'linkpage', version: VERSION },
+    { name: 'linkpage', version: MCP_SERVER_VERSION },
     {
       capabilities: { tools: {}, resources: {} },
       instructions:

@@ -13,6 +13,7 @@ import type { RequestState } from '../../platform/edge/state.js';
 import { accountAuth, resourceMetadataRoutes } from './account.js';
 import { mcpHandler } from './endpoint.js';
 import { MCP_ACCOUNT_PATH, MCP_PATH } from './http.js';
+import { serverCardRoutes } from './serverCard.js';
 
 export function mcpRouter(s: Services, limiter: Limiter, provider: OAuthProvider): Router<RequestState> {
   const router = new Router<RequestState>();
@@ -32,6 +33,7 @@ export function mcpRouter(s: Services, limiter: Limiter, provider: OAuthProvider
     mcpHandler(s, limiter),
   );
   resourceMetadataRoutes(router, s);
+  serverCardRoutes(router, s);
   // Stateless Streamable HTTP: no server-initiated stream to GET and no session to DELETE.
   const notAllowed = (ctx: Koa.Context) => {
     ctx.status = 405;
