@@ -91,7 +91,7 @@ Page settings beside the blocks: "adult": true puts the whole page behind an 18+
 
 **MCP.** The same actions as tools over MCP (Streamable HTTP) at ${base}/mcp, listed below from their own declarations. The tools that say "no key needed" work without one; send the key as "Authorization: Bearer <apiKey>" once create_page has returned one.
 
-For a person's own assistant (connectors that sign in with OAuth): ${base}/mcp/account, the same tools for the person's account after they approve the app in the dashboard; without credentials it answers 401 with WWW-Authenticate naming ${base}/.well-known/oauth-protected-resource/mcp/account. Scopes: pages:read, pages:write, stats:read.
+For a person's own assistant (connectors that sign in with OAuth): ${base}/mcp/account, the same tools for the person's account after they approve the app in the dashboard; without credentials it answers 401 with WWW-Authenticate naming ${base}/.well-known/oauth-protected-resource/mcp/account. Scopes: pages:read, pages:write, stats:read. Each address describes itself in a server card at ${base}/mcp/server-card and ${base}/mcp/account/server-card, both listed by ${base}/.well-known/ai-catalog.json.
 
 ## Docs
 
