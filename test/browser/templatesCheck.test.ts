@@ -118,6 +118,47 @@ describe('npm run templates:check', function () {
     ]);
   });
 
+  it("fails a poster off the page's scheme, a poster title under 4.5:1 and one cut on its first line; passes a poster in the page's look", async () => {
+    const poster = (look: string, title: string) =>
+      `<div style="aspect-ratio:16/9;position:relative;width:320px"><iframe title="Player" style="position:absolute;inset:0;width:100%;height:100%;border:0" srcdoc="<style>body{margin:0;height:100%}a{display:block;height:100%;${look}}.t{display:block;overflow:hidden;font:16px/1.25 sans-serif}</style><a href='#'><span class='t'>${title}</span></a>"></iframe></div>`;
+    const long = 'A title far too long for one line of a poster this narrow, and cut';
+    const dark = (posters: string) =>
+      page(
+        'Players after dark',
+        `<body style="margin:0;background:#111;color:#eee"><main><h1>Players</h1>${posters}</main></body>`,
+      );
+    const results = await browserCheck(
+      [
+        {
+          key: 'broken',
+          html: () =>
+            dark(
+              poster('background:#fff;color:#999', 'Light poster') +
+                poster('background:#1c1917;color:#e7e5e4;white-space:nowrap;text-overflow:ellipsis', long),
+            ),
+        },
+        {
+          key: 'fine',
+          html: () =>
+            dark(
+              poster(
+                'background:#1c1917;color:#e7e5e4;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2',
+                'Studio tour',
+              ),
+            ),
+        },
+      ],
+      { shots: null, executablePath: CHROMIUM_PATH },
+    );
+    const players = (key: string) => results.get(key)?.axe.filter((m) => m.startsWith('player-')) ?? [];
+    expect(players('broken')).to.have.members([
+      'player-scheme: “Light poster” — a light poster (rgb(255, 255, 255)) on a dark page (rgb(17, 17, 17))',
+      'player-contrast: “Light poster” — title rgb(153, 153, 153) on rgb(255, 255, 255): 2.85:1, needs 4.5:1',
+      `player-title: “${long.slice(0, 40)}” is cut after 1 line(s), not 2`,
+    ]);
+    expect(players('fine')).to.deep.equal([]);
+  });
+
   it('fails what breaks a page at 320, 390 and 1280 px: sideways scroll, text past the start edge, squeezed text, text out of its block, a player of no area', async () => {
     const broken = page(
       'Broken',
