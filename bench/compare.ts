@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { git, NOT_PRODUCT, PRODUCT_PARENT, productDiffers, productParent } from './productChange.js';
 
 /** The middle of the values: the mean of the two middle ones for an even count. */
 function middle(values: number[]): number {
@@ -31,7 +32,7 @@ function middle(values: number[]): number {
 }
 
 /** Units where more is better; every other unit (ms, s, MB, %…) is a cost. */
-const RATES = new Set(['req/s', 'pages/s', 'links/s', '/s']);
+const RATES = new Set(['req/s', 'pages/s', 'links/s', '/s', 'ratio-up']);
 const FIGURE = /(\d[\d,]*(?:\.\d+)?)\s?(ms|s|MB|req\/s|pages\/s|links\/s|\/s)(?![\w/])/g;
 
 interface Figure {
@@ -41,7 +42,17 @@ interface Figure {
   label: string;
   value: number;
   unit: string;
+  /**
+   * False for a figure of a line that gives its ratio to a baseline of the same run (`ratio
+   * 0.85`): the ratio is judged, the line's rates are printed only. A loaded machine moves the
+   * product's rate and the baseline's together (a CI run found a bare node:http server 1.61×
+   * "worse" between two commits).
+   */
+  judged: boolean;
 }
+
+/** `ratio 0.85` or `ratio of p99 1.2`: a line's own ratio to the baseline it measured beside it. */
+const RATIO = /\bratio(?: of [\w ]+?)? (\d+(?:\.\d+)?)(?![\d.]*\s?(?:ms|s|MB|req\/s|pages\/s|links\/s|\/s)\b)/;
 
 /** The figures of a bench's output, each keyed by its line's wording and its place in the line. */
 export function figures(output: string): Figure[] {
@@ -54,6 +65,18 @@ export function figures(output: string): Figure[] {
     const skeleton = line.replace(/\d[\d,.]*/g, '#').trim();
     const n = (seen.get(skeleton) ?? 0) + 1;
     seen.set(skeleton, n);
+    const ratio = RATIO.exec(line);
+    if (ratio) {
+      // The ratio points as the line's first figure does: a rate over a rate, a cost over a cost.
+      const up = RATES.has(matches[0][2]);
+      found.push({
+        key: `${skeleton}\u0000${n}\u0000ratio`,
+        label: `${line.slice(0, Math.min(40, line.indexOf(':') + 1 || 40)).trim()} ratio to its baseline`,
+        value: Number(ratio[1]),
+        unit: up ? 'ratio-up' : 'ratio-down',
+        judged: true,
+      });
+    }
     matches.forEach((m, i) => {
       const before = line.slice(0, m.index).replace(FIGURE, '#').trim().split(/\s+/);
       // A target is the same words on both sides.
@@ -64,6 +87,7 @@ export function figures(output: string): Figure[] {
         label: `${what.join(' ')} # ${m[2]}`,
         value: Number(m[1].replaceAll(',', '')),
         unit: m[2],
+        judged: !ratio,
       });
     });
   }
@@ -79,12 +103,6 @@ function shown(value: number): string {
 export function worseBy(ref: number, head: number, unit: string): number {
   if (ref === head) return 1;
   return RATES.has(unit) ? ref / head : head / ref;
-}
-
-function git(args: string[], cwd = process.cwd()): string {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
-  return r.stdout.trim();
 }
 
 /** A worktree of `ref` with node_modules: this tree's when the lockfiles agree, else its own. */
@@ -140,45 +158,6 @@ function parse(argv: string[]): Options {
   if (!ref)
     throw new Error('usage: npm run bench -- compare <git-ref> [bench…] [--short] [--rounds n] [--fail-over x]');
   return { ref, benches, short, rounds, failOver: failOver === undefined ? null : Number(failOver) };
-}
-
-/**
- * What is not the product: both sides run this tree's bench/, and the rest (tests, docs, CI and
- * the tools' settings) never runs in a bench.
- */
-const NOT_PRODUCT = [
-  'bench',
-  'test',
-  'docs',
-  '.ci',
-  '*.md',
-  '.mocharc.*',
-  '.dependency-cruiser.cjs',
-  'biome.json',
-  'knip.json',
-  'stryker.config.mjs',
-  '.gitignore',
-];
-
-const exclusions = () => ['.', ...NOT_PRODUCT.map((p) => `:(exclude)${p}`)];
-
-/** The ref word for the parent of the latest commit that changed the product. */
-export const PRODUCT_PARENT = 'product-parent';
-
-/** The parent of the latest commit that changed a file of the product; null when there is none. */
-export function productParent(cwd = process.cwd()): { parent: string; commit: string } | null {
-  const commit = git(['log', '-1', '--format=%H', '--', ...exclusions()], cwd);
-  if (!commit) return null;
-  const r = spawnSync('git', ['rev-parse', '--verify', '-q', `${commit}~1`], { cwd, encoding: 'utf8' });
-  return r.status === 0 ? { parent: r.stdout.trim(), commit } : null;
-}
-
-/** Whether any file of the product differs between `ref` and the working tree (committed or not). */
-export function productDiffers(ref: string, cwd = process.cwd()): boolean {
-  const r = spawnSync('git', ['diff', '--quiet', ref, '--', ...exclusions()], { cwd });
-  if (r.status === 0) return false;
-  if (r.status === 1) return true;
-  throw new Error(`git diff ${ref}: ${r.stderr}`);
 }
 
 export async function compare(argv: string[]): Promise<number> {
@@ -261,8 +240,9 @@ function report(o: Options, sides: { ref: Figure[][]; head: Figure[][] }, final 
     const ratio = middle(pairs.map(([a, b]) => worseBy(a.value, b.value, figure.unit)));
     const refValue = middle(pairs.map(([a]) => a.value));
     const headValue = middle(pairs.map(([, b]) => b.value));
-    const flag = o.failOver !== null && ratio > o.failOver ? '  <- over the limit' : '';
-    if (flag) worse.push(`${figure.label}: worse by ${ratio.toFixed(2)}`);
+    const over = o.failOver !== null && ratio > o.failOver;
+    const flag = !over ? '' : figure.judged ? '  <- over the limit' : '  (judged by its ratio)';
+    if (over && figure.judged) worse.push(`${figure.label}: worse by ${ratio.toFixed(2)}`);
     console.log(
       `${figure.label.slice(0, 70).padEnd(70)} ${shown(refValue).padStart(10)} ${shown(headValue).padStart(10)}  ${ratio.toFixed(2)}${flag}`,
     );

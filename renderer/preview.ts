@@ -11,6 +11,7 @@ import http from 'node:http';
 import sharp from 'sharp';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { checkPages } from './edgePages.js';
+import { escapeHtml } from './escape.js';
 import { FONT_PATH, fontFile } from './fonts.js';
 import { reloadTemplates, renderPage, TEMPLATES_DIR } from './render.js';
 import { samplePage } from './sample.js';
@@ -24,9 +25,8 @@ let broken: string | null = null;
 const reloader = () =>
   `<script>const seen=${version};setInterval(()=>fetch('/version').then((r)=>r.text()).then((v)=>{if(Number(v)!==seen)location.reload()},()=>{}),700)</script>`;
 const withReloader = (html: string) => html.replace('</body>', `${reloader()}</body>`);
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const errorPage = (message: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Template error</title><style>body{font:15px system-ui,sans-serif;margin:2rem}pre{background:#1c1917;color:#fef2f2;padding:1rem;border-radius:8px;white-space:pre-wrap}</style></head><body><h1>The templates do not compile</h1><pre>${escape(message)}</pre><p>Fix the file and save: this tab reloads by itself.</p>${reloader()}</body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Template error</title><style>body{font:15px system-ui,sans-serif;margin:2rem}pre{background:#1c1917;color:#fef2f2;padding:1rem;border-radius:8px;white-space:pre-wrap}</style></head><body><h1>The templates do not compile</h1><pre>${escapeHtml(message)}</pre><p>Fix the file and save: this tab reloads by itself.</p>${reloader()}</body></html>`;
 
 // Sample pictures, drawn once: the sample page names avatar and card images.
 const picture = (hue: number) =>

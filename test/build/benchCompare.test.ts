@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { figures, productDiffers, productParent, worseBy } from '../../bench/compare.js';
+import { figures, worseBy } from '../../bench/compare.js';
+import { productDiffers, productParent } from '../../bench/productChange.js';
 
 describe('bench compare', () => {
   describe('productDiffers', () => {
@@ -64,15 +65,32 @@ describe('bench compare', () => {
   });
 
   describe('figures', () => {
-    it('keys each figure by its line with the numbers left out, and skips targets and unitless ratios', () => {
+    it('keys each figure by its line with the numbers left out, and skips targets', () => {
       const found = figures('redirects: router 6,410 req/s, bare 8756 req/s, ratio 0.73 (target >= 500 req/s)\n');
       expect(found.map((f) => [f.value, f.unit])).to.deep.equal([
+        [0.73, 'ratio-up'],
         [6410, 'req/s'],
         [8756, 'req/s'],
       ]);
       expect(
         figures('redirects: router 1 req/s, bare 2 req/s, ratio 9 (target >= 3 req/s)\n').map((f) => f.key),
       ).to.deep.equal(found.map((f) => f.key));
+    });
+  });
+
+  describe('figures beside a baseline', () => {
+    it("judges a line's ratio to its baseline, pointing as its rates do, and only prints the rates", () => {
+      const found = figures(
+        'short-path redirects: router 6410 req/s, bare node:http 302 8756 req/s, ratio 0.73 (rounds: 0.73; target >= 0.70)\n' +
+          'stats query: p50 3.1 ms, p99 9.0 ms (target p99 < 50 ms); the daily series alone p99 3.0 ms; ratio of p99 3.0\n',
+      );
+      expect(found.filter((f) => f.judged).map((f) => [f.value, f.unit])).to.deep.equal([
+        [0.73, 'ratio-up'],
+        [3, 'ratio-down'],
+      ]);
+      expect(found.filter((f) => !f.judged).map((f) => f.unit)).to.deep.equal(['req/s', 'req/s', 'ms', 'ms', 'ms']);
+      expect(worseBy(0.8, 0.4, 'ratio-up')).to.equal(2);
+      expect(worseBy(2, 4, 'ratio-down')).to.equal(2);
     });
   });
 
