@@ -28,6 +28,26 @@ function counted(page: Page) {
   return { n, act };
 }
 
+/**
+ * Signs up and makes a first page, every step counted as an action; full loads are counted from
+ * the dashboard on. The page's name, the counts and `act`, for the steps that follow.
+ */
+async function signUpCounted(page: Page, prefix: string) {
+  const { n, act } = counted(page);
+  await page.goto(`${app().url}/signup`);
+  await act(() => page.getByLabel('E-mail').fill(`${uniqueName(prefix)}@example.com`));
+  await act(() => page.getByLabel('Password').fill('correct horse battery'));
+  await act(() => page.getByRole('button', { name: 'Create account' }).click());
+  await page.waitForURL(/\/dashboard/);
+  await page.waitForLoadState();
+  n.loads = 0;
+  const username = uniqueName(prefix);
+  await act(() => page.getByLabel(/^Name/).fill(username));
+  await act(() => page.getByRole('button', { name: 'Create page' }).click());
+  await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+  return { n, act, username };
+}
+
 /** The preview frame on show (the editor loads the next render in a hidden one and swaps). */
 const preview = (page: Page): FrameLocator => page.frameLocator('.phone iframe.shown');
 
@@ -41,18 +61,7 @@ describe('the page editor in Chromium', function () {
   const { freshPage, signUp } = dashboardBrowser();
 
   async function build(page: Page, script: boolean) {
-    const { n, act } = counted(page);
-    await page.goto(`${app().url}/signup`);
-    await act(() => page.getByLabel('E-mail').fill(`${uniqueName('ed')}@example.com`));
-    await act(() => page.getByLabel('Password').fill('correct horse battery'));
-    await act(() => page.getByRole('button', { name: 'Create account' }).click());
-    await page.waitForURL(/\/dashboard/);
-    await page.waitForLoadState();
-    n.loads = 0;
-    const username = uniqueName('ada');
-    await act(() => page.getByLabel(/^Name/).fill(username));
-    await act(() => page.getByRole('button', { name: 'Create page' }).click());
-    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    const { n, act, username } = await signUpCounted(page, 'ada');
 
     await act(() => page.getByLabel('Display name').fill('Ada Example'));
     if (script) await previewHas(page, 'h1', /Ada Example/);
@@ -142,18 +151,7 @@ describe('the page editor in Chromium', function () {
 
   it('makes a simple page (a name, an avatar, a bio, 3 links, a row of social icons, a template) in at most 16 actions and 2 full loads after the sign-up', async () => {
     const page = await freshPage({ width: 390, height: 844 });
-    const { n, act } = counted(page);
-    await page.goto(`${app().url}/signup`);
-    await act(() => page.getByLabel('E-mail').fill(`${uniqueName('simple')}@example.com`));
-    await act(() => page.getByLabel('Password').fill('correct horse battery'));
-    await act(() => page.getByRole('button', { name: 'Create account' }).click());
-    await page.waitForURL(/\/dashboard/);
-    await page.waitForLoadState();
-    n.loads = 0;
-    const username = uniqueName('simple');
-    await act(() => page.getByLabel(/^Name/).fill(username));
-    await act(() => page.getByRole('button', { name: 'Create page' }).click());
-    await page.waitForURL(/\/dashboard\/pages\/[0-9a-f]{24}/);
+    const { n, act, username } = await signUpCounted(page, 'simple');
     await act(() => page.getByLabel('Display name').fill('Grace Example'));
     await act(() => page.getByLabel('Bio').fill('Compilers, ships and teaching.'));
     await act(() => page.getByRole('radio', { name: 'Zine' }).check());
