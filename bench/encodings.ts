@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { BROTLI_QUALITY, encode, GZIP_LEVEL } from '../platform/publishing/encode.js';
 import { pageFiles } from '../platform/publishing/pageFiles.js';
@@ -97,14 +97,8 @@ export interface Level {
 
 /** Every gzip level from 1 and brotli quality from 1 to 8 and 11 (9 and 10 are slower than 11 here) on `pages`. */
 function levels(pages: Buffer[], runs: number): Level[] {
-  const brotli = (q: number) => (b: Buffer) =>
-    brotliCompressSync(b, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: q,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
-      },
-    });
+  // Brotli as the publisher sets it (encode.ts: text mode, the size hint), at each quality.
+  const brotli = (q: number) => (b: Buffer) => encode(b, 'br', q);
   const all = [
     ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((level) => ({
       codec: 'gzip' as const,
