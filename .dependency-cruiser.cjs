@@ -5,7 +5,7 @@
 const APPS = '^(api/mcp|api|dashboard|router|jobs|ops/monitoring)/';
 const LOWER = '^(platform/(store|queue|publishing|media|outbound|cdn|mail)|renderer|templates)/';
 /** The domain's vocabulary: what the lower layers may take from core/. */
-const LEAVES = '^core/(errors|model|entities|schemas/(fields|blocks|page|mediaKey)|rules/(username|pages))[.]ts$';
+const LEAVES = '^core/(errors|model|entities|schemas/(fields|blocks|page|mediaKey)|rules/(username|pages|roles))[.]ts$';
 
 module.exports = {
   forbidden: [
@@ -72,7 +72,7 @@ module.exports = {
     {
       name: 'lower-layers-only-core-leaves',
       comment:
-        'platform/ (but edge/), renderer/ and templates/ take from core/ only its vocabulary (errors, model, the page and block schemas, fields, media keys, the stored entities, the username rule, when a page is live), and nothing from above core.',
+        'platform/ (but edge/), renderer/ and templates/ take from core/ only its vocabulary (errors, model, the page and block schemas, fields, media keys, the stored entities, the username rule, when a page is live, the roles), and nothing from above core.',
       severity: 'error',
       from: { path: LOWER },
       to: { path: ['^core/', APPS, '^(platform/edge|ops/start|ops/scripts)/', '^main[.]ts$'], pathNot: LEAVES },

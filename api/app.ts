@@ -19,7 +19,7 @@ import { toOpenApi30 } from './openapi/openapi30.js';
 import { domainRoutes } from './profiles/domain.js';
 import { historyRoutes } from './profiles/history.js';
 import { profileRoutes } from './profiles/routes.js';
-import { type AnyRoute, routeHandler } from './route.js';
+import { type AnyRoute, authorizeRoute, routeHandler } from './route.js';
 import { uploadRoutes } from './upload/routes.js';
 import { usernameRoutes } from './username/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -58,6 +58,7 @@ export function createApi(s: Services, limiter: Limiter, tools: readonly ToolEnt
       r.path,
       challenges(s, r.auth),
       authenticate(s, r.auth),
+      authorizeRoute(r),
       ...operationLimiters(limiter, r.operation),
       routeHandler(r),
     );

@@ -6,7 +6,8 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type * as v from 'valibot';
 import type { ErrorCode } from '../core/errors.js';
-import type { OperationName } from '../core/operations.js';
+import { type OperationName, operationAccess } from '../core/operations.js';
+import { authorize, type Grant, OWNER } from '../core/rules/roles.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { AuthMode } from '../platform/edge/auth.js';
 import type { RequestState } from '../platform/edge/state.js';
@@ -44,8 +45,8 @@ export interface RouteDef<
    */
   example?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string | number> };
   /**
-   * The operation the route performs (core/operations.ts): its rate limits apply to the route,
-   * and to the MCP tool that names the same operation.
+   * The operation the route performs (core/operations.ts): its rate limits and least role apply
+   * to the route, and to the MCP tool that names the same operation. Every route a key may call names one.
    */
   operation?: OperationName;
   /** The answers; `headers` are those the answer carries, `example` an example body. */
@@ -84,6 +85,26 @@ export function routeHandler(def: AnyRoute): RouterMiddleware<RequestState> {
   };
 }
 
+/**
+ * The role check (core/rules/roles.ts) of a route that a key may call: the least role of its
+ * operation, and the page in its path (`:id` under /api/profiles/:id). It runs before the limits,
+ * so a refused call uses no quota. A session acts as its account's owner and is not asked.
+ */
+export function authorizeRoute(def: AnyRoute): RouterMiddleware<RequestState> {
+  if (def.auth !== 'none' && def.auth !== 'session' && def.operation === undefined) {
+    throw new Error(`${def.method} ${def.path}: a route a key may call names its operation, whose role it needs`);
+  }
+  const operation = def.operation;
+  if (operation === undefined) return (_ctx, next) => next();
+  const { role, page } = operationAccess(operation);
+  if (page && !def.path.startsWith('/api/profiles/:id')) throw new Error(`${def.path}: a page operation names :id`);
+  return (ctx, next) => {
+    const grant = ctx.state.auth?.grant;
+    if (grant) authorize(grant, role, page ? ctx.params.id : undefined);
+    return next();
+  };
+}
+
 /** The session's account; routes with auth 'session' always have one. */
 export function sessionAccountOf(ctx: ApiContext): string {
   const session = ctx.state.session;
@@ -94,6 +115,11 @@ export function sessionAccountOf(ctx: ApiContext): string {
 /** The caller's account on a route with auth 'key-or-session': the key's, or the session's. */
 export function keyOrSessionAccountOf(ctx: ApiContext): string {
   return ctx.state.auth?.accountId ?? sessionAccountOf(ctx);
+}
+
+/** What the key may do and reach; a session's (and an app's) is the owner's. */
+export function grantOf(ctx: ApiContext): Grant {
+  return ctx.state.auth?.grant ?? OWNER;
 }
 
 /** The key's account; routes with auth 'key' always have one. */

@@ -1,3 +1,5 @@
+import type { Grant } from './rules/roles.js';
+
 /** Who asks: the key's or session's account (null for none), the User-Agent and the client address. */
 export interface Caller {
   accountId: string | null;
@@ -9,6 +11,8 @@ export interface Caller {
   via: string;
   /** What an OAuth app was allowed (core/rules/scopes.ts); undefined for a key, a session or no one. */
   scopes?: readonly string[];
+  /** The role and pages of a key (core/rules/roles.ts); a session's and an app's are the owner's; none without either. */
+  grant?: Grant;
 }
 
 /** The longest User-Agent kept; longer ones are cut. */

@@ -5,6 +5,7 @@
  * `Page.renderVersion`, which the column names only for the template.
  */
 import type { Block, Profile } from './model.js';
+import type { Role } from './rules/roles.js';
 
 /** A page: one per subdomain, its profile and blocks stored whole. */
 export interface Page {
@@ -65,6 +66,9 @@ export interface ApiKey {
   createdBy: string;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** What the key may do (core/rules/roles.ts), and the pages it reaches (null: all of them). */
+  role: Role;
+  pages: readonly string[] | null;
 }
 
 /** A dashboard session, found by the hash of the cookie's token. */

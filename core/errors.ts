@@ -37,6 +37,10 @@ export const ERROR_CODES = {
   // 403, not 401: a wrong password sent with a working key must not read as "this key is no good".
   bad_credentials: [403, 'E-mail or password is wrong.'],
   forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
+  forbidden: [
+    403,
+    "This key's role does not allow this; detail names the role it needs. The account's owner can make a key with it.",
+  ],
   insufficient_scope: [403, 'The person did not allow this app to do that; ask them to connect it again with more.'],
   proof_required: [
     403,

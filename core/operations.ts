@@ -1,7 +1,8 @@
 /**
- * The operations that programs call, each with its rate limits, declared once. A REST route
+ * The operations that programs call, each with its rate limits and the least role it needs
+ * (core/rules/roles.ts), declared once. A REST route
  * (`api/route.ts`) and an MCP tool (`api/mcp/tool.ts`) name the operation they perform and take its
- * limits from here; neither declares limits of its own, so the two edges cannot drift apart.
+ * limits and role from here; neither declares limits or roles of its own, so the two edges cannot drift apart.
  *
  * A limit with `when` applies only to the calls it picks. It sees the call as the REST route
  * receives it: the caller's account, the body as sent, and the path's parameters (a tool hands
@@ -10,6 +11,7 @@
 import { importableHandle } from './commands/importProfile.js';
 import { namesEmail } from './commands/people.js';
 import type { LimitName } from './rules/limits.js';
+import type { Role } from './rules/roles.js';
 
 /** One call of an operation, as its limits judge it. */
 export interface OperationCall {
@@ -29,6 +31,10 @@ export interface OperationLimit {
 
 export interface Operation {
   limits: readonly OperationLimit[];
+  /** The least role a caller with a key needs (core/rules/roles.ts); callers without one are not asked. */
+  role: Role;
+  /** The call names one page (`:id` in the route's path, `id` among the tool's arguments). */
+  page?: true;
 }
 
 /** An upload that names a URL to fetch (JSON or a tool's arguments); a multipart file names none. */
@@ -38,7 +44,8 @@ const byUrl = (body: unknown) => typeof body === 'object' && body !== null && 'u
 const emailTries: OperationLimit = { name: 'emailTries', when: (c) => namesEmail(c.accountId, c.body) };
 
 export const OPERATIONS = {
-  checkUsername: { limits: [{ name: 'usernameCheck' }] },
+  checkUsername: { limits: [{ name: 'usernameCheck' }], role: 'viewer' },
+  /** With a key, another page on the key's account: the owner's to decide. */
   createPage: {
     limits: [
       { name: 'pagesWithoutKey', when: (c) => !c.accountId },
@@ -46,39 +53,56 @@ export const OPERATIONS = {
       { name: 'createFetches' },
       emailTries,
     ],
+    role: 'owner',
   },
-  validatePage: { limits: [{ name: 'validate' }, emailTries] },
-  getMe: { limits: [] },
-  getClaimLink: { limits: [{ name: 'claimLink' }] },
-  claimStatus: { limits: [{ name: 'claimStatus' }] },
-  listPages: { limits: [] },
+  validatePage: { limits: [{ name: 'validate' }, emailTries], role: 'viewer' },
+  getMe: { limits: [], role: 'viewer' },
+  /** A claim link hands the whole account to whoever opens it. */
+  getClaimLink: { limits: [{ name: 'claimLink' }], role: 'owner' },
+  claimStatus: { limits: [{ name: 'claimStatus' }], role: 'viewer' },
+  listPages: { limits: [], role: 'viewer' },
   /** Another page on an account with a key: a program-made page like createPage's. */
-  createProfile: { limits: [{ name: 'pagesWithKey' }] },
-  getPage: { limits: [] },
-  updatePage: { limits: [] },
-  deletePage: { limits: [] },
-  getStats: { limits: [] },
-  listVersions: { limits: [] },
-  getVersion: { limits: [] },
-  restoreVersion: { limits: [] },
-  getDomain: { limits: [] },
-  attachDomain: { limits: [{ name: 'domainChecks' }] },
-  detachDomain: { limits: [{ name: 'domainChecks' }] },
+  createProfile: { limits: [{ name: 'pagesWithKey' }], role: 'owner' },
+  getPage: { limits: [], role: 'viewer', page: true },
+  updatePage: { limits: [], role: 'editor', page: true },
+  replacePage: { limits: [], role: 'editor', page: true },
+  deletePage: { limits: [], role: 'owner', page: true },
+  getStats: { limits: [], role: 'viewer', page: true },
+  listVersions: { limits: [], role: 'viewer', page: true },
+  getVersion: { limits: [], role: 'viewer', page: true },
+  restoreVersion: { limits: [], role: 'editor', page: true },
+  getDomain: { limits: [], role: 'viewer', page: true },
+  attachDomain: { limits: [{ name: 'domainChecks' }], role: 'owner', page: true },
+  detachDomain: { limits: [{ name: 'domainChecks' }], role: 'owner', page: true },
   /** An image by URL counts against the URL fetches' limit, a file (multipart) against the files'. */
   uploadImage: {
     limits: [
       { name: 'uploadByUrl', when: (c) => byUrl(c.body) },
       { name: 'uploadFiles', when: (c) => !byUrl(c.body) },
     ],
+    role: 'editor',
   },
-  importLinks: { limits: [{ name: 'importPage' }] },
+  importLinks: { limits: [{ name: 'importPage' }], role: 'editor' },
   /** A body the schema refuses, or a handle the network cannot have, uses no quota. */
   importProfile: {
     limits: [{ name: 'importSocial', when: (c) => importableHandle(String(c.params.network), c.body) }],
+    role: 'editor',
   },
+  /** The account's name, e-mail, time zone and limits. */
+  getAccount: { limits: [], role: 'viewer' },
+  /** Its settings and password, its export (every page, version and statistic), its webhooks. */
+  changeAccount: { limits: [], role: 'owner' },
+  exportAccount: { limits: [], role: 'owner' },
+  manageWebhooks: { limits: [], role: 'owner' },
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;
+
+/** The least role a call of the operation needs, and whether it names a page. */
+export function operationAccess(name: OperationName): { role: Role; page: boolean } {
+  const op = OPERATIONS[name] as Operation;
+  return { role: op.role, page: op.page === true };
+}
 
 /** The limits of an operation. */
 export function operationLimits(name: OperationName | undefined): readonly OperationLimit[] {

@@ -33,6 +33,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       tag: 'Account',
       summary: 'The account: e-mail, language, creation date',
       auth: 'key',
+      operation: 'getAccount',
       responses: [{ status: 200, description: 'The account', schema: AccountOut, example: exampleAccount }],
       errors: [...keyErrors],
       async handler(ctx) {
@@ -48,6 +49,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       description:
         'A new password needs the current one, and logs out every browser session of the account. A wrong current password is 403 bad_credentials (the key itself stays valid). Wrong current passwords are limited per account (10 per 15 minutes, 50 per day; a right one does not count): then 429 rate_limited with Retry-After. A provisional account has no password until it is claimed.',
       auth: 'key',
+      operation: 'changeAccount',
       body: AccountPatch,
       example: { body: { timeZone: 'Europe/Berlin' } },
       responses: [
@@ -71,6 +73,7 @@ export function accountRoutes(s: Services, limiter: Limiter) {
       summary: 'Everything stored about the account, as JSON',
       description: 'Secrets are never exported: keys and claim links appear without the values that unlock them.',
       auth: 'key',
+      operation: 'exportAccount',
       responses: [
         {
           status: 200,

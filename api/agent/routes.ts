@@ -14,7 +14,7 @@ import { callerFrom } from '../../platform/edge/caller.js';
 import { commandLimits } from '../../platform/edge/limits.js';
 import { exampleMe } from '../openapi/accountExamples.js';
 import { exampleCreated, exampleCreateRequest } from '../openapi/examples.js';
-import { accountOf, route } from '../route.js';
+import { accountOf, grantOf, route } from '../route.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /**
@@ -135,7 +135,7 @@ export function agentRoutes(s: Services) {
       responses: [{ status: 200, description: 'The account', schema: MeOut, example: exampleMe }],
       errors: ['unauthorized', 'invalid_key', 'key_revoked'],
       async handler(ctx) {
-        ctx.body = await describeAccount(s, accountOf(ctx));
+        ctx.body = await describeAccount(s, accountOf(ctx), grantOf(ctx));
       },
     }),
 

@@ -3,11 +3,9 @@
  * routes). A request with an API key is refused with forbidden_via_key; writes need the
  * session's CSRF token in X-CSRF-Token (csrf_failed without it).
  */
-import * as v from 'valibot';
 import { createKey, liveKeys, revokeKey } from '../../core/commands/apiKeys.js';
 import { presentKey } from '../../core/presenters/key.js';
-import { str } from '../../core/schemas/fields.js';
-import { ApiKeyCreatedOut, ApiKeyListOut } from '../../core/schemas/responses.js';
+import { ApiKeyCreatedOut, ApiKeyListOut, KeyCreate } from '../../core/schemas/keys.js';
 import type { Services } from '../../core/services.js';
 import { callerFrom } from '../../platform/edge/caller.js';
 import { requireFreshProof } from '../../platform/edge/sessions.js';
@@ -19,8 +17,6 @@ const errors = ['forbidden_via_key', 'unauthorized'] as const;
 const writeErrors = [...errors, 'csrf_failed'] as const;
 const description =
   "Browser session only (the dashboard): with an API key the answer is 403 forbidden_via_key; writes need the session's CSRF token in X-CSRF-Token (403 csrf_failed without it).";
-
-export const KeyCreate = v.strictObject({ label: v.optional(v.pipe(str(), v.trim(), v.maxLength(80)), '') });
 
 export function keyRoutes(s: Services) {
   return [
@@ -44,10 +40,10 @@ export function keyRoutes(s: Services) {
       path: '/api/keys',
       tag: 'Account',
       summary: 'Create an API key (shown once)',
-      description: `${description} A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
+      description: `${description} The key's role (owner when left out) says what it may do; an editor or viewer key may be limited to some pages, and answers 404 not_found for the others. A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
       auth: 'session',
       body: KeyCreate,
-      example: { body: { label: 'my agent' } },
+      example: { body: { label: 'my agent', role: 'editor' } },
       responses: [
         {
           status: 201,
@@ -59,11 +55,7 @@ export function keyRoutes(s: Services) {
       errors: [...writeErrors, 'proof_required', 'invalid_fields', 'limit_reached'],
       async handler(ctx, { body }) {
         await requireFreshProof(s, ctx);
-        const { row, apiKey } = await createKey(
-          s,
-          { ...callerFrom(ctx), accountId: sessionAccountOf(ctx) },
-          body.label,
-        );
+        const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId: sessionAccountOf(ctx) }, body);
         ctx.status = 201;
         ctx.body = { ...presentKey(row), key: apiKey };
       },

@@ -6,6 +6,7 @@ import { presentCreatedPage } from '../../core/presenters/page.js';
 import { describeAccount, validateCreateRequest } from '../../core/queries/agent.js';
 import { checkUsername } from '../../core/queries/checkUsername.js';
 import { pageStatesOf } from '../../core/queries/publishState.js';
+import { OWNER } from '../../core/rules/roles.js';
 import { CreatePageRequest } from '../../core/schemas/agent.js';
 import { str } from '../../core/schemas/fields.js';
 import { ClaimLinkOut, CreatePageOut, MeOut, UsernameCheckOut, ValidateOut } from '../../core/schemas/responses.js';
@@ -67,7 +68,7 @@ export const getMeTool = tool({
   auth: 'key',
   input: v.object({}),
   operation: 'getMe',
-  handler: (s, c) => describeAccount(s, c.accountId),
+  handler: (s, c) => describeAccount(s, c.accountId, c.grant ?? OWNER),
 });
 
 export const getClaimLinkTool = tool({

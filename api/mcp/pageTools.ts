@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { getVersion, listVersions, restoreVersion } from '../../core/commands/pageHistory.js';
 import { deletePage, patchPage } from '../../core/commands/updatePage.js';
 import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
+import { OWNER } from '../../core/rules/roles.js';
 import { str } from '../../core/schemas/fields.js';
 import { ProfilePatch } from '../../core/schemas/page.js';
 import { PageOut, PagesOut, StatsOut, VersionOut, VersionsOut } from '../../core/schemas/responses.js';
@@ -36,7 +37,7 @@ export const listPagesTool = tool({
   auth: 'key',
   input: v.object({}),
   operation: 'listPages',
-  handler: (s, c) => listPages(s, c.accountId),
+  handler: (s, c) => listPages(s, c.accountId, c.grant ?? OWNER),
 });
 
 export const getPageTool = tool({

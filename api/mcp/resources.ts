@@ -2,13 +2,15 @@
  * The caller's pages as MCP resources: each page's Markdown twin (its page.md), at
  * `linkpage://pages/{id}.md`. The id, not the name, so the address holds when the page is
  * renamed, and a scheme of our own, as the twin is read here for unpublished pages too; the
- * public address of the twin is in the resource's description. Without a key the list is empty.
+ * public address of the twin is in the resource's description. Without a key the list is empty;
+ * a key kept to some pages lists and reads only those.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../../core/caller.js';
 import { AppError } from '../../core/errors.js';
 import { listMarkdownTwins, type MarkdownTwin, readMarkdownTwin } from '../../core/queries/pageMarkdown.js';
+import { authorize, OWNER, withinGrant } from '../../core/rules/roles.js';
 import type { Services } from '../../core/services.js';
 import { rpcError } from './rpcError.js';
 
@@ -42,7 +44,9 @@ function describe(t: MarkdownTwin) {
 export function serveResources(server: Server, sdk: ResourceSdk, o: { s: Services; caller: Caller }): void {
   const { s, caller } = o;
   server.setRequestHandler(sdk.ListResourcesRequestSchema, async () => ({
-    resources: caller.accountId ? (await listMarkdownTwins(s, caller.accountId)).map(describe) : [],
+    resources: caller.accountId
+      ? withinGrant(caller.grant ?? OWNER, await listMarkdownTwins(s, caller.accountId)).map(describe)
+      : [],
   }));
   server.setRequestHandler(sdk.ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
@@ -62,6 +66,8 @@ export function serveResources(server: Server, sdk: ResourceSdk, o: { s: Service
     if (!id) throw notFound(`resources here are ${TEMPLATE}`);
     if (!caller.accountId) throw notFound('reading a page needs an API key (Authorization: Bearer svc_sk_…)');
     try {
+      // Every role may read a page; a key kept to some pages reaches only those (not_found for the rest).
+      authorize(caller.grant ?? OWNER, 'viewer', id);
       const twin = await readMarkdownTwin(s, caller.accountId, id);
       return { contents: [{ uri, mimeType: MIME, text: twin.markdown }] };
     } catch (err) {

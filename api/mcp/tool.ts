@@ -14,7 +14,8 @@ import * as v from 'valibot';
 import type { Caller } from '../../core/caller.js';
 import { AppError } from '../../core/errors.js';
 import type { CommandLimits, Limiter } from '../../core/limiter.js';
-import { limitsOfCall, type OperationCall, type OperationName } from '../../core/operations.js';
+import { limitsOfCall, type OperationCall, type OperationName, operationAccess } from '../../core/operations.js';
+import { authorize, roleAllows } from '../../core/rules/roles.js';
 import { toolAllowed } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { issueToError } from '../../core/validation.js';
@@ -150,8 +151,12 @@ export function serveTools(
 ): void {
   const { s, limiter, caller } = o;
   const names = argumentNames(list);
-  // An app sees only the tools its grant lets it call (a key sees them all).
-  const listed = caller.scopes === undefined ? list : list.filter((t) => toolAllowed(t.name, caller.scopes));
+  // A caller sees only the tools its scopes (an app's) and role (a key's) let it call.
+  const grant = caller.grant;
+  const callable = (t: AnyTool) =>
+    toolAllowed(t.name, caller.scopes) && (!grant || roleAllows(grant.role, operationAccess(t.operation).role));
+  const allowed = new Set(tools.filter(callable).map((t) => t.name));
+  const listed = list.filter((t) => allowed.has(t.name));
   server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const t = tools.find((x) => x.name === request.params.name);
@@ -170,6 +175,9 @@ export function serveTools(
         if (!parsed.success) throw issueToError(parsed.issues[0]);
         input = parsed.output;
       }
+      // The role check of core/rules/roles.ts, as the REST route's; the page is the `id` argument.
+      const access = operationAccess(t.operation);
+      if (grant) authorize(grant, access.role, access.page ? String((input as { id: unknown }).id) : undefined);
       // Limits on what is created or fetched are counted by the command (core/limiter.ts).
       const limits = await limiter.forCommand(limitsOfCall(t.operation, callOf(t, caller, input)), caller);
       const result = await t.handler(s, caller as Caller & { accountId: string }, input, limits);

@@ -9,7 +9,12 @@ import {
   exampleWebhook,
 } from './examples.js';
 
-export const exampleMe = { account: exampleAccount, pages: [examplePageSummary], remainingPageSlots: 9 };
+export const exampleMe = {
+  account: exampleAccount,
+  role: 'owner',
+  pages: [examplePageSummary],
+  remainingPageSlots: 9,
+};
 
 const T0 = exampleAccount.createdAt;
 

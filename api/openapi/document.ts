@@ -6,7 +6,7 @@
  */
 import type { Config } from '../../core/config.js';
 import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
-import { operationLimits } from '../../core/operations.js';
+import { operationAccess, operationLimits } from '../../core/operations.js';
 import { LIMITS } from '../../core/rules/limits.js';
 import type { AnyRoute } from '../route.js';
 import { answerHeaders, HEADER_COMPONENTS, parameterRef } from './headers.js';
@@ -116,8 +116,15 @@ function operation(r: AnyRoute): Json {
   // Every body is read by platform/edge/body.ts before the route sees it: one over 1 MB is too_large and
   // one that is not JSON invalid_fields, whatever the route declares.
   const bodyCodes: ErrorCode[] = ['post', 'put', 'patch'].includes(r.method) ? ['too_large', 'invalid_fields'] : [];
+  // The role check (api/route.ts authorizeRoute): a key below the operation's role is forbidden, and
+  // a page the key does not reach is not_found.
+  const access = r.operation && r.auth !== 'none' && r.auth !== 'session' ? operationAccess(r.operation) : undefined;
+  const roleCodes: ErrorCode[] = [
+    ...(access && access.role !== 'viewer' ? ['forbidden' as const] : []),
+    ...(access?.page ? ['not_found' as const] : []),
+  ];
   // Any route may find the database or storage down for a moment: 503 unavailable.
-  for (const code of new Set([...r.errors, ...limitCodes, ...bodyCodes, 'unavailable' as const])) {
+  for (const code of new Set([...r.errors, ...limitCodes, ...bodyCodes, ...roleCodes, 'unavailable' as const])) {
     const status = ERROR_CODES[code][0];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -238,6 +238,8 @@ const apiKey = {
   createdAt: T0,
   lastUsedAt: T1,
   createdBy: 'Mozilla/5.0 (X11; Linux x86_64)',
+  role: 'editor',
+  pages: null,
 };
 
 export const exampleApiKeys = { keys: [apiKey] };

@@ -11,12 +11,12 @@ import { AgentBlock, BlockOut, LinkStatusOut, StoredBlock } from '../../core/sch
 import { DomainAttach, DomainOut } from '../../core/schemas/domains.js';
 import { EVENT_SCHEMAS } from '../../core/schemas/events.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
+import { ApiKeyCreatedOut, ApiKeyListOut, ApiKeyOut, KeyCreate } from '../../core/schemas/keys.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace } from '../../core/schemas/page.js';
 import * as out from '../../core/schemas/responses.js';
 import { UploadByUrl } from '../../core/schemas/upload.js';
 import { WebhookCreate, WebhookPatch } from '../../core/schemas/webhooks.js';
 import { AccountDelete, AccountPatch } from '../account/routes.js';
-import { KeyCreate } from '../keys/routes.js';
 
 type Json = Record<string, unknown>;
 type Schema = v.GenericSchema;
@@ -67,10 +67,10 @@ export const NAMED_SCHEMAS: Record<string, Schema> = {
   ImportedLinks: out.ImportPageOut,
   ImportProfileRequest,
   ImportedProfile: out.ImportProfileOut,
-  ApiKey: out.ApiKeyOut,
-  ApiKeyList: out.ApiKeyListOut,
+  ApiKey: ApiKeyOut,
+  ApiKeyList: ApiKeyListOut,
   ApiKeyCreate: KeyCreate,
-  ApiKeyCreated: out.ApiKeyCreatedOut,
+  ApiKeyCreated: ApiKeyCreatedOut,
   Webhook: out.WebhookOut,
   WebhookList: out.WebhookListOut,
   WebhookWithSecret: out.WebhookSecretOut,

@@ -15,7 +15,7 @@ import { callerFrom } from '../../platform/edge/caller.js';
 import { commandLimits } from '../../platform/edge/limits.js';
 import { changeOptions, etagOf } from '../../platform/edge/preconditions.js';
 import { examplePage, examplePut, exampleStats, exampleStatsCsv } from '../openapi/examples.js';
-import { accountOf, type RouteResponse, route } from '../route.js';
+import { accountOf, grantOf, type RouteResponse, route } from '../route.js';
 
 const tag = 'Pages';
 const STATS =
@@ -60,7 +60,7 @@ export function profileRoutes(s: Services) {
       responses: [{ status: 200, description: 'The pages', schema: PagesOut, example: { pages: [examplePage] } }],
       errors: [...keyErrors],
       async handler(ctx) {
-        ctx.body = await listPages(s, accountOf(ctx));
+        ctx.body = await listPages(s, accountOf(ctx), grantOf(ctx));
       },
     }),
 
@@ -145,6 +145,7 @@ export function profileRoutes(s: Services) {
       summary: 'Replace every editable field of a page',
       description: `Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out. ${IF_MATCH}`,
       auth: 'key',
+      operation: 'replacePage',
       body: ProfileReplace,
       headers: ['If-Match'],
       example: { body: examplePut },

@@ -42,6 +42,7 @@ export function webhookRoutes(s: Services) {
       summary: "List the account's webhook endpoints",
       description: about,
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       responses: [
         {
           status: 200,
@@ -63,6 +64,7 @@ export function webhookRoutes(s: Services) {
       summary: 'Register a webhook endpoint (its secret is shown once)',
       description: `${about} With the session (not with a key), a session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       body: WebhookCreate,
       example: {
         body: { url: exampleWebhook.url, events: exampleWebhook.events, description: exampleWebhook.description },
@@ -90,6 +92,7 @@ export function webhookRoutes(s: Services) {
       tag: 'Webhooks',
       summary: 'One webhook endpoint',
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       responses: [{ status: 200, description: 'The endpoint', schema: WebhookOut, example: exampleWebhook }],
       errors: [...errors, 'not_found'],
       async handler(ctx) {
@@ -103,6 +106,7 @@ export function webhookRoutes(s: Services) {
       summary: 'Change a webhook endpoint, or turn it off and on',
       description: 'enabled: true starts deliveries again, also to an endpoint the service disabled.',
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       body: WebhookPatch,
       example: { body: { enabled: false } },
       responses: [
@@ -125,6 +129,7 @@ export function webhookRoutes(s: Services) {
       tag: 'Webhooks',
       summary: 'Delete a webhook endpoint and its deliveries',
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       responses: [{ status: 204, description: 'Deleted' }],
       errors: [...writeErrors, 'not_found'],
       async handler(ctx) {
@@ -140,6 +145,7 @@ export function webhookRoutes(s: Services) {
       description:
         'For 24 hours after a roll every delivery carries two v1,<base64> signatures in webhook-signature (space-separated), one per secret, so the receiver can switch over without losing a delivery.',
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       responses: [
         {
           status: 200,
@@ -160,6 +166,7 @@ export function webhookRoutes(s: Services) {
       tag: 'Webhooks',
       summary: "The endpoint's latest 50 deliveries",
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       responses: [
         {
           status: 200,
@@ -182,6 +189,7 @@ export function webhookRoutes(s: Services) {
       description:
         'A new delivery of the same event, with the same webhook-id and body, due at once (sent once the endpoint is on): for a receiver that lost or refused it. Receivers drop a webhook-id they have already handled.',
       auth: 'key-or-session',
+      operation: 'manageWebhooks',
       responses: [
         {
           status: 202,

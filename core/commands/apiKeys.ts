@@ -1,11 +1,16 @@
-/** API keys: issued with a label, shown once, stored only as a hash, revoked by the owner. */
+/**
+ * API keys: issued with a label, a role and optionally the pages they reach (core/rules/roles.ts),
+ * shown once, stored only as a hash, revoked by the owner.
+ */
 import { accountsRepo } from '../../platform/store/accounts.js';
 import type { Queryable } from '../../platform/store/db.js';
 import { keysRepo } from '../../platform/store/keys.js';
+import { pagesRepo } from '../../platform/store/pages.js';
 import type { Caller } from '../caller.js';
 import type { ApiKey } from '../entities.js';
 import { AppError } from '../errors.js';
 import { MAX_LIVE_KEYS } from '../rules/accountLimits.js';
+import { type Grant, OWNER, type Role } from '../rules/roles.js';
 import { ID_PATTERN, newApiKey, newId, sha256 } from '../secrets.js';
 import type { Services } from '../services.js';
 
@@ -15,10 +20,10 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-/** A key for the account inside the caller's transaction (which has locked the account). */
+/** A key for the account inside the caller's transaction (which has locked the account); the owner's unless granted less. */
 export async function issueApiKey(
   tx: Queryable,
-  k: { accountId: string; label: string; createdBy: string; now: Date },
+  k: { accountId: string; label: string; createdBy: string; now: Date; grant?: Grant },
 ): Promise<IssuedKey> {
   if ((await keysRepo(tx).countLive(k.accountId)) >= MAX_LIVE_KEYS) {
     throw new AppError('limit_reached', {
@@ -34,20 +39,50 @@ export async function issueApiKey(
     label: k.label,
     createdBy: k.createdBy,
     now: k.now,
+    role: k.grant?.role ?? OWNER.role,
+    pages: k.grant?.pages ?? null,
   });
   return { row, apiKey };
 }
 
-/** A new labelled key for the caller's account. */
+/** What a person asks a new key to be: a label, a role, and the pages it reaches (all when left out). */
+export interface KeyRequest {
+  label: string;
+  role: Role;
+  pages?: readonly string[];
+}
+
+/**
+ * The grant of a new key: pages only for an editor or viewer (an owner manages the whole
+ * account), each a page of the account, named once.
+ */
+async function grantOf(tx: Queryable, accountId: string, k: KeyRequest): Promise<Grant> {
+  if (k.pages === undefined) return { role: k.role, pages: null };
+  const refuse = (detail: string, hint: string) => new AppError('invalid_fields', { field: 'pages', detail, hint });
+  if (k.role === 'owner') {
+    throw refuse('pages', 'An owner key reaches every page; choose the editor or viewer role to limit a key to some.');
+  }
+  const owned = new Set((await pagesRepo(tx).listByAccount(accountId)).map((p) => p.id));
+  const seen = new Set<string>();
+  for (const [i, id] of k.pages.entries()) {
+    if (!owned.has(id)) throw refuse(`pages[${i}]`, 'This is not the id of one of your pages (GET /api/profiles).');
+    if (seen.has(id)) throw refuse(`pages[${i}]`, 'This page is named twice; name each page once.');
+    seen.add(id);
+  }
+  return { role: k.role, pages: [...seen] };
+}
+
+/** A new labelled key for the caller's account, with the role and pages asked for. */
 export async function createKey(
   s: Services,
   caller: Caller & { accountId: string },
-  label: string,
+  k: KeyRequest,
 ): Promise<IssuedKey> {
   const now = s.now();
   return s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(caller.accountId);
-    return issueApiKey(tx, { accountId: caller.accountId, label, createdBy: caller.userAgent, now });
+    const grant = await grantOf(tx, caller.accountId, k);
+    return issueApiKey(tx, { accountId: caller.accountId, label: k.label, createdBy: caller.userAgent, now, grant });
   });
 }
 

@@ -9,5 +9,7 @@ export function presentKey(row: ApiKey) {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     createdBy: row.createdBy,
+    role: row.role,
+    pages: row.pages,
   };
 }

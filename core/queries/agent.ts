@@ -7,6 +7,7 @@ import { programSlotsLeft } from '../commands/newPage.js';
 import { AppError } from '../errors.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPageSummary } from '../presenters/page.js';
+import { type Grant, withinGrant } from '../rules/roles.js';
 import { usernameProblem } from '../rules/username.js';
 import { CreatePageRequest } from '../schemas/agent.js';
 import type { Services } from '../services.js';
@@ -14,14 +15,15 @@ import { allProblems } from '../validation.js';
 import { pageStatesOf } from './publishState.js';
 import { suggestFreeNames } from './suggestNames.js';
 
-/** GET /api/agent/me: the account, its pages and the program-made page slots left. */
-export async function describeAccount(s: Services, accountId: string) {
+/** GET /api/agent/me: the account, the caller's role, the pages it reaches and the program-made page slots left. */
+export async function describeAccount(s: Services, accountId: string, grant: Grant) {
   const account = await accountsRepo(s.db).find(accountId);
   if (!account) throw new AppError('unauthorized');
-  const pages = await pagesRepo(s.db).listByAccount(accountId);
+  const pages = withinGrant(grant, await pagesRepo(s.db).listByAccount(accountId));
   const states = await pageStatesOf(s, pages);
   return {
     account: presentAccount(account),
+    role: grant.role,
     pages: pages.map((p) => presentPageSummary(s.config, p, states)),
     remainingPageSlots: programSlotsLeft(account),
   };

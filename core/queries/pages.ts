@@ -1,8 +1,10 @@
 /** Reads of the account's pages, shared by the REST routes and the MCP tools. */
+
 import { pagesRepo } from '../../platform/store/pages.js';
 import type { Page } from '../entities.js';
 import { AppError } from '../errors.js';
 import { presentPage } from '../presenters/page.js';
+import { type Grant, withinGrant } from '../rules/roles.js';
 import type { RangeInput } from '../rules/statsRange.js';
 import { ID_PATTERN } from '../secrets.js';
 import type { Services } from '../services.js';
@@ -19,8 +21,9 @@ export async function ownedPage(s: Services, accountId: string, id: string): Pro
   return row;
 }
 
-export async function listPages(s: Services, accountId: string) {
-  const rows = await pagesRepo(s.db).listByAccount(accountId);
+/** The account's pages that the grant reaches. */
+export async function listPages(s: Services, accountId: string, grant: Grant) {
+  const rows = withinGrant(grant, await pagesRepo(s.db).listByAccount(accountId));
   const { states, links } = await lookupsOf(s, rows);
   return { pages: rows.map((r) => presentPage(s.config, r, states, links)) };
 }

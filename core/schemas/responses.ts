@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { ERROR_CODES } from '../errors.js';
+import { ROLE_NAMES } from '../rules/roles.js';
 import { BlockOut } from './blocks.js';
 import { COLOR_SCHEMES, PageAddress, TEMPLATE_IDS } from './fields.js';
 
@@ -140,6 +141,8 @@ export const UsernameCheckOut = v.object({
 
 export const MeOut = v.object({
   account: AccountOut,
+  /** What the caller may do (core/rules/roles.ts); `pages` holds only the pages it reaches. */
+  role: v.picklist(ROLE_NAMES),
   pages: v.array(PageSummaryOut),
   remainingPageSlots: Int,
 });
@@ -284,16 +287,3 @@ export const ImportProfileOut = v.object({
   bio: v.nullable(v.string()),
   avatar: v.nullable(v.string()),
 });
-
-export const ApiKeyOut = v.object({
-  id: v.string(),
-  label: v.string(),
-  /** The first and last characters, to tell keys apart; never the key. */
-  hint: v.string(),
-  createdAt: DateTimeOut,
-  lastUsedAt: v.nullable(DateTimeOut),
-  /** The User-Agent of the request that created the key. */
-  createdBy: v.string(),
-});
-export const ApiKeyListOut = v.object({ keys: v.array(ApiKeyOut) });
-export const ApiKeyCreatedOut = v.object({ ...ApiKeyOut.entries, key: v.string() });

@@ -4,6 +4,7 @@
  */
 import type Koa from 'koa';
 import { AppError } from '../../core/errors.js';
+import type { Grant } from '../../core/rules/roles.js';
 import { API_KEY_PATTERN, sha256 } from '../../core/secrets.js';
 import type { Services } from '../../core/services.js';
 import { keysRepo } from '../store/keys.js';
@@ -17,8 +18,10 @@ export interface Auth {
   keyId: string;
   /** How the key is named to its owner: its label, or its visible end. */
   keyName: string;
-  /** An OAuth app's scopes (core/rules/scopes.ts); a key has none listed and may do everything. */
+  /** An OAuth app's scopes (core/rules/scopes.ts); a key has none listed. */
   scopes?: readonly string[];
+  /** The key's role and pages (core/rules/roles.ts); an OAuth app acts as the owner, within its scopes. */
+  grant: Grant;
 }
 
 export function authenticate(s: Services, mode: AuthMode): Koa.Middleware {
@@ -85,5 +88,10 @@ export async function keyAuth(s: Services, header: string): Promise<Auth> {
   const now = s.now();
   // Last use is recorded at most once a minute, decided from the row already read: no write on the hot path.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) await keys.touch(row.id, now);
-  return { accountId: row.accountId, keyId: row.id, keyName: row.label ? `key "${row.label}"` : `key …${row.hint}` };
+  return {
+    accountId: row.accountId,
+    keyId: row.id,
+    keyName: row.label ? `key "${row.label}"` : `key …${row.hint}`,
+    grant: { role: row.role, pages: row.pages },
+  };
 }

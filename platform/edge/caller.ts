@@ -1,6 +1,7 @@
 /** The caller of a request, read the same way by the API, the MCP endpoint and the dashboard. */
 import type Koa from 'koa';
 import { type Caller, USER_AGENT_MAX } from '../../core/caller.js';
+import { OWNER } from '../../core/rules/roles.js';
 
 export function callerFrom(ctx: Koa.Context): Caller {
   return {
@@ -9,5 +10,6 @@ export function callerFrom(ctx: Koa.Context): Caller {
     address: ctx.ip,
     via: ctx.state.auth?.keyName ?? (ctx.state.session ? 'the dashboard' : 'no key'),
     scopes: ctx.state.auth?.scopes,
+    grant: ctx.state.auth?.grant ?? (ctx.state.session ? OWNER : undefined),
   };
 }

@@ -1,5 +1,6 @@
 /** API keys: the SHA-256 of each key, never the key. */
 import type { ApiKey } from '../../core/entities.js';
+import type { Role } from '../../core/rules/roles.js';
 import type { Queryable } from './db.js';
 
 interface ApiKeyRow {
@@ -12,6 +13,8 @@ interface ApiKeyRow {
   created_by: string;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  role: Role;
+  page_ids: string[] | null;
 }
 
 function toApiKey(row: ApiKeyRow): ApiKey {
@@ -25,6 +28,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     createdBy: row.created_by,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    role: row.role,
+    pages: row.page_ids,
   };
 }
 
@@ -38,11 +43,13 @@ export function keysRepo(db: Queryable) {
       label: string;
       createdBy: string;
       now: Date;
+      role: Role;
+      pages: readonly string[] | null;
     }): Promise<ApiKey> {
       const [row] = await db.query<ApiKeyRow>(
-        `INSERT INTO api_keys (id, account_id, hash, hint, label, created_at, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [k.id, k.accountId, k.hash, k.hint, k.label, k.now, k.createdBy],
+        `INSERT INTO api_keys (id, account_id, hash, hint, label, created_at, created_by, role, page_ids)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [k.id, k.accountId, k.hash, k.hint, k.label, k.now, k.createdBy, k.role, k.pages],
       );
       return toApiKey(row);
     },

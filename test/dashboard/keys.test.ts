@@ -1,6 +1,20 @@
 import { expect } from 'chai';
 import { api } from '../helpers/client.js';
+import { uniqueName } from '../helpers/factories.js';
 import { alertText, signedUp } from '../helpers/person.js';
+
+/** A signed-up person with two pages, made with an owner key, and the keys screen read. */
+async function personWithPages() {
+  const person = await signedUp();
+  const owner = await person.api('POST', '/api/keys', { label: 'setup' }, { 'x-csrf-token': person.csrf });
+  const names = [uniqueName('shop'), uniqueName('band')];
+  const ids: string[] = [];
+  for (const username of names) {
+    ids.push((await api.post('/api/profiles', { username }, { key: owner.body.key })).body.id);
+  }
+  await person.get('/dashboard/keys');
+  return { person, names, ids };
+}
 
 describe('/api/keys with a browser session', () => {
   it('creates a key shown once, lists it without the key, and revokes it: later requests are 401', async () => {
@@ -78,5 +92,34 @@ describe('dashboard keys page: /dashboard/keys', () => {
     expect(revoked.status).to.equal(303);
     expect((await api.get('/api/profiles', { key })).status).to.equal(401);
     expect(alertText((await person.get(revoked.location!)).html)).to.include('revoked');
+  });
+
+  it('makes a viewer key kept to the ticked page, and lists it with its role and the page by name', async () => {
+    const { person, names, ids } = await personWithPages();
+    const page = await person.get('/dashboard/keys');
+    expect(page.html).to.include(`name="page-${ids[0]}"`);
+    const made = await person.post('/dashboard/keys', { label: 'stats bot', role: 'viewer', [`page-${ids[0]}`]: 'on' });
+    expect(made.status).to.equal(201);
+    const key = /id="new-key">([^<]+)</.exec(made.html)?.[1] ?? '';
+    expect((await api.get(`/api/profiles/${ids[1]}`, { key })).status).to.equal(404);
+    expect((await api.patch(`/api/profiles/${ids[0]}`, { bio: 'x' }, { key })).body.code).to.equal('forbidden');
+    const row = /<tr>(?:(?!<\/tr>)[\s\S])*stats bot[\s\S]*?<\/tr>/.exec(made.html)?.[0] ?? '';
+    expect(row).to.include('Viewer');
+    expect(row).to.include(names[0]);
+    expect(row).to.not.include(names[1]);
+  });
+
+  it('refuses a page ticked on an owner key with the reason, the choices kept, and makes no key', async () => {
+    const { person, ids } = await personWithPages();
+    const refused = await person.post('/dashboard/keys', {
+      label: 'too wide',
+      role: 'owner',
+      [`page-${ids[1]}`]: 'on',
+    });
+    expect(refused.status).to.equal(400);
+    expect(alertText(refused.html)).to.match(/owner key reaches every page/i);
+    expect(refused.html).to.match(new RegExp(`name="page-${ids[1]}" checked`));
+    const keys = await person.api('GET', '/api/keys');
+    expect(keys.body.keys).to.have.length(1);
   });
 });

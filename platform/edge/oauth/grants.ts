@@ -2,6 +2,7 @@
  * What the apps do with the authorization server's grants: check an access token for the MCP
  * resource (api/mcp/router.ts), list an account's connected apps and revoke one (the dashboard).
  */
+import { OWNER } from '../../../core/rules/roles.js';
 import type { Services } from '../../../core/services.js';
 import { oauthRecordsRepo } from '../../store/oauthRecords.js';
 import type { Auth } from '../auth.js';
@@ -23,6 +24,7 @@ export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string
     keyId: `grant:${at.grantId}`,
     keyName: `app "${client?.clientName ?? at.clientId}"`,
     scopes: (at.scope ?? '').split(' ').filter(Boolean),
+    grant: OWNER,
   };
 }
 
