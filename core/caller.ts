@@ -9,6 +9,11 @@ export interface Caller {
   address: string;
   /** Who, in words, for a page's history: `key "<label>"`, `the dashboard`, or `no key`. */
   via: string;
+  /**
+   * Who, as an id that outlives a label, kept with each version a caller makes: `key:<key id>`,
+   * `app:<OAuth grant id>`, `person:<account id>` (a browser session); none without either.
+   */
+  author?: string;
   /** What an OAuth app was allowed (core/rules/scopes.ts); undefined for a key, a session or no one. */
   scopes?: readonly string[];
   /** The role and pages of a key (core/rules/roles.ts); a session's and an app's are the owner's; none without either. */

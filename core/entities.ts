@@ -165,6 +165,8 @@ export interface PageVersionEntry {
   changedBy: string;
   userAgent: string;
   summary: string;
+  /** Who, as an id (`key:<id>`, `app:<grant id>`, `person:<account id>`); null before ids were kept. */
+  author: string | null;
 }
 
 /** A kept version of a page, with its content. */

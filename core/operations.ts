@@ -94,6 +94,8 @@ export const OPERATIONS = {
   changeAccount: { limits: [], role: 'owner' },
   exportAccount: { limits: [], role: 'owner' },
   manageWebhooks: { limits: [], role: 'owner' },
+  /** Everything one author did since a time, undone across the account's pages. */
+  undoChanges: { limits: [], role: 'owner' },
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

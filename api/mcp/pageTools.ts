@@ -1,12 +1,14 @@
 /** The tools on the account's pages: list, read, change, delete, statistics, and their history. */
 import * as v from 'valibot';
 import { getVersion, listVersions, restoreVersion } from '../../core/commands/pageHistory.js';
+import { undoChanges } from '../../core/commands/undoChanges.js';
 import { deletePage, patchPage } from '../../core/commands/updatePage.js';
 import { getPage, getStats, listPages, presentWithLinks } from '../../core/queries/pages.js';
 import { OWNER } from '../../core/rules/roles.js';
 import { str } from '../../core/schemas/fields.js';
 import { ProfilePatch } from '../../core/schemas/page.js';
 import { PageOut, PagesOut, StatsOut, VersionOut, VersionsOut } from '../../core/schemas/responses.js';
+import { UndoOut, UndoRequestIn } from '../../core/schemas/undo.js';
 import { tool } from './tool.js';
 
 const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
@@ -144,4 +146,17 @@ export const getStatsTool = tool({
   }),
   operation: 'getStats',
   handler: (s, c, input) => getStats(s, c.accountId, input.id, input),
+});
+
+export const undoChangesTool = tool({
+  name: 'undo_changes',
+  title: 'Undo what one key or app did',
+  description:
+    "Undo everything one author did since a time: every page it changed goes back to the version before its first change since then, as a new version, and is published. author is a version's author in list_versions (key:<id>, app:<id>, person:<id>). Pages someone else changed after it are skipped and named unless overwrite is true. Answers {restored, skipped}.",
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  output: UndoOut,
+  auth: 'key',
+  input: UndoRequestIn,
+  operation: 'undoChanges',
+  handler: (s, c, input) => undoChanges(s, c.accountId, { ...input, since: new Date(input.since) }, c),
 });

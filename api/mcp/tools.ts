@@ -13,6 +13,7 @@ import {
   listPagesTool,
   listVersionsTool,
   restoreVersionTool,
+  undoChangesTool,
   updatePageTool,
 } from './pageTools.js';
 import type { AnyTool } from './tool.js';
@@ -29,6 +30,7 @@ export const TOOLS: readonly AnyTool[] = [
   listVersionsTool,
   getVersionTool,
   restoreVersionTool,
+  undoChangesTool,
   getStatsTool,
   getDomainTool,
   attachDomainTool,

@@ -145,6 +145,7 @@ const versionEntry = {
   changedBy: 'key "my agent"',
   userAgent: 'my-agent/1.2',
   summary: 'Changed bio',
+  author: 'key:1b3d5f7a9c0e2d4f6a8b0c2e',
 };
 
 export const exampleVersions = {

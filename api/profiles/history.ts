@@ -1,13 +1,19 @@
-/** /api/profiles/{id}/versions: a page's history, one version as it was, and restoring one. */
+/**
+ * /api/profiles/{id}/versions: a page's history, one version as it was, and restoring one; and
+ * /api/undo, everything one author did since a time undone across the account's pages.
+ */
 import type Koa from 'koa';
 import { getVersion, listVersions, restoreVersion } from '../../core/commands/pageHistory.js';
+import { undoChanges } from '../../core/commands/undoChanges.js';
 import { AppError } from '../../core/errors.js';
 import { presentWithLinks } from '../../core/queries/pages.js';
 import { PageOut, VersionOut, VersionsOut } from '../../core/schemas/responses.js';
+import { UndoOut, UndoRequestIn } from '../../core/schemas/undo.js';
 import type { Services } from '../../core/services.js';
+import { callerFrom } from '../../platform/edge/caller.js';
 import { changeOptions, etagOf } from '../../platform/edge/preconditions.js';
 import { examplePage, exampleVersion, exampleVersions } from '../openapi/examples.js';
-import { accountOf, route } from '../route.js';
+import { accountOf, keyOrSessionAccountOf, route } from '../route.js';
 
 const tag = 'History';
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
@@ -85,6 +91,35 @@ export function historyRoutes(s: Services) {
         const row = await restoreVersion(s, accountOf(ctx), ctx.params.id, versionParam(ctx), changeOptions(ctx));
         ctx.set('ETag', etagOf(row.version));
         ctx.body = await presentWithLinks(s, row);
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/api/undo',
+      tag,
+      summary: 'Undo everything one key, app or person did since a time',
+      description:
+        "Every page the author (a version's `author` in the history) changed since `since` goes back to the version before its first change in that window, as a new version, and is published; nothing in the history is rewritten. A page someone else changed after the author is skipped and named unless `overwrite` is true; so is one whose earlier version is no longer kept, or whose images were removed since. Owner keys and the browser session only.",
+      auth: 'key-or-session',
+      operation: 'undoChanges',
+      body: UndoRequestIn,
+      example: { body: { author: 'key:1b3d5f7a9c0e2d4f6a8b0c2e', since: '2026-12-07T09:00:00Z' } },
+      responses: [
+        {
+          status: 200,
+          description: 'The pages put back, and those left as they are with the reason',
+          schema: UndoOut,
+          example: {
+            restored: [{ pageId: examplePage.id, username: examplePage.username, restoredVersion: 3, version: 5 }],
+            skipped: [],
+          },
+        },
+      ],
+      errors: [...keyErrors, 'invalid_fields', 'csrf_failed'],
+      async handler(ctx, { body }) {
+        const request = { ...body, since: new Date(body.since) };
+        ctx.body = await undoChanges(s, keyOrSessionAccountOf(ctx), request, callerFrom(ctx));
       },
     }),
   ];

@@ -163,6 +163,7 @@ async function createInTransaction(
     byProgram: true,
     isPublished: input.publish ?? true,
     createdBy: caller.userAgent,
+    author: caller.author,
     profile: {
       ...profile,
       displayName: page.displayName ?? profile.displayName,

@@ -35,6 +35,7 @@ export async function createProfile(
         byProgram,
         isPublished: true,
         createdBy: caller.userAgent,
+        author: caller.author,
         profile: { ...profile, templateId: input.templateId ?? profile.templateId },
         blocks: [],
         now,

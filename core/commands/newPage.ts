@@ -26,8 +26,14 @@ export async function ensureProgramSlot(tx: Queryable, accountId: string): Promi
   if (programSlotsLeft(await accountsRepo(tx).find(accountId)) === 0) throw new AppError('limit_reached');
 }
 
-/** Inserts the page if its name is free (or parked by this account), queued for publishing. */
-export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextChangeAt'>): Promise<Page> {
+/**
+ * Inserts the page if its name is free (or parked by this account), queued for publishing;
+ * `author` is the caller's id (core/caller.ts), kept with its first version.
+ */
+export async function insertPage(
+  tx: Queryable,
+  { author, ...p }: Omit<NewPage, 'id' | 'nextChangeAt'> & { author?: string },
+): Promise<Page> {
   const taken = await namesRepo(tx).taken([p.username], p.accountId);
   if (taken.has(p.username)) throw await usernameTaken(tx, p.username, p.accountId);
   await namesRepo(tx).unpark(p.username);
@@ -36,7 +42,7 @@ export async function insertPage(tx: Queryable, p: Omit<NewPage, 'id' | 'nextCha
   const row = await pagesRepo(tx).insert({ id: newId(), ...p, nextChangeAt: nextVisibilityChange(p.blocks, p.now) });
   await pageVersionsRepo(tx, HISTORY_KEPT).record(
     row,
-    { via: 'page created', userAgent: p.createdBy },
+    { via: 'page created', userAgent: p.createdBy, author },
     'Page created.',
     p.now,
   );

@@ -22,6 +22,7 @@ export function presentEntry(e: PageVersionEntry) {
     changedBy: e.changedBy,
     userAgent: e.userAgent,
     summary: e.summary,
+    author: e.author,
   };
 }
 

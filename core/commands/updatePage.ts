@@ -41,10 +41,11 @@ function maybe<T>(x: T | null): T[] {
  */
 export type ExpectedVersion = { versions: readonly number[] } | undefined;
 
-/** Who makes a change, for the page's history: in words, and the User-Agent. */
+/** Who makes a change, for the page's history: in words, the User-Agent, and its id (core/caller.ts). */
 export interface ChangedBy {
   via: string;
   userAgent: string;
+  author?: string;
 }
 
 const UNKNOWN_AUTHOR: ChangedBy = { via: 'unknown', userAgent: '' };

@@ -34,6 +34,7 @@ const TOOL_NEEDS: Readonly<Record<string, Need>> = {
   update_page: 'pages:write',
   delete_page: 'pages:write',
   restore_version: 'pages:write',
+  undo_changes: 'pages:write',
   upload_image: 'pages:write',
   import_links: 'pages:write',
   import_profile: 'pages:write',

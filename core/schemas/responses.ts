@@ -76,6 +76,8 @@ export const VersionEntryOut = v.object({
   changedBy: v.string(),
   userAgent: v.string(),
   summary: v.string(),
+  /** Who, as an id: `key:<id>`, `app:<grant id>`, `person:<account id>`; null for versions made before ids were kept. */
+  author: v.nullable(v.string()),
 });
 
 export const VersionsOut = v.object({ current: Int, versions: v.array(VersionEntryOut) });

@@ -18,6 +18,8 @@ export interface Auth {
   keyId: string;
   /** How the key is named to its owner: its label, or its visible end. */
   keyName: string;
+  /** The caller's id in a page's history (core/caller.ts): `key:<id>`, or `app:<grant id>`. */
+  author: string;
   /** An OAuth app's scopes (core/rules/scopes.ts); a key has none listed. */
   scopes?: readonly string[];
   /** The key's role and pages (core/rules/roles.ts); an OAuth app acts as the owner, within its scopes. */
@@ -92,6 +94,7 @@ export async function keyAuth(s: Services, header: string): Promise<Auth> {
     accountId: row.accountId,
     keyId: row.id,
     keyName: row.label ? `key "${row.label}"` : `key …${row.hint}`,
+    author: `key:${row.id}`,
     grant: { role: row.role, pages: row.pages },
   };
 }

@@ -11,5 +11,6 @@ export function callerFrom(ctx: Koa.Context): Caller {
     via: ctx.state.auth?.keyName ?? (ctx.state.session ? 'the dashboard' : 'no key'),
     scopes: ctx.state.auth?.scopes,
     grant: ctx.state.auth?.grant ?? (ctx.state.session ? OWNER : undefined),
+    author: ctx.state.auth?.author ?? (ctx.state.session ? `person:${ctx.state.session.accountId}` : undefined),
   };
 }

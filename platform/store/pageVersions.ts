@@ -3,15 +3,19 @@ import type { Page, PageVersion, PageVersionEntry } from '../../core/entities.js
 import type { Queryable } from './db.js';
 
 /** The columns of an entry, named as the entity's fields. */
-const ENTRY = `version, created_at AS "createdAt", changed_by AS "changedBy", user_agent AS "userAgent", summary`;
+const ENTRY = `v.version, v.created_at AS "createdAt", v.changed_by AS "changedBy", v.user_agent AS "userAgent", v.summary, v.author`;
 
 /** Pruning runs with every tenth version: a page holds at most `keep.versions` + 9 rows meanwhile. */
 const PRUNE_EVERY = 10;
 
-/** A version still kept at $2 (the page's newest always is): within the last $3 and $4 days. */
-const KEPT = `v.version > (SELECT max(version) FROM page_versions WHERE page_id = $1) - $3
+/**
+ * A version still kept at $2 (the page's newest always is): within the last $3 and $4 days. The
+ * page is `$1` for one page's statements, `v.page_id` for an account's.
+ */
+const keptOf = (page: string) => `v.version > (SELECT max(version) FROM page_versions WHERE page_id = ${page}) - $3
   AND (v.created_at >= $2::timestamptz - make_interval(days => $4)
-       OR v.version = (SELECT max(version) FROM page_versions WHERE page_id = $1))`;
+       OR v.version = (SELECT max(version) FROM page_versions WHERE page_id = ${page}))`;
+const KEPT = keptOf('$1');
 
 /** `keep`: how much history a page shows (core/rules/pages.ts). */
 export function pageVersionsRepo(db: Queryable, keep: { versions: number; days: number }) {
@@ -22,15 +26,15 @@ export function pageVersionsRepo(db: Queryable, keep: { versions: number; days: 
      */
     async record(
       row: Pick<Page, 'id' | 'version'>,
-      by: { via: string; userAgent: string },
+      by: { via: string; userAgent: string; author?: string },
       summary: string,
       now: Date,
     ) {
       await db.query(
-        `INSERT INTO page_versions (page_id, version, created_at, changed_by, user_agent, summary, profile, blocks, is_published)
-         SELECT id, version, $2, $3, $4, $5, profile, blocks, is_published FROM pages WHERE id = $1
+        `INSERT INTO page_versions (page_id, version, created_at, changed_by, user_agent, summary, profile, blocks, is_published, author)
+         SELECT id, version, $2, $3, $4, $5, profile, blocks, is_published, $6 FROM pages WHERE id = $1
          ON CONFLICT (page_id, version) DO NOTHING`,
-        [row.id, now, by.via, by.userAgent, summary],
+        [row.id, now, by.via, by.userAgent, summary, by.author ?? null],
       );
       if (row.version % PRUNE_EVERY !== 0) return;
       await db.query(
@@ -46,6 +50,19 @@ export function pageVersionsRepo(db: Queryable, keep: { versions: number; days: 
         `SELECT ${ENTRY} FROM page_versions v
          WHERE page_id = $1 AND ${KEPT} ORDER BY version DESC`,
         [pageId, now, keep.versions, keep.days],
+      );
+    },
+
+    /**
+     * The kept versions of the account's pages made at or after `since`, oldest first per page:
+     * what undoing one author's changes reads (core/commands/undoChanges.ts).
+     */
+    async since(accountId: string, since: Date, now: Date): Promise<(PageVersionEntry & { pageId: string })[]> {
+      return db.query<PageVersionEntry & { pageId: string }>(
+        `SELECT v.page_id AS "pageId", ${ENTRY} FROM page_versions v JOIN pages p ON p.id = v.page_id
+         WHERE p.account_id = $1 AND v.created_at >= $5 AND ${keptOf('v.page_id')}
+         ORDER BY v.page_id, v.version`,
+        [accountId, now, keep.versions, keep.days, since],
       );
     },
 

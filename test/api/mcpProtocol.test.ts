@@ -144,9 +144,11 @@ describe('POST /mcp: tools a client can trust', () => {
     await call(owner, 'list_pages', {});
     await call(owner, 'get_page', { id });
     await call(owner, 'update_page', { id, bio: 'Second version' });
-    await call(owner, 'list_versions', { id });
+    const history = await call(owner, 'list_versions', { id });
     await call(owner, 'get_version', { id, version: 1 });
     await call(owner, 'restore_version', { id, version: 1 });
+    const since = history.versions.at(-1).createdAt;
+    await call(owner, 'undo_changes', { author: history.versions[0].author, since });
     await call(owner, 'get_stats', { id, days: 7 });
     await call(owner, 'get_claim_link', {});
     const domain = `links.${uniqueName('mcpout')}.example.com`;

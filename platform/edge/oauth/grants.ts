@@ -23,6 +23,7 @@ export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string
     accountId: at.accountId,
     keyId: `grant:${at.grantId}`,
     keyName: `app "${client?.clientName ?? at.clientId}"`,
+    author: `app:${at.grantId}`,
     scopes: (at.scope ?? '').split(' ').filter(Boolean),
     grant: OWNER,
   };
