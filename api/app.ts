@@ -18,6 +18,7 @@ import { buildOpenApi } from './openapi/document.js';
 import { toOpenApi30 } from './openapi/openapi30.js';
 import { domainRoutes } from './profiles/domain.js';
 import { historyRoutes } from './profiles/history.js';
+import { proposalRoutes } from './profiles/proposals.js';
 import { profileRoutes } from './profiles/routes.js';
 import { type AnyRoute, authorizeRoute, routeHandler } from './route.js';
 import { uploadRoutes } from './upload/routes.js';
@@ -32,6 +33,7 @@ export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): Any
     ...claimRoutes(s),
     ...profileRoutes(s),
     ...historyRoutes(s),
+    ...proposalRoutes(s),
     ...domainRoutes(s),
     ...uploadRoutes(s),
     ...importRoutes(s),

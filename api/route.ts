@@ -96,11 +96,13 @@ export function authorizeRoute(def: AnyRoute): RouterMiddleware<RequestState> {
   }
   const operation = def.operation;
   if (operation === undefined) return (_ctx, next) => next();
-  const { role, page } = operationAccess(operation);
+  const { role, page, proposable } = operationAccess(operation);
   if (page && !def.path.startsWith('/api/profiles/:id')) throw new Error(`${def.path}: a page operation names :id`);
   return (ctx, next) => {
     const grant = ctx.state.auth?.grant;
-    if (grant) authorize(grant, role, page ? ctx.params.id : undefined);
+    if (grant && authorize(grant, role, page ? ctx.params.id : undefined, proposable) === 'propose') {
+      ctx.state.proposing = true;
+    }
     return next();
   };
 }

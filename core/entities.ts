@@ -222,3 +222,31 @@ export interface PageDomain {
   verifiedAt: Date | null;
   failingSince: Date | null;
 }
+
+export type ProposalStatus = 'pending' | 'approved' | 'declined';
+
+/** A change proposed to a page (a contributor's), kept until an owner or editor decides on it. */
+export interface Proposal {
+  id: string;
+  pageId: string;
+  /** The page's version the change was made on. */
+  baseVersion: number;
+  /** A PATCH's fields (`patch`) or a PUT's page (`replace`), as sent: what a rebase applies again. */
+  kind: 'patch' | 'replace';
+  input: Record<string, unknown>;
+  /** The page as the change would make it, on its base version. */
+  profile: Profile;
+  blocks: Block[];
+  isPublished: boolean;
+  summary: string;
+  author: string | null;
+  changedBy: string;
+  userAgent: string;
+  createdAt: Date;
+  status: ProposalStatus;
+  note: string;
+  decidedAt: Date | null;
+  decidedBy: string | null;
+  /** The page's version the approval made. */
+  version: number | null;
+}

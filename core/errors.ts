@@ -61,6 +61,11 @@ export const ERROR_CODES = {
   claim_used: [409, 'This account has already been claimed.'],
   claim_expired: [409, 'This claim link has expired; ask for a new one.'],
   already_claimed: [409, 'This account already has an e-mail and password.'],
+  proposal_conflict: [
+    409,
+    'The page changed after the proposal was made; detail says how. Approve it with rebase: true to apply the proposed change to the page as it is now, or decline it.',
+  ],
+  proposal_decided: [409, 'This proposal was already approved or declined.'],
   precondition_failed: [
     412,
     'The page has changed since the version you sent (If-Match or expectedVersion); read it again, redo your change on it and send its new version.',

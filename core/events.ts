@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   'page.banned',
   'links.broken',
   'webhook.disabled',
+  'proposal.created',
+  'proposal.decided',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

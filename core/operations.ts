@@ -35,6 +35,8 @@ export interface Operation {
   role: Role;
   /** The call names one page (`:id` in the route's path, `id` among the tool's arguments). */
   page?: true;
+  /** A contributor's call is kept as a proposal (core/commands/proposals.ts) instead of done. */
+  proposable?: true;
 }
 
 /** An upload that names a URL to fetch (JSON or a tool's arguments); a multipart file names none. */
@@ -64,8 +66,8 @@ export const OPERATIONS = {
   /** Another page on an account with a key: a program-made page like createPage's. */
   createProfile: { limits: [{ name: 'pagesWithKey' }], role: 'owner' },
   getPage: { limits: [], role: 'viewer', page: true },
-  updatePage: { limits: [], role: 'editor', page: true },
-  replacePage: { limits: [], role: 'editor', page: true },
+  updatePage: { limits: [], role: 'editor', page: true, proposable: true },
+  replacePage: { limits: [], role: 'editor', page: true, proposable: true },
   deletePage: { limits: [], role: 'owner', page: true },
   getStats: { limits: [], role: 'viewer', page: true },
   listVersions: { limits: [], role: 'viewer', page: true },
@@ -94,6 +96,10 @@ export const OPERATIONS = {
   changeAccount: { limits: [], role: 'owner' },
   exportAccount: { limits: [], role: 'owner' },
   manageWebhooks: { limits: [], role: 'owner' },
+  listProposals: { limits: [], role: 'viewer', page: true },
+  /** A change kept for an owner or editor to approve (a contributor's PATCH and PUT are this too). */
+  proposeChange: { limits: [], role: 'contributor', page: true },
+  decideProposal: { limits: [], role: 'editor', page: true },
   /** Everything one author did since a time, undone across the account's pages. */
   undoChanges: { limits: [], role: 'owner' },
 } as const satisfies Record<string, Operation>;
@@ -101,9 +107,9 @@ export const OPERATIONS = {
 export type OperationName = keyof typeof OPERATIONS;
 
 /** The least role a call of the operation needs, and whether it names a page. */
-export function operationAccess(name: OperationName): { role: Role; page: boolean } {
+export function operationAccess(name: OperationName): { role: Role; page: boolean; proposable: boolean } {
   const op = OPERATIONS[name] as Operation;
-  return { role: op.role, page: op.page === true };
+  return { role: op.role, page: op.page === true, proposable: op.proposable === true };
 }
 
 /** The limits of an operation. */

@@ -29,6 +29,8 @@ const EVENTS: Record<(typeof EVENT_TYPES)[number], string> = {
   'page.banned': 'moderation takes a page down',
   'links.broken': 'the nightly check finds links that stopped working',
   'webhook.disabled': 'another of your webhooks is turned off (it answered 410, or failed for 3 days)',
+  'proposal.created': 'a contributor proposes a change to a page',
+  'proposal.decided': 'a proposed change is approved or declined',
 };
 
 /** Deliveries shown under each endpoint. */

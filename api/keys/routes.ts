@@ -40,7 +40,7 @@ export function keyRoutes(s: Services) {
       path: '/api/keys',
       tag: 'Account',
       summary: 'Create an API key (shown once)',
-      description: `${description} The key's role (owner when left out) says what it may do; an editor or viewer key may be limited to some pages, and answers 404 not_found for the others. A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
+      description: `${description} The key's role (owner when left out) says what it may do; a key below owner may be limited to some pages, and answers 404 not_found for the others. A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
       auth: 'session',
       body: KeyCreate,
       example: { body: { label: 'my agent', role: 'editor' } },

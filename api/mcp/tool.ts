@@ -15,7 +15,7 @@ import type { Caller } from '../../core/caller.js';
 import { AppError } from '../../core/errors.js';
 import type { CommandLimits, Limiter } from '../../core/limiter.js';
 import { limitsOfCall, type OperationCall, type OperationName, operationAccess } from '../../core/operations.js';
-import { authorize, roleAllows } from '../../core/rules/roles.js';
+import { authorize, type Role, roleAllows } from '../../core/rules/roles.js';
 import { toolAllowed } from '../../core/rules/scopes.js';
 import type { Services } from '../../core/services.js';
 import { issueToError } from '../../core/validation.js';
@@ -51,6 +51,11 @@ export interface ToolDef<S extends v.GenericSchema, A extends 'key' | 'optional-
   operation: OperationName;
   /** The arguments the REST route carries in its path (`network`), for the operation's limits. */
   pathArgs?: readonly string[];
+  /**
+   * Listed only to a key of this role: propose_change is a contributor's update_page, and a
+   * caller who may change pages is shown update_page alone (every caller may still call it).
+   */
+  listedFor?: Role;
   handler(
     s: Services,
     caller: A extends 'key' ? Caller & { accountId: string } : Caller,
@@ -154,7 +159,9 @@ export function serveTools(
   // A caller sees only the tools its scopes (an app's) and role (a key's) let it call.
   const grant = caller.grant;
   const callable = (t: AnyTool) =>
-    toolAllowed(t.name, caller.scopes) && (!grant || roleAllows(grant.role, operationAccess(t.operation).role));
+    toolAllowed(t.name, caller.scopes) &&
+    (!grant || roleAllows(grant.role, operationAccess(t.operation).role)) &&
+    (!t.listedFor || grant?.role === t.listedFor);
   const allowed = new Set(tools.filter(callable).map((t) => t.name));
   const listed = list.filter((t) => allowed.has(t.name));
   server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: listed }));

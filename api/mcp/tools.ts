@@ -16,6 +16,13 @@ import {
   undoChangesTool,
   updatePageTool,
 } from './pageTools.js';
+import {
+  approveProposalTool,
+  declineProposalTool,
+  getProposalTool,
+  listProposalsTool,
+  proposeChangeTool,
+} from './proposalTools.js';
 import type { AnyTool } from './tool.js';
 
 export const TOOLS: readonly AnyTool[] = [
@@ -31,6 +38,11 @@ export const TOOLS: readonly AnyTool[] = [
   getVersionTool,
   restoreVersionTool,
   undoChangesTool,
+  proposeChangeTool,
+  listProposalsTool,
+  getProposalTool,
+  approveProposalTool,
+  declineProposalTool,
   getStatsTool,
   getDomainTool,
   attachDomainTool,

@@ -24,6 +24,7 @@ const PARAM_EXAMPLES: Record<string, string> = {
   token: 'Zb3k9QwErTyUiOpAsDfGhJkLzXcVbNm1234567890ab',
   network: 'github',
   delivery: '7d5b3f1a9c8e6d4b2a0f1e3c',
+  proposal: '5c7e9a1b3d5f7a9c0e2d4f6b',
 };
 
 export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, 'baseUrl'>): Json {
@@ -50,7 +51,11 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
       { name: 'Pages', description: 'Read, change and delete pages, and see their statistics.' },
       { name: 'Images and imports', description: 'Upload pictures and import links or a profile from elsewhere.' },
       { name: 'Account', description: 'The account behind the key: its pages, limits, keys and export.' },
-      { name: 'History', description: "A page's saved versions, and restoring one." },
+      { name: 'History', description: "A page's saved versions, restoring one, and undoing what one key did." },
+      {
+        name: 'Proposals',
+        description: 'Changes a contributor proposed, for an owner or editor to approve or decline.',
+      },
       { name: 'Webhooks', description: 'Endpoints that hear about pages as they change, signed as Standard Webhooks.' },
       { name: 'Domains', description: 'A custom domain for a page: attach it, check it, detach it.' },
     ],

@@ -11,6 +11,16 @@ const page = {
   banned: false,
 };
 const time = '2026-11-26T14:05:12.000Z';
+const proposal = {
+  id: '5c7e9a1b3d5f7a9c0e2d4f6b',
+  pageId: examplePage.id,
+  username: examplePage.username,
+  status: 'pending',
+  summary: 'Changed bio',
+  changedBy: 'key "my assistant"',
+  note: '',
+  version: null,
+};
 
 export const EVENT_EXAMPLES: Record<EventType, unknown> = {
   'webhook.disabled': {
@@ -52,5 +62,11 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
         },
       ],
     },
+  },
+  'proposal.created': { type: 'proposal.created', timestamp: time, data: proposal },
+  'proposal.decided': {
+    type: 'proposal.decided',
+    timestamp: time,
+    data: { ...proposal, status: 'approved', version: examplePage.version + 1 },
   },
 };

@@ -2,6 +2,7 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { createProfile } from '../../core/commands/createProfile.js';
+import { type ProposedChange, presentProposal, proposeChange } from '../../core/commands/proposals.js';
 import { deletePage, patchPage, replacePage } from '../../core/commands/updatePage.js';
 import type { Page } from '../../core/entities.js';
 import { presentPage } from '../../core/presenters/page.js';
@@ -15,7 +16,8 @@ import { callerFrom } from '../../platform/edge/caller.js';
 import { commandLimits } from '../../platform/edge/limits.js';
 import { changeOptions, etagOf } from '../../platform/edge/preconditions.js';
 import { examplePage, examplePut, exampleStats, exampleStatsCsv } from '../openapi/examples.js';
-import { accountOf, grantOf, type RouteResponse, route } from '../route.js';
+import { type ApiContext, accountOf, grantOf, type RouteResponse, route } from '../route.js';
+import { PROPOSED } from './proposals.js';
 
 const tag = 'Pages';
 const STATS =
@@ -32,7 +34,10 @@ const changeErrors = [
 ] as const;
 const IF_MATCH =
   'With `If-Match: "<version>"` (the ETag of your last read) the change is made only if the page is still at that version, else 412 precondition_failed; without it, the last write wins. The answer carries the new version and ETag.';
-/** What PATCH and PUT answer: the page after the change, with its new version as the ETag. */
+/**
+ * What PATCH and PUT answer: the page after the change, with its new version as the ETag; for a
+ * contributor key, the proposal the change became (api/profiles/proposals.ts).
+ */
 const changedPage: RouteResponse[] = [
   {
     status: 200,
@@ -41,13 +46,21 @@ const changedPage: RouteResponse[] = [
     headers: ['ETag'],
     example: { ...examplePage, version: 5 },
   },
+  PROPOSED,
 ];
+const PROPOSING =
+  'With a contributor key the change is kept as a proposal for an owner or editor to approve (202, the proposal); the page does not change.';
 
 export function profileRoutes(s: Services) {
   /** A page after a change: its body, and its new version as the ETag. */
   const answerPage = async (ctx: Koa.Context, row: Page) => {
     ctx.set('ETag', etagOf(row.version));
     ctx.body = await presentWithLinks(s, row);
+  };
+  /** A contributor's change: kept as a proposal, the page as it was. */
+  const propose = async (ctx: ApiContext, change: ProposedChange) => {
+    ctx.status = 202;
+    ctx.body = presentProposal(await proposeChange(s, accountOf(ctx), ctx.params.id, change, callerFrom(ctx)));
   };
   return [
     route({
@@ -125,7 +138,7 @@ export function profileRoutes(s: Services) {
       path: '/api/profiles/:id',
       tag,
       summary: 'Change some fields of a page',
-      description: `Only the fields sent change. theme merges field by field; blocks, when sent, replaces the whole list. ${IF_MATCH}`,
+      description: `Only the fields sent change. theme merges field by field; blocks, when sent, replaces the whole list. ${IF_MATCH} ${PROPOSING}`,
       auth: 'key',
       operation: 'updatePage',
       body: ProfilePatch,
@@ -134,6 +147,7 @@ export function profileRoutes(s: Services) {
       responses: changedPage,
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
+        if (ctx.state.proposing) return propose(ctx, { kind: 'patch', input: body });
         await answerPage(ctx, await patchPage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
       },
     }),
@@ -143,7 +157,7 @@ export function profileRoutes(s: Services) {
       path: '/api/profiles/:id',
       tag,
       summary: 'Replace every editable field of a page',
-      description: `Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out. ${IF_MATCH}`,
+      description: `Every editable field is required except the nullable ones (avatar, avatarFocus, headerAlign, theme.backgroundImage, theme.backgroundFocus), which become null when left out. ${IF_MATCH} ${PROPOSING}`,
       auth: 'key',
       operation: 'replacePage',
       body: ProfileReplace,
@@ -152,6 +166,7 @@ export function profileRoutes(s: Services) {
       responses: changedPage,
       errors: [...keyErrors, ...changeErrors],
       async handler(ctx, { body }) {
+        if (ctx.state.proposing) return propose(ctx, { kind: 'replace', input: body });
         await answerPage(ctx, await replacePage(s, accountOf(ctx), ctx.params.id, body, changeOptions(ctx)));
       },
     }),

@@ -53,14 +53,14 @@ export interface KeyRequest {
 }
 
 /**
- * The grant of a new key: pages only for an editor or viewer (an owner manages the whole
+ * The grant of a new key: pages only below owner (an owner manages the whole
  * account), each a page of the account, named once.
  */
 async function grantOf(tx: Queryable, accountId: string, k: KeyRequest): Promise<Grant> {
   if (k.pages === undefined) return { role: k.role, pages: null };
   const refuse = (detail: string, hint: string) => new AppError('invalid_fields', { field: 'pages', detail, hint });
   if (k.role === 'owner') {
-    throw refuse('pages', 'An owner key reaches every page; choose the editor or viewer role to limit a key to some.');
+    throw refuse('pages', 'An owner key reaches every page; choose another role to limit a key to some.');
   }
   const owned = new Set((await pagesRepo(tx).listByAccount(accountId)).map((p) => p.id));
   const seen = new Set<string>();

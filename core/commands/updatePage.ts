@@ -57,6 +57,39 @@ export interface ChangeOptions {
   summary?: (before: Page) => string;
 }
 
+/** What a change sets: the profile, the blocks and whether the page is published. */
+export type PageContent = Pick<Page, 'profile' | 'blocks' | 'isPublished'>;
+
+/** The page after a PATCH: only the fields sent change; theme merges field by field. */
+export function patchedContent(row: Page, input: ProfilePatchInput): PageContent {
+  const { theme, blocks, isPublished, ...fields } = input;
+  const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
+  return {
+    profile,
+    blocks: blocks ? normalizeBlocks(blocks) : row.blocks,
+    isPublished: isPublished ?? row.isPublished,
+  };
+}
+
+/** The page after a PUT: every editable field replaced. */
+export function replacedContent(input: ProfileReplaceInput): PageContent {
+  const { blocks, isPublished, ...profile } = input;
+  return { profile, blocks: normalizeBlocks(blocks), isPublished };
+}
+
+/** Refuses a change the schema cannot judge: images of another account, a bad block list, an image removed since. */
+export async function refuseBadChange(
+  tx: Queryable,
+  accountId: string,
+  row: Page,
+  input: ProfilePatchInput | ProfileReplaceInput,
+  next: PageContent,
+): Promise<void> {
+  const [problem] = profileChangeProblems(input, accountId);
+  if (problem) throw problem;
+  await refuseRemovedImages(tx, row, next);
+}
+
 /** PATCH /api/profiles/{id}: only the fields sent change; theme merges field by field. */
 export function patchPage(
   s: Services,
@@ -65,15 +98,7 @@ export function patchPage(
   input: ProfilePatchInput,
   o: ChangeOptions = {},
 ): Promise<Page> {
-  return changePage(s, accountId, id, input, o, (row) => {
-    const { theme, blocks, isPublished, ...fields } = input;
-    const profile: Profile = { ...row.profile, ...fields, theme: { ...row.profile.theme, ...theme } };
-    return {
-      profile,
-      blocks: blocks ? normalizeBlocks(blocks) : row.blocks,
-      isPublished: isPublished ?? row.isPublished,
-    };
-  });
+  return changePage(s, accountId, id, input, o, (row) => patchedContent(row, input));
 }
 
 /** PUT /api/profiles/{id}: every editable field replaced. */
@@ -84,10 +109,7 @@ export function replacePage(
   input: ProfileReplaceInput,
   o: ChangeOptions = {},
 ): Promise<Page> {
-  return changePage(s, accountId, id, input, o, () => {
-    const { blocks, isPublished, ...profile } = input;
-    return { profile, blocks: normalizeBlocks(blocks), isPublished };
-  });
+  return changePage(s, accountId, id, input, o, () => replacedContent(input));
 }
 
 async function changePage(
@@ -96,19 +118,15 @@ async function changePage(
   id: string,
   input: ProfilePatchInput | ProfileReplaceInput,
   o: ChangeOptions,
-  change: (
-    row: Page,
-  ) => Pick<Parameters<ReturnType<typeof pagesRepo>['update']>[1], 'profile' | 'blocks' | 'isPublished'>,
+  change: (row: Page) => PageContent,
 ): Promise<Page> {
   const { updated, queued, unused } = await s.db.transaction(async (tx) => {
     // The account first: no other change of its pages decides meanwhile which images are unused.
     await accountsRepo(tx).lock(accountId);
     const row = await editableRow(tx, accountId, id, o.expected);
-    const [problem] = profileChangeProblems(input, accountId);
-    if (problem) throw problem;
-    await publishQueueRepo(tx).enqueue(row.username, s.now());
     const next = change(row);
-    await refuseRemovedImages(tx, row, next);
+    await refuseBadChange(tx, accountId, row, input, next);
+    await publishQueueRepo(tx).enqueue(row.username, s.now());
     const now = s.now();
     const updated = await pagesRepo(tx).update(row.id, {
       ...next,
@@ -147,7 +165,12 @@ export async function deletePage(s: Services, accountId: string, id: string, o: 
  * The account's page, locked; absent and foreign pages are not_found, banned ones cannot change,
  * and one that moved on from the expected version is precondition_failed.
  */
-async function editableRow(tx: Queryable, accountId: string, id: string, expected: ExpectedVersion): Promise<Page> {
+export async function editableRow(
+  tx: Queryable,
+  accountId: string,
+  id: string,
+  expected: ExpectedVersion,
+): Promise<Page> {
   const row = PAGE_ID.test(id) ? await pagesRepo(tx).lockOwned(accountId, id) : undefined;
   if (!row) throw new AppError('not_found');
   if (row.bannedAt !== null) {

@@ -5,3 +5,6 @@ export const MAX_LIVE_KEYS = 10;
 
 /** Webhook endpoints. */
 export const MAX_WEBHOOKS = 10;
+
+/** Proposals waiting for a decision, per page. */
+export const MAX_PENDING_PROPOSALS = 20;

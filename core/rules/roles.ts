@@ -9,7 +9,8 @@ import { AppError } from '../errors.js';
 /** The roles, least to most, each with what it may do in words (the dashboard and the docs show these). */
 export const ROLES = {
   viewer: 'Read pages, their history, domains and statistics; change nothing',
-  editor: 'Also change, restore and publish pages, and upload and import into them',
+  contributor: 'Also propose changes to pages, which an owner or editor approves before they are published',
+  editor: 'Also change, restore and publish pages, approve or decline proposals, and upload and import into them',
   owner: 'Everything: also create and delete pages, attach domains, webhooks, claim links and the account',
 } as const;
 
@@ -38,14 +39,21 @@ export function reaches(grant: Grant, pageId: string): boolean {
 }
 
 /**
+ * How a call goes ahead: done (`act`), or, for a contributor's change to a page, kept as a
+ * proposal an owner or editor approves (`propose`).
+ */
+export type Access = 'act' | 'propose';
+
+/**
  * Refuses a call the grant does not allow: 403 forbidden naming the role needed, or, for a page
  * the grant does not reach, 404 not_found, as for another account's page (nothing says it exists).
+ * A change a contributor may propose (`proposable`) is allowed as a proposal.
  */
-export function authorize(grant: Grant, needed: Role, pageId?: string): void {
+export function authorize(grant: Grant, needed: Role, pageId?: string, proposable = false): Access {
   if (pageId !== undefined && !reaches(grant, pageId)) throw new AppError('not_found');
-  if (!roleAllows(grant.role, needed)) {
-    throw new AppError('forbidden', { detail: `needs the ${needed} role; this key is ${grant.role}` });
-  }
+  if (roleAllows(grant.role, needed)) return 'act';
+  if (proposable && grant.role === 'contributor') return 'propose';
+  throw new AppError('forbidden', { detail: `needs the ${needed} role; this key is ${grant.role}` });
 }
 
 /** The items of a list the grant reaches (pages by their id). */

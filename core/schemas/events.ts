@@ -41,6 +41,18 @@ export function legacyEvent<const T extends EventType, O extends v.GenericSchema
   });
 }
 
+/** What an event says of a proposal (core/commands/proposals.ts): GET …/proposals/{id} has the rest. */
+const EventProposal = v.object({
+  id: v.string(),
+  pageId: v.string(),
+  username: v.string(),
+  status: v.picklist(['pending', 'approved', 'declined']),
+  summary: v.string(),
+  changedBy: v.string(),
+  note: v.string(),
+  version: v.nullable(v.pipe(v.number(), v.integer())),
+});
+
 const BrokenLink = v.object({
   blockId: v.string(),
   label: v.string(),
@@ -89,6 +101,16 @@ export const EVENTS = {
       'webhook.disabled',
       v.object({ id: v.string(), url: v.string(), reason: v.string(), disabledAt: DateTime }),
     ),
+  },
+  'proposal.created': {
+    name: 'ProposalCreatedEvent',
+    summary: 'A contributor proposed a change to a page; an owner or editor approves or declines it',
+    schema: event('proposal.created', EventProposal),
+  },
+  'proposal.decided': {
+    name: 'ProposalDecidedEvent',
+    summary: 'A proposed change was approved (and published) or declined',
+    schema: event('proposal.decided', EventProposal),
   },
 } satisfies Record<EventType, { name: string; summary: string; schema: v.GenericSchema }>;
 

@@ -20,7 +20,7 @@ export const KeyCreate = v.strictObject({
       v.array(v.pipe(str(), v.regex(ID_PATTERN, 'A page id is 24 hex characters.'))),
       v.minLength(1, 'Name at least one page, or leave pages out for all of them.'),
       v.maxLength(MAX_KEY_PAGES, `A key names at most ${MAX_KEY_PAGES} pages.`),
-      v.description('The pages the key reaches (editor and viewer keys only); every page when left out.'),
+      v.description('The pages the key reaches (not on an owner key); every page when left out.'),
     ),
   ),
 });
@@ -34,7 +34,7 @@ export const ApiKeyOut = v.object({
   lastUsedAt: v.nullable(DateTimeOut),
   /** The User-Agent of the request that created the key. */
   createdBy: v.string(),
-  /** What the key may do: owner, editor or viewer (core/rules/roles.ts). */
+  /** What the key may do: owner, editor, contributor or viewer (core/rules/roles.ts). */
   role: v.picklist(ROLE_NAMES),
   /** The pages the key reaches; null: every page of the account. */
   pages: v.nullable(v.array(v.string())),

@@ -7,6 +7,8 @@ export interface RequestState {
   auth?: Auth;
   /** The browser session (routes with auth 'session', and the dashboard); null when there is none. */
   session?: Session | null;
+  /** A contributor's change, kept as a proposal instead of made (core/rules/roles.ts). */
+  proposing?: boolean;
   /** Set when the answer replays an earlier one (nothing was created). */
   replayed?: boolean;
   /** The route's name in metrics and access lines, for a handler no router matched (the OAuth server's). */

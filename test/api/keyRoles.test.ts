@@ -1,5 +1,5 @@
 /**
- * Key roles (core/rules/roles.ts): a key is made as owner, editor or viewer, optionally kept to
+ * Key roles (core/rules/roles.ts): a key is made as owner, editor, contributor or viewer, optionally kept to
  * some pages. Acting beyond the role is 403 forbidden naming the role needed, and changes
  * nothing; a page the key does not reach is 404 not_found, as another account's page. The REST
  * routes and the MCP tools ask the same rule.

@@ -48,7 +48,7 @@ console.log(JSON.stringify({
   etag,
   changedStatus: changed.response.status,
   newEtag: changed.response.headers.get('ETag'),
-  bio: changed.data?.bio,
+  bio: changed.data && 'bio' in changed.data ? changed.data.bio : undefined,
   staleStatus: stale.response.status,
   staleCode: stale.error?.code,
 }));
