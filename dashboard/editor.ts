@@ -3,11 +3,13 @@
  * hide, delete), a preview in another template, and deleting the page. Every change goes
  * through PATCH's command, so its rules hold here too; its errors are shown on the editor.
  */
+
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
 import { mediaUrl } from '../core/commands/images.js';
+import { pendingProposals } from '../core/commands/proposals.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
@@ -51,6 +53,7 @@ export async function showEditor(
     {
       title: `Edit ${summary.name}`,
       pageName: summary.name,
+      proposals: (await pendingProposals(s, accountId)).get(row.id) ?? 0,
       locales: PAGE_LOCALES,
       page: {
         ...summary,

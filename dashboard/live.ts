@@ -12,7 +12,9 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { loadAccount } from '../core/commands/account.js';
+import { findProposal } from '../core/commands/proposals.js';
 import type { Page } from '../core/entities.js';
+import { AppError } from '../core/errors.js';
 import { type Block, defaultProfile, type Profile } from '../core/model.js';
 import { StoredBlock } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
@@ -190,6 +192,24 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
     pageRoute(async (ctx, _accountId, row) => {
       const templateId = TEMPLATE_IDS.find((t) => t === ctx.query.template) ?? row.profile.templateId;
       await answer(ctx, row, { ...row.profile, templateId }, row.blocks, ctx.query.still === '1');
+    }),
+  );
+
+  // A proposal's page, beside the page as it is (dashboard/proposals.ts).
+  router.get(
+    '/dashboard/pages/:id/proposals/:proposal/live',
+    pageRoute(async (ctx, accountId, row) => {
+      const found = await findProposal(s, accountId, row.id, ctx.params.proposal).catch((err) => {
+        if (err instanceof AppError && err.code === 'not_found') return undefined;
+        throw err;
+      });
+      if (!found) {
+        ctx.status = 404;
+        ctx.type = 'text/plain';
+        ctx.body = 'This page has no such proposal.';
+        return;
+      }
+      await answer(ctx, row, found.proposal.profile, found.proposal.blocks, false);
     }),
   );
 

@@ -23,6 +23,8 @@ const NOTICES = {
   'image-saved': 'Image saved and published.',
   'image-removed': 'Image removed.',
   'version-restored': 'Version restored and published.',
+  'proposal-approved': 'Approved and published.',
+  'proposal-declined': 'Declined. The proposer can read your note.',
   'webhook-deleted': 'The webhook is deleted.',
   'webhook-redelivered': 'The event is on its way again, with the same webhook-id.',
   'webhook-standard': "The webhook now gets Standard Webhooks' body: {type, timestamp, data}.",

@@ -2,9 +2,11 @@
  * The account's pages, each with its QR code, and the form that makes a new one; the first
  * page's form asks for a display name and offers to start from elsewhere (onboarding.ts).
  */
+
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
+import { pendingProposals } from '../core/commands/proposals.js';
 import { pageStatesOf } from '../core/queries/publishState.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { callerFrom } from '../platform/edge/caller.js';
@@ -26,6 +28,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
     const rows = await pagesRepo(s.db).listByAccount(accountId);
     // A page on its custom domain is shown, and its QR code drawn, at that address.
     const { domains } = await pageStatesOf(s, rows);
+    const waiting = await pendingProposals(s, accountId);
     const pages = await Promise.all(
       rows.map(async (p) => {
         const page = summary(p, domains.get(p.id));
@@ -35,6 +38,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           isPublished: p.isPublished,
           banned: p.bannedAt !== null,
           blocks: p.blocks.length,
+          proposals: waiting.get(p.id) ?? 0,
           qr: await qrSvg(url),
         };
       }),

@@ -34,6 +34,7 @@ import { passkeySignUpRoutes } from './passkeySignUp.js';
 import { passkeysRoutes } from './passkeys.js';
 import { passwordRoutes } from './password.js';
 import { previewRoutes } from './preview.js';
+import { proposalRoutes } from './proposals.js';
 import { secondStepRoutes } from './secondStep.js';
 import { sessionsRoutes } from './sessions.js';
 import { statsRoutes } from './stats.js';
@@ -57,6 +58,7 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
   wordsRoutes(router);
   examplesRoutes(router, s);
   historyRoutes(router, d);
+  proposalRoutes(router, d);
   domainRoutes(router, d);
   keysRoutes(router, d, provider, withFreshProof);
   connectRoutes(router, d, provider, withFreshProof);

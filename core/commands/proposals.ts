@@ -106,11 +106,17 @@ export async function proposeChange(
   return proposal;
 }
 
-async function findProposal(s: Services, accountId: string, pageId: string, id: string) {
+/** The page's proposal with this id (not_found for another page's, or an id that is none). */
+export async function findProposal(s: Services, accountId: string, pageId: string, id: string) {
   const page = await ownedPage(s, accountId, pageId);
   const proposal = ID_PATTERN.test(id) ? await proposalsRepo(s.db).find(page.id, id) : undefined;
   if (!proposal) throw new AppError('not_found', { field: 'proposal' });
   return { page, proposal };
+}
+
+/** How many proposals wait on each of the account's pages (the dashboard's badges). */
+export function pendingProposals(s: Services, accountId: string): Promise<Map<string, number>> {
+  return proposalsRepo(s.db).pendingByPage(accountId);
 }
 
 /** The page's proposals: those waiting first, then the latest decided. */

@@ -49,6 +49,16 @@ export function proposalsRepo(db: Queryable) {
       return row;
     },
 
+    /** How many proposals wait on each of the account's pages that has any. */
+    async pendingByPage(accountId: string): Promise<Map<string, number>> {
+      const rows = await db.query<{ pageId: string; n: number }>(
+        `SELECT q.page_id AS "pageId", count(*)::int AS n FROM proposals q JOIN pages p ON p.id = q.page_id
+         WHERE p.account_id = $1 AND q.status = 'pending' GROUP BY q.page_id`,
+        [accountId],
+      );
+      return new Map(rows.map((r) => [r.pageId, r.n]));
+    },
+
     async countPending(pageId: string): Promise<number> {
       const [row] = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM proposals WHERE page_id = $1 AND status = 'pending'`,
