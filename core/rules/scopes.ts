@@ -1,11 +1,14 @@
 /**
- * What a person may let an app do over OAuth (platform/edge/oauth/, the MCP address for people): three
- * scopes named for what they mean, and which of them each MCP tool needs. A key (svc_sk_…)
+ * What a person may let an app do over OAuth (platform/edge/oauth/, the MCP address for people): four
+ * scopes named for what they mean, which of them each MCP tool needs, and the role they make. A key (svc_sk_…)
  * holds every scope; an app holds those the person approved on the consent screen.
  */
+import type { Role } from './roles.js';
+
 export const SCOPES = {
   'pages:read': 'See your pages, their saved versions, and your account’s name and limits',
   'pages:write': 'Create, change, delete and restore your pages, and upload and import into them',
+  'pages:propose': 'Propose changes to your pages, which you approve before they are published',
   'stats:read': 'See how many people visit your pages and follow their links',
 } as const;
 
@@ -13,6 +16,7 @@ export const SCOPES = {
 export const SCOPE_LABELS: Readonly<Record<Scope, string>> = {
   'pages:read': 'See pages',
   'pages:write': 'Edit pages',
+  'pages:propose': 'Propose changes',
   'stats:read': 'See statistics',
 };
 
@@ -35,7 +39,7 @@ const TOOL_NEEDS: Readonly<Record<string, Need>> = {
   delete_page: 'pages:write',
   restore_version: 'pages:write',
   undo_changes: 'pages:write',
-  propose_change: 'pages:write',
+  propose_change: 'pages:propose',
   list_proposals: 'pages:read',
   get_proposal: 'pages:read',
   approve_proposal: 'pages:write',
@@ -76,4 +80,14 @@ export function toolAllowed(tool: string, scopes: readonly string[] | undefined)
 export function knownScopes(requested: Iterable<string>): Scope[] {
   const asked = new Set(requested);
   return SCOPE_NAMES.filter((s) => asked.has(s));
+}
+
+/**
+ * The role an app acts in (core/rules/roles.ts), from what the person let it do: the owner's
+ * with pages:write (its scopes still limit it), a contributor's with pages:propose alone (its
+ * changes wait for the person's approval), else a viewer's.
+ */
+export function roleOfScopes(scopes: readonly string[]): Role {
+  if (scopes.includes('pages:write')) return 'owner';
+  return scopes.includes('pages:propose') ? 'contributor' : 'viewer';
 }

@@ -15,6 +15,8 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'chai';
+import { api } from '../helpers/client.js';
+import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { consentOverHttp, redirectReceiver } from '../helpers/oauthClient.js';
 import { signedUp } from '../helpers/person.js';
@@ -92,6 +94,48 @@ describe('MCP authorization: the MCP SDK client', () => {
       expect(tools.map((t) => t.name)).to.include('get_me');
       const me = await client.callTool({ name: 'list_pages', arguments: {} });
       expect(me.isError ?? false, JSON.stringify(me)).to.equal(false);
+      await client.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('an app let only read and propose acts as a contributor: no tool it cannot call, and its edits wait as proposals', async function () {
+    this.timeout(60_000);
+    const receiver = await redirectReceiver();
+    try {
+      const person = await signedUp();
+      const owner = (await person.api('POST', '/api/keys', { label: 'owner' }, { 'x-csrf-token': person.csrf })).body
+        .key;
+      const page = (await api.post('/api/profiles', { username: uniqueName('sdkprop') }, { key: owner })).body;
+
+      const address = new URL(`${app().url}/mcp/account`);
+      const provider = new MemoryProvider(receiver.uri);
+      await new Client({ name: 'sdk-test', version: '1.0.0' })
+        .connect(new StreamableHTTPClientTransport(address, { authProvider: provider }))
+        .catch(() => undefined);
+      const flow = await consentOverHttp(person, provider.authorizationUrl?.toString() ?? '', {
+        decision: 'allow',
+        'pages:read': 'on',
+        'pages:propose': 'on',
+      });
+      const transport = new StreamableHTTPClientTransport(address, { authProvider: provider });
+      await transport.finishAuth(flow.landing?.searchParams.get('code') ?? '');
+      const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+      await client.connect(transport);
+
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).to.include.members(['propose_change', 'get_page', 'list_proposals']);
+      for (const name of ['update_page', 'delete_page', 'approve_proposal', 'create_page', 'restore_version']) {
+        expect(names, name).to.not.include(name);
+      }
+      const proposed = await client.callTool({
+        name: 'propose_change',
+        arguments: { id: page.id, bio: 'From the app' },
+      });
+      expect(proposed.isError ?? false, JSON.stringify(proposed)).to.equal(false);
+      expect(proposed.structuredContent).to.include({ status: 'pending', changedBy: 'app "SDK Assistant"' });
+      expect((await api.get(`/api/profiles/${page.id}`, { key: owner })).body.bio).to.equal('');
       await client.close();
     } finally {
       await receiver.close();

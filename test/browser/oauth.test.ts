@@ -41,6 +41,7 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Connect Test Assistant');
     expect(await page.locator('main .card p').first().textContent()).to.include('@example.com');
     await page.getByLabel(/See how many people visit/).uncheck();
+    await page.getByLabel(/Propose changes to your pages/).uncheck();
     await page.getByRole('button', { name: 'Allow' }).click();
     const callback = await landed;
     // The client's server has the code; the browser's page at the callback is done loading too,

@@ -2,7 +2,7 @@
  * What the apps do with the authorization server's grants: check an access token for the MCP
  * resource (api/mcp/router.ts), list an account's connected apps and revoke one (the dashboard).
  */
-import { OWNER } from '../../../core/rules/roles.js';
+import { roleOfScopes } from '../../../core/rules/scopes.js';
 import type { Services } from '../../../core/services.js';
 import { oauthRecordsRepo } from '../../store/oauthRecords.js';
 import type { Auth } from '../auth.js';
@@ -19,13 +19,14 @@ export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string
   const grant = await provider.Grant.find(at.grantId);
   if (!grant || grant.isExpired || grant.accountId !== at.accountId) return undefined;
   const client = await provider.Client.find(at.clientId);
+  const scopes = (at.scope ?? '').split(' ').filter(Boolean);
   return {
     accountId: at.accountId,
     keyId: `grant:${at.grantId}`,
     keyName: `app "${client?.clientName ?? at.clientId}"`,
     author: `app:${at.grantId}`,
-    scopes: (at.scope ?? '').split(' ').filter(Boolean),
-    grant: OWNER,
+    scopes,
+    grant: { role: roleOfScopes(scopes), pages: null },
   };
 }
 
