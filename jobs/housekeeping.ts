@@ -24,6 +24,7 @@
 import pMap from 'p-map';
 import { removeAccounts } from '../core/commands/deleteAccount.js';
 import { emitPageChange } from '../core/events.js';
+import { HISTORY_DAYS } from '../core/rules/pages.js';
 import type { Services } from '../core/services.js';
 import { accountsRepo } from '../platform/store/accounts.js';
 import { forgottenAccountsRepo } from '../platform/store/housekeeping.js';
@@ -32,6 +33,7 @@ import { mailTokensRepo } from '../platform/store/mailTokens.js';
 import { mediaRepo } from '../platform/store/media.js';
 import { oauthRecordsRepo } from '../platform/store/oauthRecords.js';
 import { passkeysRepo } from '../platform/store/passkeys.js';
+import { proposalsRepo } from '../platform/store/proposals.js';
 import { publishQueueRepo } from '../platform/store/publishQueue.js';
 import { twoFactorRepo } from '../platform/store/twoFactor.js';
 
@@ -147,6 +149,8 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   await twoFactorRepo(s.db).forgetExpired(now);
   // Registered clients no one let in within a day (registration is open: anyone may make one).
   await oauthRecordsRepo(s.db).forgetUnusedClients(new Date(now.getTime() - DAY_MS));
+  // Decided proposals are kept as long as the history is (a waiting one stays until decided).
+  await proposalsRepo(s.db).forgetDecided(new Date(now.getTime() - HISTORY_DAYS * DAY_MS));
   // Without an SMTP server, a deleted account's farewell is a file naming its address: a week, then gone.
   await s.mailer.sweepFarewells(now);
   return removed;

@@ -92,6 +92,8 @@ export async function exportAccount(s: Services, accountId: string) {
       createdBy: k.createdBy,
       lastUsedAt: iso(k.lastUsedAt),
       revokedAt: iso(k.revokedAt),
+      role: k.role,
+      pages: k.pages,
     })),
     sessions: sessions.map((x) => ({
       createdAt: x.createdAt.toISOString(),

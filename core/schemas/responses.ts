@@ -249,6 +249,8 @@ export const ExportOut = v.object({
       createdBy: v.string(),
       lastUsedAt: v.nullable(DateTimeOut),
       revokedAt: v.nullable(DateTimeOut),
+      role: v.picklist(ROLE_NAMES),
+      pages: v.nullable(v.array(v.string())),
     }),
   ),
   claimLinks: v.array(v.object({ createdAt: DateTimeOut, expiresAt: DateTimeOut, usedAt: v.nullable(DateTimeOut) })),

@@ -85,6 +85,11 @@ export function proposalsRepo(db: Queryable) {
       await db.query('UPDATE proposals SET version = $2 WHERE id = $1', [id, version]);
     },
 
+    /** Drops the proposals decided before `before` (housekeeping). */
+    async forgetDecided(before: Date): Promise<void> {
+      await db.query(`DELETE FROM proposals WHERE status <> 'pending' AND decided_at < $1`, [before]);
+    },
+
     /** Back to waiting: an approval whose change was refused. */
     async reopen(id: string): Promise<void> {
       await db.query(`UPDATE proposals SET status = 'pending', decided_by = NULL, decided_at = NULL WHERE id = $1`, [

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import * as v from 'valibot';
 import { deliverDueWebhooks } from '../../core/commands/deliverWebhooks.js';
 import { EVENTS } from '../../core/schemas/events.js';
+import { housekeeping } from '../../jobs/housekeeping.js';
 import { startApp } from '../helpers/app.js';
 import { api, randomAddress } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
@@ -236,5 +237,30 @@ describe('proposal webhooks', () => {
     }
     const decided = receiver.deliveries.find((d) => d.json.type === 'proposal.decided');
     expect(decided?.json.data).to.include({ status: 'declined', note: 'No.' });
+  });
+});
+
+describe('proposals in the nightly housekeeping (jobs/housekeeping.ts)', () => {
+  // Housekeeping acts on every account: a database of its own.
+  ownApp({ each: true });
+
+  it('forgets a proposal decided over 90 days ago, and keeps a waiting one however old', async () => {
+    const T0 = new Date('2031-03-10T02:00:00Z');
+    app().clock.set(T0);
+    const { owner, contributor, page } = await team();
+    const declined = (await api.patch(`/api/profiles/${page.id}`, { bio: 'Old idea' }, { key: contributor })).body;
+    const waiting = (await api.patch(`/api/profiles/${page.id}`, { bio: 'Still waiting' }, { key: contributor })).body;
+    await api.post(`/api/profiles/${page.id}/proposals/${declined.id}/decline`, {}, { key: owner });
+    const ids = async () =>
+      (await api.get(`/api/profiles/${page.id}/proposals`, { key: owner })).body.proposals.map(
+        (p: { id: string }) => p.id,
+      );
+
+    app().clock.set(new Date(T0.getTime() + 89 * 86_400_000));
+    await housekeeping(app().services);
+    expect(await ids()).to.have.members([declined.id, waiting.id]);
+    app().clock.set(new Date(T0.getTime() + 91 * 86_400_000));
+    await housekeeping(app().services);
+    expect(await ids()).to.deep.equal([waiting.id]);
   });
 });
