@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   forbidden_via_key: [403, 'This action needs a browser session, not an API key.'],
   forbidden: [
     403,
-    "This key's role does not allow this; detail names the role it needs. The account's owner can make a key with it.",
+    "The role of this key (or app) does not allow this; detail names the role it needs. The account's owner can make a key with it.",
   ],
   insufficient_scope: [403, 'The person did not allow this app to do that; ask them to connect it again with more.'],
   proof_required: [

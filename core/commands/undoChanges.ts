@@ -51,8 +51,11 @@ export async function undoChanges(s: Services, accountId: string, req: UndoReque
   for (const [pageId, entries] of byPage(await versions.since(accountId, req.since, now))) {
     const mine = entries.filter((e) => e.author === req.author);
     if (mine.length === 0) continue;
-    const page = await ownedPage(s, accountId, pageId).catch(() => undefined);
-    if (!page) continue; // deleted meanwhile
+    const page = await ownedPage(s, accountId, pageId).catch((err) => {
+      if (err instanceof AppError && err.code === 'not_found') return undefined; // deleted meanwhile
+      throw err;
+    });
+    if (!page) continue;
     const skip = (reason: SkipReason, detail: string) =>
       outcome.skipped.push({ pageId, username: page.username, reason, detail });
     const first = mine[0].version;

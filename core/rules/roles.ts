@@ -53,7 +53,7 @@ export function authorize(grant: Grant, needed: Role, pageId?: string, proposabl
   if (pageId !== undefined && !reaches(grant, pageId)) throw new AppError('not_found');
   if (roleAllows(grant.role, needed)) return 'act';
   if (proposable && grant.role === 'contributor') return 'propose';
-  throw new AppError('forbidden', { detail: `needs the ${needed} role; this key is ${grant.role}` });
+  throw new AppError('forbidden', { detail: `needs the ${needed} role; the caller's role is ${grant.role}` });
 }
 
 /** The items of a list the grant reaches (pages by their id). */
