@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
 import { mediaUrl } from '../core/commands/images.js';
-import { pendingProposals } from '../core/commands/proposals.js';
+import { pendingOnPage } from '../core/commands/proposals.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
@@ -53,7 +53,7 @@ export async function showEditor(
     {
       title: `Edit ${summary.name}`,
       pageName: summary.name,
-      proposals: (await pendingProposals(s, accountId)).get(row.id) ?? 0,
+      proposals: await pendingOnPage(s, row.id),
       locales: PAGE_LOCALES,
       page: {
         ...summary,

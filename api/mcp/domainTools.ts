@@ -3,10 +3,9 @@ import * as v from 'valibot';
 import { attachDomain, detachDomain, domainOf } from '../../core/commands/customDomains.js';
 import { domainAnswer } from '../../core/queries/customDomain.js';
 import { DomainAttach, DomainOut } from '../../core/schemas/domains.js';
-import { str } from '../../core/schemas/fields.js';
+import { PageId } from './pageTools.js';
 import { tool } from './tool.js';
 
-const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
 const STATES =
   'States: pending (the _linkpage TXT record is not found yet; checked again with backoff for 7 days), active (found; checked each night), failing (the record is gone: it serves for a grace period, then stops, and stays held by the page until detached or another account proves control).';
 

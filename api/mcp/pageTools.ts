@@ -11,7 +11,8 @@ import { PageOut, PagesOut, StatsOut, VersionOut, VersionsOut } from '../../core
 import { UndoOut, UndoRequestIn } from '../../core/schemas/undo.js';
 import { tool } from './tool.js';
 
-const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
+/** The page a tool acts on: its `id` argument, as `:id` in the REST route's path. */
+export const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
 const ExpectedVersionInput = v.object({
   expectedVersion: v.optional(
     v.pipe(

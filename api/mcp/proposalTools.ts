@@ -22,9 +22,9 @@ import {
   ProposalOut,
 } from '../../core/schemas/proposals.js';
 import { PageOut } from '../../core/schemas/responses.js';
+import { PageId } from './pageTools.js';
 import { tool } from './tool.js';
 
-const PageId = v.object({ id: v.pipe(str(), v.description('The page id (24 hex characters)')) });
 const ProposalId = v.object({ proposal: v.pipe(str(), v.description('The proposal id, from list_proposals')) });
 
 export const proposeChangeTool = tool({

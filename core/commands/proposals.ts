@@ -119,6 +119,11 @@ export function pendingProposals(s: Services, accountId: string): Promise<Map<st
   return proposalsRepo(s.db).pendingByPage(accountId);
 }
 
+/** How many proposals wait on one page (the editor's badge). */
+export function pendingOnPage(s: Services, pageId: string): Promise<number> {
+  return proposalsRepo(s.db).countPending(pageId);
+}
+
 /** The page's proposals: those waiting first, then the latest decided. */
 export async function listProposals(s: Services, accountId: string, pageId: string) {
   const page = await ownedPage(s, accountId, pageId);
