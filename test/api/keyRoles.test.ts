@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { api, randomAddress, request } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
-import { type Person, signedUp } from '../helpers/person.js';
+import { keyOf, type Person, signedUp } from '../helpers/person.js';
 
 /** A person with an owner key and two pages made with it. */
 async function accountWithTwoPages() {
@@ -28,9 +28,7 @@ async function accountWithTwoPages() {
 
 /** A key made in the person's session with the role and pages asked for. */
 async function keyFor(person: Person, body: Record<string, unknown>): Promise<string> {
-  const res = await person.api('POST', '/api/keys', { label: 'role test', ...body }, { 'x-csrf-token': person.csrf });
-  expect(res.status, res.text).to.equal(201);
-  return res.body.key;
+  return (await keyOf(person, { label: 'role test', ...body })).key;
 }
 
 async function connect(key: string): Promise<Client> {

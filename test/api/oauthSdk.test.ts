@@ -19,7 +19,7 @@ import { api } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { consentOverHttp, redirectReceiver } from '../helpers/oauthClient.js';
-import { signedUp } from '../helpers/person.js';
+import { keyOf, signedUp } from '../helpers/person.js';
 
 /** What an MCP client keeps between runs, in memory. */
 class MemoryProvider implements OAuthClientProvider {
@@ -105,8 +105,7 @@ describe('MCP authorization: the MCP SDK client', () => {
     const receiver = await redirectReceiver();
     try {
       const person = await signedUp();
-      const owner = (await person.api('POST', '/api/keys', { label: 'owner' }, { 'x-csrf-token': person.csrf })).body
-        .key;
+      const owner = (await keyOf(person, { label: 'owner' })).key;
       const page = (await api.post('/api/profiles', { username: uniqueName('sdkprop') }, { key: owner })).body;
 
       const address = new URL(`${app().url}/mcp/account`);

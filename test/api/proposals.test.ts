@@ -13,13 +13,11 @@ import { startApp } from '../helpers/app.js';
 import { api, randomAddress } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app, ownApp } from '../helpers/hooks.js';
-import { type Person, signedUp } from '../helpers/person.js';
+import { keyOf, type Person, signedUp } from '../helpers/person.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 async function keyFor(person: Person, role: string, label = role): Promise<string> {
-  const res = await person.api('POST', '/api/keys', { label, role }, { 'x-csrf-token': person.csrf });
-  expect(res.status, res.text).to.equal(201);
-  return res.body.key;
+  return (await keyOf(person, { label, role })).key;
 }
 
 /** A person with an owner, an editor and a contributor key, and a page made with the owner's. */

@@ -9,18 +9,14 @@ import { expect } from 'chai';
 import { api, randomAddress } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
-import { type Person, signedUp } from '../helpers/person.js';
+import { keyOf, type Person, signedUp } from '../helpers/person.js';
 
 interface Key {
   id: string;
   key: string;
 }
 
-async function keyFor(person: Person, label: string, role = 'owner'): Promise<Key> {
-  const res = await person.api('POST', '/api/keys', { label, role }, { 'x-csrf-token': person.csrf });
-  expect(res.status, res.text).to.equal(201);
-  return res.body;
-}
+const keyFor = (person: Person, label: string, role = 'owner'): Promise<Key> => keyOf(person, { label, role });
 
 /** A person, an owner key and `n` pages made with it; `since`: when the first page was made, by the server's clock. */
 async function accountWithPages(n: number) {

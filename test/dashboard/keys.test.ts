@@ -1,16 +1,16 @@
 import { expect } from 'chai';
 import { api } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
-import { alertText, signedUp } from '../helpers/person.js';
+import { alertText, keyOf, signedUp } from '../helpers/person.js';
 
 /** A signed-up person with two pages, made with an owner key, and the keys screen read. */
 async function personWithPages() {
   const person = await signedUp();
-  const owner = await person.api('POST', '/api/keys', { label: 'setup' }, { 'x-csrf-token': person.csrf });
+  const owner = await keyOf(person, { label: 'setup' });
   const names = [uniqueName('shop'), uniqueName('band')];
   const ids: string[] = [];
   for (const username of names) {
-    ids.push((await api.post('/api/profiles', { username }, { key: owner.body.key })).body.id);
+    ids.push((await api.post('/api/profiles', { username }, { key: owner.key })).body.id);
   }
   await person.get('/dashboard/keys');
   return { person, names, ids };

@@ -2,14 +2,13 @@
 import { expect } from 'chai';
 import { api } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
-import { alertText, signedUp } from '../helpers/person.js';
+import { alertText, keyOf, signedUp } from '../helpers/person.js';
 
 /** A person with a page and a contributor's proposal on it. */
 async function withProposal() {
   const person = await signedUp();
-  const csrf = { 'x-csrf-token': person.csrf };
-  const owner = (await person.api('POST', '/api/keys', { label: 'owner' }, csrf)).body.key;
-  const contributor = (await person.api('POST', '/api/keys', { label: 'agent', role: 'contributor' }, csrf)).body.key;
+  const owner = (await keyOf(person, { label: 'owner' })).key;
+  const contributor = (await keyOf(person, { label: 'agent', role: 'contributor' })).key;
   const page = (await api.post('/api/profiles', { username: uniqueName('prop') }, { key: owner })).body;
   const proposal = (await api.patch(`/api/profiles/${page.id}`, { bio: 'Maybe this' }, { key: contributor })).body;
   return { person, owner, contributor, page, proposal };

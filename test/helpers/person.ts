@@ -117,6 +117,13 @@ export async function signedUp(): Promise<Person & { email: string; password: st
   return person;
 }
 
+/** An API key the person makes in their session (POST /api/keys) with the label, role and pages given. */
+export async function keyOf(person: Person, body: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
+  const res = await person.api('POST', '/api/keys', body, { 'x-csrf-token': person.csrf });
+  if (res.status !== 201) throw new Error(`POST /api/keys answered ${res.status}: ${res.text}`);
+  return res.body;
+}
+
 /** The text of an alert on a dashboard page (error or notice), or ''. */
 export function alertText(html: string): string {
   const m = /<div class="alert[^"]*"[^>]*>([\s\S]*?)<\/div>/.exec(html);
