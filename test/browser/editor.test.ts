@@ -3,19 +3,14 @@
  * it is saved, changes save in place (no full load), and the same page is built with script off.
  * Every click, field fill and file pick counts as an action; full loads are the main frame's.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { FrameLocator, Page } from 'playwright-core';
-import { dashboardBrowser, editorSaved, SHOTS, screenshot } from '../helpers/browser.js';
+import { axeViolations, dashboardBrowser, editorSaved, SHOTS, screenshot } from '../helpers/browser.js';
 import { pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { imageOf } from '../helpers/images.js';
 import { startSite } from '../helpers/site.js';
-
-/** axe-core's source, run in the page as the accessibility audits run it. */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A page with its actions and full loads counted from the sign-up on. */
 function counted(page: Page) {
@@ -329,16 +324,7 @@ describe('the page editor in Chromium', function () {
     const page = await freshPage({ width: 1440, height: 900 });
     await build(page, true);
     await page.locator('.blocks > li summary', { hasText: 'Edit' }).first().click();
-    await page.evaluate(AXE);
-    const violations = () =>
-      page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-          }
-        ).axe;
-        return (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`);
-      });
+    const violations = () => axeViolations(page);
     expect(await violations(), 'at 1440 px').to.deep.equal([]);
     await screenshot(page, 'editor-1440');
     if (process.env.SCREENSHOTS !== '0') {

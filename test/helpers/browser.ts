@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../ops/scripts/chromiumFlags.js';
@@ -34,6 +36,22 @@ export async function screenshot(target: Page | Locator, name: string): Promise<
   await mkdir(SHOTS, { recursive: true });
   if ('goto' in target) await target.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
   else await target.screenshot({ path: `${SHOTS}${name}.png` });
+}
+
+/** axe-core's source, run in the page as the accessibility audits run it. */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe finds wrong on the page as it is now (`rule: targets`), loading axe into it first if needed. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`);
+  });
 }
 
 /**
@@ -77,6 +95,8 @@ export function dashboardBrowser() {
         userAgent?: string;
         /** The browser's time zone (an IANA name); the machine's when not told. */
         timezoneId?: string;
+        /** The scheme the device prefers (`prefers-color-scheme`); light unless told. */
+        colorScheme?: 'light' | 'dark';
         /**
          * The visitor's address, as the proxy in front of the test app (TRUST_PROXY=1) names it:
          * one of its own unless told (null: none, so the socket's 127.0.0.1). Each browser is then
@@ -93,6 +113,7 @@ export function dashboardBrowser() {
         isMobile: o.isMobile ?? false,
         ...(o.userAgent ? { userAgent: o.userAgent } : {}),
         ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}),
+        colorScheme: o.colorScheme ?? 'light',
         ...(address ? { extraHTTPHeaders: { 'x-forwarded-for': address } } : {}),
       });
       const page = await context.newPage();
