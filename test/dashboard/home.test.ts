@@ -90,6 +90,30 @@ describe('the home page: /', () => {
     );
   });
 
+  it('gives every example page a picture of its own and a card image, each served as AVIF', async () => {
+    for (const template of ['editorial', 'noir', 'zine', 'aurora']) {
+      const doc = parse(await (await fetch(`${app().url}/examples/${template}`)).text());
+      const sources = doc.querySelectorAll('img').map((img) => img.getAttribute('src') ?? '');
+      const pictures = sources.filter((src) => src.includes('/examples/media/'));
+      expect(
+        pictures.some((src) => src.includes('/avatar/')),
+        `${template}: an avatar`,
+      ).to.equal(true);
+      expect(
+        pictures.some((src) => src.includes('/card/')),
+        `${template}: a card image`,
+      ).to.equal(true);
+      for (const src of pictures) {
+        const res = await fetch(src);
+        expect(res.status, src).to.equal(200);
+        expect(res.headers.get('content-type')).to.equal('image/avif');
+        const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+        expect(meta).to.include({ width: 480, height: 480 });
+      }
+    }
+    expect((await fetch(`${app().url}/examples/media/avatar/examples/nobody.avif`)).status).to.equal(404);
+  });
+
   it('shows how to start as a person and as an agent (the one-call create with curl, MCP), and may be indexed', async () => {
     const res = await new Person().get('/');
     expect(res.html).to.include('Start as a person').and.include('Start as an agent');
