@@ -166,6 +166,16 @@ function longestWord(text: string): number {
   return longest;
 }
 
+/**
+ * The name's size class by its longest word: ' long' past 14 characters (every template sets it
+ * smaller), ' mid' past 9 (templates with a wide, heavy face set it a size down, so that a word
+ * like "@layla.draws" stays whole).
+ */
+function nameSize(longest: number): string {
+  if (longest > 14) return ' long';
+  return longest > 9 ? ' mid' : '';
+}
+
 // The view is built on every render (20,000 pages a second is the target), so it makes no
 // closures per call and looks icons up once per distinct value.
 export function buildView(input: RenderInput) {
@@ -269,7 +279,7 @@ export function buildView(input: RenderInput) {
     /** The avatar's alt text. */
     portrait: fill(t.portraitOf, title),
     /** ' long' when a word of the name is too long for the name's usual size. */
-    nameSize: longestWord(title) > 14 ? ' long' : '',
+    nameSize: nameSize(longestWord(title)),
     description,
     username,
     bio: p.bio,

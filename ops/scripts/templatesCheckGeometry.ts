@@ -3,7 +3,8 @@
  * width (a small phone, a common phone, a laptop) the open page must not scroll sideways, no
  * element may start past the screen's start edge (where it cannot be scrolled to), no text may
  * be squeezed under 40 px so that it wraps a letter or a word a line, no text may spill out of
- * its block, and every player has an area.
+ * its block, no common word (up to 12 letters: "Commissions", "Wiśniewski") is broken across
+ * two lines (a template sets it smaller instead), and every player has an area.
  */
 import type { Page } from 'playwright-core';
 
@@ -15,6 +16,7 @@ export const GEOMETRY_RULES = [
   'past-start-edge',
   'squeezed-text',
   'spills-out',
+  'broken-word',
   'no-player-area',
 ] as const;
 export type GeometryRule = (typeof GEOMETRY_RULES)[number];
@@ -31,11 +33,13 @@ export interface GeometryFinding {
 const MIN_TEXT_WIDTH = 40;
 /** How far text may reach past its block: a rotated sticker's corner, not a word that does not wrap. */
 const TILT = 4;
+/** A word this long or shorter is set whole: broken across lines, it reads as a template's fault (longer ones may break). */
+const MAX_WHOLE_WORD = 12;
 /** Details kept per rule and width. */
 const KEEP = 3;
 
 /** Runs in the page: every rule at the viewport's current width. */
-function measure(o: { minText: number; keep: number; tilt: number }) {
+function measure(o: { minText: number; keep: number; tilt: number; maxWord: number }) {
   const doc = document.documentElement;
   const vw = doc.clientWidth;
   const rtl = getComputedStyle(doc).direction === 'rtl';
@@ -78,6 +82,25 @@ function measure(o: { minText: number; keep: number; tilt: number }) {
       }
     }
     lines = tops.size;
+    if (lines > 1) {
+      for (const t of texts) {
+        // A word is judged within its run of non-space characters, and only where that whole run
+        // is short: an address or an unbroken run of letters may break anywhere, and a hyphen is
+        // where a compound may break.
+        const source = t.textContent ?? '';
+        for (const run of source.matchAll(/\S+/gu)) {
+          if ([...run[0]].length > o.maxWord) continue;
+          for (const m of run[0].matchAll(/\p{L}[\p{L}\p{M}]*/gu)) {
+            if ([...m[0]].length < 2) continue;
+            range.setStart(t, run.index + m.index);
+            range.setEnd(t, run.index + m.index + m[0].length);
+            const rects = [...range.getClientRects()].filter((q) => q.width > 0);
+            const rows = new Set(rects.map((q) => Math.round(q.top)));
+            if (rows.size > 1) add('broken-word', `${name(el)} breaks "${m[0]}" across ${rows.size} lines`);
+          }
+        }
+      }
+    }
     const text = (el.textContent ?? '').trim().slice(0, 24);
     if (r.width < o.minText && (lines > 1 || el.scrollWidth > el.clientWidth + 1)) {
       add('squeezed-text', `${name(el)} "${text}" is ${px(r.width)} px wide, ${lines} lines`);
@@ -105,7 +128,12 @@ export async function geometry(page: Page, widths: readonly number[] = GEOMETRY_
   await page.evaluate('globalThis.__name ??= (f) => f');
   for (const width of widths) {
     await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-    const found = await page.evaluate(measure, { minText: MIN_TEXT_WIDTH, keep: KEEP, tilt: TILT });
+    const found = await page.evaluate(measure, {
+      minText: MIN_TEXT_WIDTH,
+      keep: KEEP,
+      tilt: TILT,
+      maxWord: MAX_WHOLE_WORD,
+    });
     for (const rule of GEOMETRY_RULES) {
       const f = found[rule];
       if (f) out.push({ rule, width, count: f.count, details: f.details });

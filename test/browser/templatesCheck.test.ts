@@ -159,18 +159,19 @@ describe('npm run templates:check', function () {
     expect(players('fine')).to.deep.equal([]);
   });
 
-  it('fails what breaks a page at 320, 390 and 1280 px: sideways scroll, text past the start edge, squeezed text, text out of its block, a player of no area', async () => {
+  it('fails what breaks a page at 320, 390 and 1280 px: sideways scroll, text past the start edge, squeezed text, text out of its block, a common word broken across lines, a player of no area', async () => {
     const broken = page(
       'Broken',
       `<body style="margin:0"><main style="text-align:center">
 <p style="display:flex;justify-content:center"><span class="label" style="white-space:nowrap">Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</span></p>
 <ul style="list-style:none;padding:0;width:300px"><li class="block"><a href="#" style="display:flex;width:200px"><span class="squeezed" style="min-width:0">Wheel-throwing class</span><span style="flex:none;white-space:nowrap">Limited edition badge that is far too wide</span></a></li></ul>
+<ul style="list-style:none;padding:0"><li class="block"><a href="#" style="display:block;width:96px;font:900 20px sans-serif;text-transform:uppercase;overflow-wrap:anywhere"><span class="label">Commissions</span></a></li></ul>
 <div style="display:flex;flex-direction:column"><div style="aspect-ratio:9/16;margin:0 auto;position:relative"><iframe title="TikTok player" style="position:absolute;inset:0;width:100%;height:100%;border:0" srcdoc="x"></iframe></div></div>
 </main></body>`,
     );
     const fine = page(
       'Fine',
-      '<body style="margin:0;overflow-wrap:anywhere"><main><h1>Fine</h1><p>Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</p><p><span style="display:inline-block;padding:0 .5rem">18+</span></p><div style="aspect-ratio:16/9;position:relative"><iframe title="YouTube player" style="position:absolute;inset:0;width:100%;height:100%;border:0" srcdoc="x"></iframe></div></main></body>',
+      '<body style="margin:0;overflow-wrap:anywhere"><main><h1>Fine</h1><p>Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller</p><p><span style="display:inline-block;padding:0 .5rem">18+</span></p><p style="width:80px">Wheel-throwing class</p><div style="aspect-ratio:16/9;position:relative"><iframe title="YouTube player" style="position:absolute;inset:0;width:100%;height:100%;border:0" srcdoc="x"></iframe></div></main></body>',
     );
     const results = await browserCheck(
       [
@@ -186,6 +187,10 @@ describe('npm run templates:check', function () {
     expect(at('squeezed-text')).to.deep.equal([320, 390, 1280]);
     expect(at('spills-out')).to.include.members([320, 390]);
     expect(at('no-player-area')).to.deep.equal([320, 390, 1280]);
+    expect(at('broken-word')).to.deep.equal([320, 390, 1280]);
+    expect(found.find((f) => f.rule === 'broken-word')?.details[0]).to.equal(
+      'span.label breaks "Commissions" across 2 lines',
+    );
     expect(found.find((f) => f.rule === 'squeezed-text')?.details[0]).to.match(
       /^span\.squeezed "Wheel-throwing class"/,
     );

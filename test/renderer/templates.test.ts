@@ -180,10 +180,14 @@ describe('blocks as templates show them', () => {
     expect(without.querySelector('header.hero img')).to.equal(null);
   });
 
-  it('gives a name with a very long word the smaller size', () => {
+  it('gives a name with a very long word the smaller size, and one with a word of 10–14 characters the middle one', () => {
     const page = samplePage('brutal');
     page.profile.displayName = 'X'.repeat(60);
     expect(parse(render(page)).querySelector('h1')!.getAttribute('class')).to.equal('name long');
+    page.profile.displayName = 'Studio @layla.draws';
+    expect(parse(render(page)).querySelector('h1')!.getAttribute('class')).to.equal('name mid');
+    page.profile.displayName = 'Mira Okafor Ceramics';
+    expect(parse(render(page)).querySelector('h1')!.getAttribute('class')).to.equal('name');
     expect(
       parse(render(samplePage('brutal')))
         .querySelector('h1')!
