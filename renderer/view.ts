@@ -8,6 +8,7 @@ import { escapeHtml } from './escape.js';
 import { markWide } from './grid.js';
 import { iconSymbols, isMailto, platformName, socialIcon } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
+import { nameSize } from './nameSize.js';
 import { posterDoc, posterPage } from './poster.js';
 import { imageSlots, responsive } from './srcset.js';
 import { directionOf, fill, type PageStrings, stringsFor } from './strings.js';
@@ -155,27 +156,6 @@ function handleNote(b: { handle: string; platform: string }): string {
   return b.platform === 'telegram' ? `@${b.handle.trim().replace(/^@/, '')}` : '';
 }
 
-/** The longest run of characters without a space decides whether a name gets the smaller size. */
-function longestWord(text: string): number {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    run = text.charCodeAt(i) === 32 ? 0 : run + 1;
-    if (run > longest) longest = run;
-  }
-  return longest;
-}
-
-/**
- * The name's size class by its longest word: ' long' past 14 characters (every template sets it
- * smaller), ' mid' past 9 (templates with a wide, heavy face set it a size down, so that a word
- * like "@layla.draws" stays whole).
- */
-function nameSize(longest: number): string {
-  if (longest > 14) return ' long';
-  return longest > 9 ? ' mid' : '';
-}
-
 // The view is built on every render (20,000 pages a second is the target), so it makes no
 // closures per call and looks icons up once per distinct value.
 export function buildView(input: RenderInput) {
@@ -279,7 +259,7 @@ export function buildView(input: RenderInput) {
     /** The avatar's alt text. */
     portrait: fill(t.portraitOf, title),
     /** ' long' when a word of the name is too long for the name's usual size. */
-    nameSize: nameSize(longestWord(title)),
+    nameSize: nameSize(title),
     description,
     username,
     bio: p.bio,
