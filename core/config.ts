@@ -9,8 +9,9 @@ import * as v from 'valibot';
 import type { CdnConfig } from '../platform/cdn/index.js';
 import { parseAllowEntry } from '../platform/outbound/addresses.js';
 import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../platform/outbound/networks.js';
+import { CDN_ENV, cdnConfig } from './configCdn.js';
 import { DOMAIN_ENV, type DomainSettings, domainSettings } from './configDomains.js';
-import { commaList } from './configLists.js';
+import { ConfigError, commaList, httpBase } from './configLists.js';
 import { missingSharedSettings } from './configRoles.js';
 import { DEFAULT_PASSWORD_COST } from './secrets.js';
 
@@ -28,19 +29,6 @@ const proxyHops = v.pipe(
   v.string(),
   v.regex(/^(|[0-9]|[1-9][0-9]|true|false|yes|no)$/, 'must be a number of proxy hops (0-99), or true/false, yes/no'),
   v.transform((s) => (s === 'true' || s === 'yes' ? 1 : s === '' || s === 'false' || s === 'no' ? 0 : Number(s))),
-);
-
-const httpBase = v.pipe(
-  v.string(),
-  v.check((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL without query or fragment'),
-  v.transform((s) => s.replace(/\/+$/, '')),
 );
 
 const EnvSchema = v.object({
@@ -103,17 +91,7 @@ const EnvSchema = v.object({
     ),
   ),
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
-  CDN: v.optional(
-    v.picklist(['none', 'varnish', 'fastly', 'cloudflare'], 'must be none, varnish, fastly or cloudflare'),
-    'none',
-  ),
-  VARNISH_URLS: v.optional(v.pipe(commaList, v.array(httpBase, 'must be comma-separated http(s) URLs'))),
-  FASTLY_SERVICE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id'))),
-  FASTLY_API_TOKEN: v.optional(v.string()),
-  FASTLY_API_URL: v.optional(httpBase, 'https://api.fastly.com'),
-  CLOUDFLARE_ZONE_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]+$/, 'must be a Cloudflare zone id'))),
-  CLOUDFLARE_API_TOKEN: v.optional(v.string()),
-  CLOUDFLARE_API_URL: v.optional(httpBase, 'https://api.cloudflare.com/client/v4'),
+  ...CDN_ENV,
   OUTBOUND_ALLOW: v.optional(
     v.pipe(
       commaList,
@@ -211,27 +189,7 @@ export interface Config {
   domains: DomainSettings;
 }
 
-/** The CDN settings, each CDN's required ones checked. */
-function cdnConfig(e: v.InferOutput<typeof EnvSchema>): CdnConfig {
-  const kind = e.CDN;
-  const cdn: CdnConfig = { kind, varnishUrls: e.VARNISH_URLS ?? [] };
-  if (kind === 'varnish' && cdn.varnishUrls.length === 0) {
-    throw new ConfigError('VARNISH_URLS: must list at least one Varnish when CDN=varnish');
-  }
-  if (kind === 'fastly') {
-    if (!e.FASTLY_SERVICE_ID) throw new ConfigError('FASTLY_SERVICE_ID: must be set when CDN=fastly');
-    if (!e.FASTLY_API_TOKEN) throw new ConfigError('FASTLY_API_TOKEN: must be set when CDN=fastly');
-    cdn.fastly = { serviceId: e.FASTLY_SERVICE_ID, token: e.FASTLY_API_TOKEN, apiUrl: e.FASTLY_API_URL };
-  }
-  if (kind === 'cloudflare') {
-    if (!e.CLOUDFLARE_ZONE_ID) throw new ConfigError('CLOUDFLARE_ZONE_ID: must be set when CDN=cloudflare');
-    if (!e.CLOUDFLARE_API_TOKEN) throw new ConfigError('CLOUDFLARE_API_TOKEN: must be set when CDN=cloudflare');
-    cdn.cloudflare = { zoneId: e.CLOUDFLARE_ZONE_ID, token: e.CLOUDFLARE_API_TOKEN, apiUrl: e.CLOUDFLARE_API_URL };
-  }
-  return cdn;
-}
-
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /**
  * Parses the environment; throws a ConfigError whose message is one line naming the variable.
