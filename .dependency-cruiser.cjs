@@ -5,7 +5,8 @@
 const APPS = '^(api/mcp|api|dashboard|router|jobs|ops/monitoring)/';
 const LOWER = '^(platform/(store|queue|publishing|media|outbound|cdn|mail)|renderer|templates)/';
 /** The domain's vocabulary: what the lower layers may take from core/. */
-const LEAVES = '^core/(errors|model|entities|schemas/(fields|blocks|page|mediaKey)|rules/(username|pages|roles))[.]ts$';
+const LEAVES =
+  '^core/(errors|model|entities|schemas/(fields|blocks|page|mediaKey)|rules/(username|pages|roles|branding))[.]ts$';
 
 module.exports = {
   forbidden: [

@@ -47,7 +47,13 @@ export function rawWrites(pages: number, htmlOnly = false): number {
  * writeFileSync (with `htmlOnly`, the HTML and its copies alone, as a template change writes).
  */
 export function compressedWrites(pages: number, htmlOnly = false): number {
-  const site = { pageScheme: 'http', pageDomain: 'pages.test', mediaUrl: '', baseUrl: 'http://localhost' };
+  const site = {
+    pageScheme: 'http',
+    pageDomain: 'pages.test',
+    mediaUrl: '',
+    baseUrl: 'http://localhost',
+    branding: 'always' as const,
+  };
   const row = { ...twentyBlockPage('aurora'), username: 'copies' };
   const files = pageFiles(row, site, new Date(), { copies: 'none' }).filter(
     (f) => !htmlOnly || f.meta.contentType.startsWith('text/html'),

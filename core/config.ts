@@ -13,6 +13,7 @@ import { CDN_ENV, cdnConfig } from './configCdn.js';
 import { DOMAIN_ENV, type DomainSettings, domainSettings } from './configDomains.js';
 import { ConfigError, commaList, httpBase } from './configLists.js';
 import { missingSharedSettings } from './configRoles.js';
+import { BRANDINGS, type Branding } from './rules/branding.js';
 import { DEFAULT_PASSWORD_COST } from './secrets.js';
 
 const flag = v.pipe(
@@ -55,6 +56,7 @@ const EnvSchema = v.object({
   S3_REGION: v.optional(v.string(), 'us-east-1'),
   S3_FORCE_PATH_STYLE: v.optional(flag, ''),
   MEDIA_URL: v.optional(httpBase),
+  BRANDING: v.optional(v.picklist(BRANDINGS, 'must be always, owner or never'), 'always'),
   ROLE: v.optional(v.picklist(['all', 'api', 'router', 'worker'], 'must be all, api, router or worker'), 'all'),
   TRUST_PROXY: v.optional(proxyHops, ''),
   SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
@@ -154,6 +156,8 @@ export interface Config {
   s3: { bucket: string | undefined; endpoint: string | undefined; region: string; forcePathStyle: boolean };
   mediaUrl: string;
   role: 'all' | 'api' | 'router' | 'worker';
+  /** Whether pages show the service's brand: always, never, or as each owner chooses (core/rules/branding.ts). */
+  branding: Branding;
   /** Whether X-Forwarded-For is read at all (proxyHops > 0). */
   trustProxy: boolean;
   /** How many trusted proxies append to X-Forwarded-For: the client is that many entries from the right. */
@@ -221,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     s3: { bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE },
     mediaUrl: e.MEDIA_URL ?? `${baseUrl}/media`,
     role: e.ROLE,
+    branding: e.BRANDING,
     trustProxy: e.TRUST_PROXY > 0,
     proxyHops: e.TRUST_PROXY,
     secret: e.SECRET,

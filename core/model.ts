@@ -25,6 +25,7 @@ export function defaultProfile(username: string, locale: string): Profile {
     pageLocale: locale,
     utm: false,
     adult: false,
+    branding: true,
     theme: {
       accent: DEFAULT_ACCENT,
       scheme: 'fixed',

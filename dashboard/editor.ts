@@ -55,6 +55,8 @@ export async function showEditor(
       pageName: summary.name,
       proposals: await pendingOnPage(s, row.id),
       locales: PAGE_LOCALES,
+      /** Whether the operator lets the owner keep or leave out "Made with linkpage" (BRANDING=owner). */
+      brandingChoice: s.config.branding === 'owner',
       page: {
         ...summary,
         profile: row.profile,

@@ -14,6 +14,7 @@ const WORDS: Record<string, string> = {
   accent: 'Accent colour',
   utm: 'UTM tags',
   adult: 'Adults only',
+  branding: 'Made with linkpage',
   scheme: 'Colours',
   avatar: 'Avatar',
   backgroundImage: 'Background',

@@ -16,10 +16,11 @@ import { findProposal } from '../core/commands/proposals.js';
 import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import { type Block, defaultProfile, type Profile } from '../core/model.js';
+import { brandingShown } from '../core/rules/branding.js';
 import { StoredBlock } from '../core/schemas/blocks.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
-import { pageUrl } from '../core/services.js';
+import { baseUrlPath, pageUrl } from '../core/services.js';
 import { PLAYER_ORIGINS, styleHashes } from '../platform/edge/securityHeaders.js';
 import { FONT_PATH, fontFile } from '../renderer/fonts.js';
 import { renderPage } from '../renderer/render.js';
@@ -49,6 +50,8 @@ export function profileFromForm(f: Form): Record<string, unknown> {
     pageLocale: f.pageLocale,
     utm: f.utm === 'on',
     adult: f.adult === 'on',
+    // Only a form that offered the choice (BRANDING=owner) sends it: elsewhere the stored one stays.
+    ...(f.brandingChoice === '1' ? { branding: f.branding === 'on' } : {}),
     theme: { accent: f.accent, scheme: f.scheme },
   };
 }
@@ -146,7 +149,8 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
     const { html } = renderPage({
       page: { id: row.id, username: row.username, profile, blocks },
       now: s.now(),
-      urls: { page: pageUrl(s.config, row.username), media: s.config.mediaUrl },
+      urls: { page: pageUrl(s.config, row.username), media: s.config.mediaUrl, home: baseUrlPath(s.config, '/') },
+      branding: brandingShown(s.config.branding, profile),
     });
     let out = (await withoutCounting(html)).replaceAll(`url(${FONT_PATH}`, `url(${FONTS}`);
     // A thumbnail is a picture: nothing in it takes focus or a click.

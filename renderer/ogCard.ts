@@ -183,7 +183,10 @@ export function cardSvg(i: OgInputs, name: string, hasAvatar: boolean): CardSvg 
       flip(`${s.background(i.accent)}${s.avatarFrame?.(avatar, i.accent) ?? ''}${placeholder}`),
       s.defs?.(i.accent),
     ),
-    over: svg(`${flip(s.overlay?.(i.accent) ?? '')}${initial}${over}${brand(s, mirrored)}`, s.defs?.(i.accent)),
+    over: svg(
+      `${flip(s.overlay?.(i.accent) ?? '')}${initial}${over}${i.mark ? brand(s, mirrored) : ''}`,
+      s.defs?.(i.accent),
+    ),
     avatar: shownAvatar,
   };
 }

@@ -40,6 +40,8 @@ export interface OgInputs {
   accent: string;
   /** The page's direction: a right-to-left page's card is mirrored (ogCard.ts). */
   dir: 'ltr' | 'rtl';
+  /** Whether the card carries the service's mark (core/rules/branding.ts). */
+  mark: boolean;
 }
 
 /** The first line of a bio, its white space collapsed, at most 160 characters. */
@@ -47,7 +49,8 @@ function bioLine(bio: string): string {
   return (bio.split('\n', 1)[0] ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
 }
 
-export function ogInputs(page: { username: string; profile: Profile }): OgInputs {
+/** What the page's picture shows; `mark`: whether the page shows the service's brand. */
+export function ogInputs(page: { username: string; profile: Profile }, mark = true): OgInputs {
   const p = page.profile;
   return {
     template: p.templateId,
@@ -58,6 +61,7 @@ export function ogInputs(page: { username: string; profile: Profile }): OgInputs
     bio: bioLine(p.bio),
     accent: p.theme.accent,
     dir: directionOf(p.pageLocale),
+    mark,
   };
 }
 
@@ -75,6 +79,8 @@ export function ogHash(i: OgInputs, version = OG_VERSION): string {
     i.accent,
     // Only a mirrored card adds its direction: the pictures of left-to-right pages keep their names.
     ...(i.dir === 'rtl' ? ['rtl'] : []),
+    // Only a card without the mark adds it: the pictures of branded pages keep their names.
+    ...(i.mark ? [] : ['unbranded']),
   ]);
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
@@ -133,8 +139,13 @@ export function ogLocale(locale: string): string {
  * `pageUrl` is the page's canonical URL, ending with a slash; `card` the hash of the stored
  * picture to name (null: none), by default the picture of the page's own inputs.
  */
-export function ogView(page: { username: string; profile: Profile }, pageUrl: string, card?: string | null): OgView {
-  const inputs = ogInputs(page);
+export function ogView(
+  page: { username: string; profile: Profile },
+  pageUrl: string,
+  card?: string | null,
+  mark = true,
+): OgView {
+  const inputs = ogInputs(page, mark);
   const hash = card === undefined ? ogHash(inputs) : card;
   return {
     image: hash === null ? null : `${pageUrl}og/${hash}.png`,

@@ -175,7 +175,7 @@ function renderWith(t: Loaded, input: RenderInput): Rendered {
     css,
     colors: t.colors[template],
     other: other && otherAccent(other, v.accent),
-    og: ogView(input.page, input.urls.page, input.card),
+    og: ogView(input.page, input.urls.page, input.card, input.branding !== false),
     escape: escapeHtml,
     handles: escapeHandles,
   });

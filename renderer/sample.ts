@@ -115,6 +115,7 @@ function sampleProfile(templateId: TemplateId): Profile {
     headerAlign: null,
     pageLocale: 'en',
     utm: false,
+    branding: true,
     adult: false,
     theme: { accent: '#d9480f', scheme: 'fixed', backgroundImage: null, backgroundFocus: null, overlay: 0 },
   };

@@ -8,6 +8,7 @@
  * every published page whose recorded version is not the current one for its template.
  */
 import { createHash } from 'node:crypto';
+import type { Branding } from '../core/rules/branding.js';
 import { TEMPLATE_IDS, type TemplateId } from '../core/schemas/fields.js';
 import { templateVersions } from './render.js';
 
@@ -15,13 +16,25 @@ import { templateVersions } from './render.js';
  * The configuration a page's files are rendered with, and so part of their version: the page's
  * address `<pageScheme>//<name>.<pageDomain>/` (its canonical link, og:url, JSON-LD, the
  * Markdown link and the tap pings start with it), MEDIA_URL (avatar, background and link
- * images) and BASE_URL (the footer's link to the home page). PORT reaches the files only
- * through these.
+ * images), BASE_URL (the footer's link to the home page) and BRANDING (whether the footer
+ * and the share card's mark are there). PORT reaches the files only through these.
  */
-const SITE_FIELDS = ['pageScheme', 'pageDomain', 'mediaUrl', 'baseUrl'] as const satisfies readonly (keyof SiteUrls)[];
+const SITE_FIELDS = [
+  'pageScheme',
+  'pageDomain',
+  'mediaUrl',
+  'baseUrl',
+  'branding',
+] as const satisfies readonly (keyof SiteUrls)[];
 
-/** The site addresses a page is rendered with (the configuration's fields of those names). */
-export type SiteUrls = { pageScheme: string; pageDomain: string; mediaUrl: string; baseUrl: string };
+/** The site settings a page is rendered with (the configuration's fields of those names). */
+export type SiteUrls = {
+  pageScheme: string;
+  pageDomain: string;
+  mediaUrl: string;
+  baseUrl: string;
+  branding: Branding;
+};
 
 /** The site addresses alone, out of a whole configuration (plain data, for a worker thread). */
 export function siteUrls(from: SiteUrls): SiteUrls {
@@ -30,7 +43,10 @@ export function siteUrls(from: SiteUrls): SiteUrls {
 
 /** A hash of every field of SiteUrls (and nothing else of the configuration). */
 function siteVersion(site: SiteUrls): string {
-  const values = SITE_FIELDS.map((field) => site[field]);
+  // The default branding adds nothing: the pages of a site that never set it keep their version.
+  const values = SITE_FIELDS.filter((field) => field !== 'branding' || site.branding !== 'always').map(
+    (field) => site[field],
+  );
   return createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 16);
 }
 

@@ -32,6 +32,11 @@ export interface RenderInput {
   };
   /** The hash of the stored link preview the head names (null: none; absent: the page's own, ogImage.ts). */
   card?: string | null;
+  /**
+   * Whether the page shows the service's brand (core/rules/branding.ts): the footer's line and the
+   * mark on its own share card. Shown unless false.
+   */
+  branding?: boolean;
 }
 
 type AppLink = { label: string; href: string };
@@ -267,7 +272,7 @@ export function buildView(input: RenderInput) {
     markdown: `${input.urls.page}page.md`,
     /** The footer's line, "Made with linkpage · make yours", and the home page it links to. */
     madeWith: fill(t.madeWith, SERVICE),
-    home: input.urls.home ?? '',
+    home: input.branding === false ? '' : (input.urls.home ?? ''),
     avatar,
     avatarImage: p.avatar ? responsive(media, p.avatar, slots.avatar) : null,
     avatarPos: focus(p.avatarFocus),

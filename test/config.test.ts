@@ -33,6 +33,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('shows the brand on pages always unless BRANDING says never or owner, and names a wrong value', () => {
+    expect(loadConfig({}).branding).to.equal('always');
+    expect(loadConfig({ BRANDING: 'owner' }).branding).to.equal('owner');
+    expect(loadConfig({ BRANDING: 'never' }).branding).to.equal('never');
+    expect(() => loadConfig({ BRANDING: 'off' })).to.throw(
+      ConfigError,
+      'BRANDING: must be always, owner or never (got "off")',
+    );
+  });
+
   it('starts a split role (api, router, worker) only with SECRET, BASE_URL and PAGE_DOMAIN, one line for each missing', () => {
     const shared = {
       SECRET: 'a-secret-0123456789-0123456789-0123',

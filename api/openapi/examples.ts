@@ -81,6 +81,7 @@ export const examplePage = {
   pageLocale: 'en',
   utm: false,
   adult: false,
+  branding: true,
   theme: { accent: '#0a7f5a', scheme: 'fixed', backgroundImage: null, backgroundFocus: null, overlay: 0.3 },
   blocks: exampleBlocks,
 };

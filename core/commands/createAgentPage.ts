@@ -175,6 +175,7 @@ async function createInTransaction(
       headerAlign: page.headerAlign ?? null,
       utm: page.utm ?? false,
       adult: page.adult ?? false,
+      branding: page.branding ?? true,
       theme: { ...profile.theme, ...page.theme },
     },
     blocks: normalizeBlocks([...(page.blocks ?? []), ...prepared.importedBlocks]),

@@ -10,12 +10,13 @@
  */
 import { templateKey } from '../../platform/cdn/cdn.js';
 import type { Copies } from '../../platform/publishing/encode.js';
+import { cardInputs } from '../../platform/publishing/ogPicture.js';
 import { fromSource, type RenderSource } from '../../platform/publishing/pageFiles.js';
 import { renderThreads, startRenderPool } from '../../platform/publishing/renderPool.js';
 import type { Queryable } from '../../platform/store/db.js';
 import { publishQueueRepo } from '../../platform/store/publishQueue.js';
 import { republishRepo, type Staleness } from '../../platform/store/republish.js';
-import { ogHash, ogInputs } from '../../renderer/ogImage.js';
+import { ogHash } from '../../renderer/ogImage.js';
 import { renderVersions } from '../../renderer/versions.js';
 import type { Services } from '../services.js';
 
@@ -174,7 +175,7 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       // redrawCards.ts), or of the current drawing when none is known.
       const rows = (await pages.staleIn(versions, after, last, which, serving)).map(({ cardVersion, ...row }) => ({
         ...row,
-        card: ogHash(ogInputs(row), cardVersion ?? s.publisher.cardVersion),
+        card: ogHash(cardInputs(row, s.config.branding), cardVersion ?? s.publisher.cardVersion),
       }));
       after = last;
       if (rows.length === 0) continue;

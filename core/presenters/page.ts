@@ -52,6 +52,7 @@ export function presentContent(p: Profile, blocks: Block[]) {
     pageLocale: p.pageLocale,
     utm: p.utm,
     adult: p.adult,
+    branding: p.branding,
     theme: {
       accent: p.theme.accent,
       scheme: p.theme.scheme,

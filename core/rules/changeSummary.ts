@@ -27,6 +27,7 @@ const FIELD_WORDS: Partial<Record<keyof Profile, (after: Profile) => string>> = 
   pageLocale: (p) => `the page language to ${p.pageLocale}`,
   utm: (p) => (p.utm ? 'links to carry UTM tags' : 'links to carry no UTM tags'),
   adult: (p) => (p.adult ? 'the page to adults only' : 'the page to everyone'),
+  branding: (p) => (p.branding ? 'the page to say “Made with linkpage”' : 'the page to leave out “Made with linkpage”'),
   theme: () => 'the colours and background',
 };
 

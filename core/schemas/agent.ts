@@ -34,6 +34,7 @@ export const CreatePageRequest = v.strictObject({
       pageLocale: v.optional(Locale),
       utm: v.optional(v.boolean()),
       adult: v.optional(v.boolean()),
+      branding: v.optional(v.boolean()),
       theme: v.optional(
         v.strictObject({ accent: v.optional(Accent), scheme: v.optional(ColorScheme), overlay: v.optional(Overlay) }),
       ),

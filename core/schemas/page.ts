@@ -31,6 +31,8 @@ const editable = {
   utm: v.boolean(),
   /** The page as a whole is for adults: visitors confirm their age before the page shows (beside a link's `adult`). */
   adult: v.boolean(),
+  /** "Made with linkpage" at the page's foot and the mark on its share card, where the operator lets the owner choose (BRANDING=owner). */
+  branding: v.boolean(),
   blocks: StoredBlocks,
 };
 
@@ -57,6 +59,7 @@ export const ProfilePatch = v.strictObject({
   isPublished: v.optional(editable.isPublished),
   utm: v.optional(editable.utm),
   adult: v.optional(editable.adult),
+  branding: v.optional(editable.branding),
   theme: v.optional(
     v.strictObject({
       accent: v.optional(Accent),
@@ -84,6 +87,7 @@ export const ProfileReplace = v.strictObject({
   isPublished: editable.isPublished,
   utm: editable.utm,
   adult: v.optional(editable.adult, false),
+  branding: v.optional(editable.branding, true),
   // An omitted theme, or omitted theme fields, take their defaults.
   theme: v.optional(
     v.strictObject({

@@ -66,6 +66,7 @@ export const PageOut = v.object({
   pageLocale: v.string(),
   utm: v.boolean(),
   adult: v.boolean(),
+  branding: v.boolean(),
   theme: ThemeOut,
   blocks: v.array(BlockOut),
 });
@@ -97,6 +98,7 @@ export const VersionOut = v.object({
       'pageLocale',
       'utm',
       'adult',
+      'branding',
       'theme',
       'blocks',
     ]).entries,

@@ -11,6 +11,7 @@
  * installed face draws, are left out rather than shown as empty boxes.
  */
 
+import { type Branding, brandingShown } from '../../core/rules/branding.js';
 import { type CardAvatar, cardSvg } from '../../renderer/ogCard.js';
 import { loadCardFonts } from '../../renderer/ogFonts.js';
 import { type OgInputs, ogHash, ogInputs } from '../../renderer/ogImage.js';
@@ -72,9 +73,14 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
   return sharp(card.under).composite(layers).png({ compressionLevel: 6 }).toBuffer();
 }
 
+/** What the page's picture shows, its mark as the site's BRANDING decides for the page. */
+export function cardInputs(row: Pick<RenderRow, 'username' | 'profile'>, branding: Branding): OgInputs {
+  return ogInputs(row, brandingShown(branding, row.profile));
+}
+
 /** The key the page's picture is stored under (the hash of what it shows and of the drawing's `version`). */
-export function ogKeyOf(row: Pick<RenderRow, 'username' | 'profile'>, version: string): string {
-  return ogImageKey(row.username, ogHash(ogInputs(row), version));
+export function ogKeyOf(row: Pick<RenderRow, 'username' | 'profile'>, version: string, branding: Branding): string {
+  return ogImageKey(row.username, ogHash(cardInputs(row, branding), version));
 }
 
 /**
@@ -86,10 +92,11 @@ export async function namedCard(
   row: RenderRow,
   storage: ObjectStorage,
   version: string,
+  branding: Branding,
   /** The key of a card this process stored for the name (asked first, before listing them all). */
   stored?: string,
 ): Promise<{ hash: string | null; current: boolean }> {
-  const own = ogHash(ogInputs(row), version);
+  const own = ogHash(cardInputs(row, branding), version);
   // Asked of storage every time (another process may have deleted it), without reading it.
   if (await storage.has(ogImageKey(row.username, own))) return { hash: own, current: true };
   const prefix = ogImagePrefix(row.username);
@@ -110,9 +117,10 @@ export async function ogImageFile(
   row: RenderRow,
   storage: ObjectStorage,
   version: string,
+  branding: Branding,
   failed: (err: unknown) => void,
 ): Promise<PageFile[]> {
-  const inputs = ogInputs(row);
+  const inputs = cardInputs(row, branding);
   const key = ogImageKey(row.username, ogHash(inputs, version));
   try {
     if (await storage.has(key)) return [];

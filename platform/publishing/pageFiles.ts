@@ -4,6 +4,7 @@
  */
 
 import type { Page } from '../../core/entities.js';
+import { brandingShown } from '../../core/rules/branding.js';
 import { pageLlmsTxt } from '../../renderer/llmsTxt.js';
 import { renderPage } from '../../renderer/render.js';
 import { withUtm } from '../../renderer/utm.js';
@@ -101,6 +102,7 @@ function render(row: RenderRow, site: SiteUrls, now: Date) {
     now,
     urls: { page, media: site.mediaUrl, home: `${site.baseUrl}/` },
     card: row.card,
+    branding: brandingShown(site.branding, row.profile),
   });
   return { page, ...rendered };
 }

@@ -47,7 +47,7 @@ export function createPublisher(d: PublisherDeps) {
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
   const cardVersion = d.cardVersion ?? OG_VERSION;
-  const pictures = createPictureDrawer({ ...d, cardVersion }, (username, drawn) =>
+  const pictures = createPictureDrawer({ ...d, cardVersion, branding: d.config.branding }, (username, drawn) =>
     attempt(username, { drawn }).catch(() => {}),
   );
 
@@ -68,10 +68,10 @@ export function createPublisher(d: PublisherDeps) {
     let draw = false;
     let kept: string | null = null;
     if (row && live) {
-      const drawn = o.drawn?.card === ogKeyOf(row, cardVersion) ? o.drawn : undefined;
+      const drawn = o.drawn?.card === ogKeyOf(row, cardVersion, d.config.branding) ? o.drawn : undefined;
       const pics = drawn ? await storePictures(d.storage, drawn) : [];
       if (drawn) pictures.remember(username, drawn.card);
-      const card = await namedCard(row, d.storage, cardVersion, pictures.last(username));
+      const card = await namedCard(row, d.storage, cardVersion, d.config.branding, pictures.last(username));
       const written = await writePage({ ...row, domain, card: card.hash });
       objects = new Map([...pics, ...written.objects]);
       if (row.renderVersion !== written.version) {

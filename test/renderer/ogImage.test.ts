@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { defaultProfile } from '../../core/model.js';
 import { TEMPLATE_IDS } from '../../core/schemas/fields.js';
 import { drawableName, drawOgImage } from '../../platform/publishing/ogPicture.js';
 import { ogImagePrefix } from '../../platform/store/layout.js';
@@ -9,7 +10,7 @@ import type { ObjectStorage } from '../../platform/store/objects.js';
 import { cardSvg, fitName } from '../../renderer/ogCard.js';
 import { CARD_STYLES } from '../../renderer/ogCardStyles.js';
 import { sfntOf } from '../../renderer/ogFonts.js';
-import { ogHash, ogLocale } from '../../renderer/ogImage.js';
+import { ogHash, ogInputs, ogLocale } from '../../renderer/ogImage.js';
 import { startApp } from '../helpers/app.js';
 import { api, pageRequest, uploadImage } from '../helpers/client.js';
 import { buildStoredBlock, createAgentAccount } from '../helpers/factories.js';
@@ -180,8 +181,16 @@ describe('link previews: og:image drawn at publish (renderer/ogImage.ts, platfor
       bio: '',
       template: 'mono' as const,
       dir: 'ltr' as const,
+      mark: true,
     };
     const card = { ...inputs, name: 'سارة العلي' };
+
+    it("carries the service's mark unless the page leaves its brand out, and names the two pictures apart", () => {
+      expect(cardSvg(card, 'Ana', false).over.toString()).to.include('>linkpage</text>');
+      expect(cardSvg({ ...card, mark: false }, 'Ana', false).over.toString()).to.not.include('linkpage');
+      const page = { username: 'ana', profile: defaultProfile('ana', 'en') };
+      expect(ogHash(ogInputs(page))).to.not.equal(ogHash(ogInputs(page, false)));
+    });
 
     it('leaves out emoji and characters XML cannot hold, and keeps Arabic and Hebrew', () => {
       expect(drawableName('Ana 🎨 Souza 👩🏽‍💻')).to.equal('Ana Souza');
