@@ -9,6 +9,7 @@ import { loadAccount } from '../core/commands/account.js';
 import { AppError } from '../core/errors.js';
 import { knownScopes, SCOPES } from '../core/rules/scopes.js';
 import { disconnectApp } from '../platform/edge/oauth/grants.js';
+import { documentHost } from '../platform/edge/oauth/metadataDocuments.js';
 import { type OAuthProvider, oauthUrls } from '../platform/edge/oauth/server.js';
 import type { DashboardContext } from './context.js';
 import type { WithFreshProof } from './freshProof.js';
@@ -30,7 +31,8 @@ export function connectRoutes(
     const interaction = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
     if (!interaction || interaction.uid !== ctx.params.uid) throw expired();
     const clientId = interaction.params.client_id ?? '';
-    const client = await provider.Client.find(clientId);
+    // An app known by its metadata document was fetched for the authorization request; gone since, it is gone.
+    const client = await provider.Client.find(clientId).catch(() => undefined);
     if (!client) throw expired();
     const scopes = knownScopes((interaction.params.scope ?? '').split(' '));
     // The one resource there is (the authorization server refused any other before this screen).
@@ -51,7 +53,13 @@ export function connectRoutes(
         uid,
         // Whose account the app gets: the person logged in to the dashboard.
         who: account.email ?? 'your account (no e-mail yet)',
-        app: { name: client.clientName ?? 'An unnamed app', uri: client.clientUri, redirectHost },
+        app: {
+          name: client.clientName ?? 'An unnamed app',
+          uri: client.clientUri,
+          redirectHost,
+          // An app known by its metadata document: the host that publishes its name and addresses.
+          documentHost: documentHost(client.clientId),
+        },
         scopes: scopes.map((name) => ({ name, text: SCOPES[name] })),
       });
     }),

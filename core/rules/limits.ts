@@ -126,6 +126,21 @@ export const LIMITS = {
     code: 'rate_limited',
   },
   /**
+   * Client ID metadata documents the authorization server fetches for the authorization requests
+   * of one address (platform/edge/oauth/metadataDocuments.ts): a document already kept costs
+   * nothing, so an assistant connecting again never meets it; a page sending the service to fetch
+   * address after address does.
+   */
+  oauthDocument: {
+    windows: [
+      { max: 30, seconds: HOUR },
+      { max: 100, seconds: DAY },
+    ],
+    per: 'address',
+    counts: 'requests',
+    code: 'rate_limited',
+  },
+  /**
    * Wrong current passwords on a password change (PATCH /api/account, the dashboard's account
    * form), per account like log-ins: a right one gives its hit back, so a leaked key cannot guess.
    */

@@ -34,5 +34,28 @@ export interface Fetched {
   contentType: string;
   /** The answer's Retry-After header, when it has one. */
   retryAfter?: string;
+  /** The answer's Cache-Control and Expires headers, when it has them (how long a document may be kept). */
+  cacheControl?: string;
+  expires?: string;
   body: Buffer;
+}
+
+/** How a fetcher is made (createFetcher): its resolver, deadline and exemptions. */
+export interface FetcherSettings {
+  /**
+   * Test-only: lets loopback addresses through so tests can fetch from servers they start on
+   * 127.0.0.1. Never set from configuration.
+   */
+  allowLoopbackForTests?: boolean;
+  /** Resolver, replaceable in tests to make a name resolve to any address. */
+  resolve?: (hostname: string) => Promise<string[]>;
+  /** Total time one fetch may take, redirects included (default FETCH_DEADLINE_MS); tests shorten it. */
+  deadlineMs?: number;
+  /** OUTBOUND_ALLOW: `host:port` entries exempt from the address rule (receivers inside a private network). */
+  allow?: readonly string[];
+  /**
+   * Test-only: a certificate (PEM) trusted beside the system's authorities, for the HTTPS servers
+   * tests start on 127.0.0.1. Never set from configuration.
+   */
+  caForTests?: string;
 }

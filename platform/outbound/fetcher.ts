@@ -12,28 +12,27 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import tls from 'node:tls';
 import { AppError } from '../../core/errors.js';
 import { allowList, blockedAddressReason, isAllowed } from './addresses.js';
 import { asFetchError, asStatusError, formatBytes } from './fetchErrors.js';
-import { FETCH_DEADLINE_MS, FETCH_USER_AGENT, type Fetched, type FetchOptions } from './fetchOptions.js';
+import {
+  FETCH_DEADLINE_MS,
+  FETCH_USER_AGENT,
+  type Fetched,
+  type FetcherSettings,
+  type FetchOptions,
+} from './fetchOptions.js';
 
 export { blockedAddressReason } from './addresses.js';
 
-export { FETCH_DEADLINE_MS, FETCH_USER_AGENT, type Fetched, type FetchOptions } from './fetchOptions.js';
-
-export interface FetcherSettings {
-  /**
-   * Test-only: lets loopback addresses through so tests can fetch from servers they start on
-   * 127.0.0.1. Never set from configuration.
-   */
-  allowLoopbackForTests?: boolean;
-  /** Resolver, replaceable in tests to make a name resolve to any address. */
-  resolve?: (hostname: string) => Promise<string[]>;
-  /** Total time one fetch may take, redirects included (default FETCH_DEADLINE_MS); tests shorten it. */
-  deadlineMs?: number;
-  /** OUTBOUND_ALLOW: `host:port` entries exempt from the address rule (receivers inside a private network). */
-  allow?: readonly string[];
-}
+export {
+  FETCH_DEADLINE_MS,
+  FETCH_USER_AGENT,
+  type Fetched,
+  type FetcherSettings,
+  type FetchOptions,
+} from './fetchOptions.js';
 
 /** Errors of a connection the other end dropped. */
 const DROPPED = new Set(['ECONNRESET', 'EPIPE']);
@@ -49,7 +48,8 @@ export function createFetcher(settings: FetcherSettings = {}) {
   // Connections of this fetcher only: a kept-alive socket another fetcher (other rules) opened is
   // never reused. An idle one closes after 2 s: a link check touches thousands of hosts once each.
   const pool = { keepAlive: true, timeout: 2_000 };
-  const agentsOf = () => ({ http: new http.Agent(pool), https: new https.Agent(pool) });
+  const trust = settings.caForTests ? { ca: [...tls.rootCertificates, settings.caForTests] } : {};
+  const agentsOf = () => ({ http: new http.Agent(pool), https: new https.Agent({ ...pool, ...trust }) });
   // Allow-listed connections have a pool of their own: no other fetch reuses one of their sockets.
   const agents = { public: agentsOf(), listed: agentsOf() };
 
@@ -131,107 +131,110 @@ export function createFetcher(settings: FetcherSettings = {}) {
         detail: field,
         hint: `What ${field} points to is over ${formatBytes(options.maxBytes)}.`,
       });
-    return new Promise<{ status: number; location?: string; contentType: string; retryAfter?: string; body: Buffer }>(
-      (resolveAnswer, rejectAnswer) => {
-        // A deadline, not an idle timeout: a server sending a byte now and then is cut off too.
-        const timer = setTimeout(
-          () => {
-            const late = Object.assign(new Error('deadline passed'), { code: 'EDEADLINE' });
-            req.destroy(late);
-            rejectAnswer(late);
+    type Answer = Omit<Fetched, 'url'> & { location?: string };
+    return new Promise<Answer>((resolveAnswer, rejectAnswer) => {
+      // A deadline, not an idle timeout: a server sending a byte now and then is cut off too.
+      const timer = setTimeout(
+        () => {
+          const late = Object.assign(new Error('deadline passed'), { code: 'EDEADLINE' });
+          req.destroy(late);
+          rejectAnswer(late);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      // A server that takes the request and sends nothing back is cut off sooner, when asked.
+      const mute = () => req.destroy(Object.assign(new Error('no answer'), { code: 'EFIRSTBYTE' }));
+      const silent = options.firstByteTimeoutMs ? setTimeout(mute, options.firstByteTimeoutMs) : undefined;
+      const resolveResponse = (value: Parameters<typeof resolveAnswer>[0]) => {
+        clearTimeout(timer);
+        resolveAnswer(value);
+      };
+      const reject = (err: unknown) => {
+        clearTimeout(timer);
+        clearTimeout(silent);
+        rejectAnswer(err);
+      };
+      let answered = false;
+      const exempt = options.allowListed === true && isAllowed(allow, url);
+      const pool = exempt ? agents.listed : agents.public;
+      const [client, agent] = url.protocol === 'https:' ? [https, pool.https] : [http, pool.http];
+      const req = client.request(
+        url,
+        {
+          agent,
+          method: options.method ?? 'GET',
+          lookup: lookupFor(exempt),
+          headers: {
+            'user-agent': FETCH_USER_AGENT,
+            accept: options.accept ?? '*/*',
+            'accept-encoding': 'identity',
+            ...options.headers,
           },
-          Math.max(0, deadline - Date.now()),
-        );
-        // A server that takes the request and sends nothing back is cut off sooner, when asked.
-        const mute = () => req.destroy(Object.assign(new Error('no answer'), { code: 'EFIRSTBYTE' }));
-        const silent = options.firstByteTimeoutMs ? setTimeout(mute, options.firstByteTimeoutMs) : undefined;
-        const resolveResponse = (value: Parameters<typeof resolveAnswer>[0]) => {
-          clearTimeout(timer);
-          resolveAnswer(value);
-        };
-        const reject = (err: unknown) => {
-          clearTimeout(timer);
+        },
+        (res) => {
+          answered = true;
           clearTimeout(silent);
-          rejectAnswer(err);
-        };
-        let answered = false;
-        const exempt = options.allowListed === true && isAllowed(allow, url);
-        const pool = exempt ? agents.listed : agents.public;
-        const [client, agent] = url.protocol === 'https:' ? [https, pool.https] : [http, pool.http];
-        const req = client.request(
-          url,
-          {
-            agent,
-            method: options.method ?? 'GET',
-            lookup: lookupFor(exempt),
-            headers: {
-              'user-agent': FETCH_USER_AGENT,
-              accept: options.accept ?? '*/*',
-              'accept-encoding': 'identity',
-              ...options.headers,
-            },
-          },
-          (res) => {
-            answered = true;
-            clearTimeout(silent);
-            const status = res.statusCode ?? 0;
-            const contentType = String(res.headers['content-type'] ?? '');
-            // When the server asks to be tried again (429, 503; webhooks honour it).
-            const retryAfter = res.headers['retry-after'];
-            if (status >= 300 && status < 400 && res.headers.location) {
-              res.resume();
-              resolveResponse({ status, location: res.headers.location, contentType, body: Buffer.alloc(0) });
-              return;
-            }
-            const declared = Number(res.headers['content-length'] ?? 0);
-            if (declared > options.maxBytes && !options.truncate) {
+          const status = res.statusCode ?? 0;
+          const contentType = String(res.headers['content-type'] ?? '');
+          // When the server asks to be tried again (429, 503; webhooks honour it).
+          const retryAfter = res.headers['retry-after'];
+          const kept = { cacheControl: res.headers['cache-control'], expires: res.headers.expires };
+          if (status >= 300 && status < 400 && res.headers.location) {
+            res.resume();
+            resolveResponse({ status, location: res.headers.location, contentType, body: Buffer.alloc(0) });
+            return;
+          }
+          const declared = Number(res.headers['content-length'] ?? 0);
+          if (declared > options.maxBytes && !options.truncate) {
+            req.destroy();
+            reject(tooLarge());
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const cut = () => {
+            req.destroy();
+            resolveResponse({
+              status,
+              contentType,
+              retryAfter,
+              ...kept,
+              body: Buffer.concat(chunks).subarray(0, options.maxBytes),
+            });
+          };
+          // HEAD has no body: the connection goes back to the pool; a GET's body is cut off unread.
+          if (options.truncate && options.maxBytes === 0 && options.method !== 'HEAD') return cut();
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > options.maxBytes) {
+              if (options.truncate) {
+                chunks.push(chunk);
+                return cut();
+              }
               req.destroy();
               reject(tooLarge());
               return;
             }
-            const chunks: Buffer[] = [];
-            let size = 0;
-            const cut = () => {
-              req.destroy();
-              resolveResponse({
-                status,
-                contentType,
-                retryAfter,
-                body: Buffer.concat(chunks).subarray(0, options.maxBytes),
-              });
-            };
-            // HEAD has no body: the connection goes back to the pool; a GET's body is cut off unread.
-            if (options.truncate && options.maxBytes === 0 && options.method !== 'HEAD') return cut();
-            res.on('data', (chunk: Buffer) => {
-              size += chunk.length;
-              if (size > options.maxBytes) {
-                if (options.truncate) {
-                  chunks.push(chunk);
-                  return cut();
-                }
-                req.destroy();
-                reject(tooLarge());
-                return;
-              }
-              chunks.push(chunk);
-            });
-            res.on('end', () => resolveResponse({ status, contentType, retryAfter, body: Buffer.concat(chunks) }));
-            res.on('error', reject);
-          },
-        );
-        req.on('error', (err: NodeJS.ErrnoException) => {
-          // A kept-alive socket the server closed just as this request went out on it: a GET or
-          // HEAD is asked once more on a new connection (Node's own advice for this race). A POST
-          // (a webhook) is not: the server may have taken it, and deliveries retry on their own.
-          const idempotent = options.method !== 'POST';
-          if (idempotent && req.reusedSocket && !answered && DROPPED.has(err.code ?? '')) {
-            Object.assign(err, { staleSocket: true });
-          }
-          reject(err);
-        });
-        req.end(options.body);
-      },
-    );
+            chunks.push(chunk);
+          });
+          res.on('end', () =>
+            resolveResponse({ status, contentType, retryAfter, ...kept, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed just as this request went out on it: a GET or
+        // HEAD is asked once more on a new connection (Node's own advice for this race). A POST
+        // (a webhook) is not: the server may have taken it, and deliveries retry on their own.
+        const idempotent = options.method !== 'POST';
+        if (idempotent && req.reusedSocket && !answered && DROPPED.has(err.code ?? '')) {
+          Object.assign(err, { staleSocket: true });
+        }
+        reject(err);
+      });
+      req.end(options.body);
+    });
   }
 
   /** Fetches a public URL, following at most `maxRedirects` redirects, each checked again. */
@@ -264,6 +267,8 @@ export function createFetcher(settings: FetcherSettings = {}) {
           status: res.status,
           contentType: res.contentType,
           retryAfter: res.retryAfter,
+          cacheControl: res.cacheControl,
+          expires: res.expires,
           body: res.body,
         };
       }

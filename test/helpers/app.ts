@@ -17,7 +17,7 @@ import type { ObjectStorage } from '../../platform/store/objects.js';
 import type { Counters } from '../../router/counters.js';
 import { freshDatabase } from './db.js';
 import { RUN_TMP } from './run.js';
-import { TEST_ZONE } from './site.js';
+import { TEST_ZONE, testCertificate } from './site.js';
 
 /** The settings every process of a split installation must be given (core/configRoles.ts), for tests that start one. */
 export const SPLIT = {
@@ -77,7 +77,7 @@ export async function startApp(
       random: () => 1,
       storage: options.storage,
       cdn: options.cdn,
-      fetcher: options.configuredFetcher ? undefined : testFetcher(),
+      fetcher: options.configuredFetcher ? undefined : testFetcher((await testCertificate()).cert),
     },
   });
   const { services, counters } = running;
@@ -112,11 +112,13 @@ export async function startApp(
 
 /**
  * The app's fetcher in tests: names under TEST_ZONE resolve to the loopback servers tests start
- * (`private.*` to a private address, to see it refused); loopback is allowed only here.
+ * (`private.*` to a private address, to see it refused); loopback is allowed only here, and
+ * the HTTPS test sites' certificate (helpers/tls.ts) is trusted.
  */
-function testFetcher() {
+function testFetcher(ca: string) {
   return createFetcher({
     allowLoopbackForTests: true,
+    caForTests: ca,
     resolve: async (host) => {
       if (!host.endsWith(`.${TEST_ZONE}`))
         throw Object.assign(new Error(`${host} is outside the test network`), { code: 'ENOTFOUND' });

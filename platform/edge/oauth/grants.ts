@@ -6,6 +6,7 @@ import { roleOfScopes } from '../../../core/rules/scopes.js';
 import type { Services } from '../../../core/services.js';
 import { oauthRecordsRepo } from '../../store/oauthRecords.js';
 import type { Auth } from '../auth.js';
+import { documentHost, isDocumentClientId } from './metadataDocuments.js';
 import { type OAuthProvider, oauthUrls } from './server.js';
 
 /** The caller of an access token, or undefined when it is unknown, expired, revoked or for another resource. */
@@ -18,12 +19,14 @@ export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string
   // A revoked grant takes its tokens with it; checking the grant as well costs one lookup.
   const grant = await provider.Grant.find(at.grantId);
   if (!grant || grant.isExpired || grant.accountId !== at.accountId) return undefined;
-  const client = await provider.Client.find(at.clientId);
+  // An app known by its metadata document is named by the document's host: a request with its
+  // token never waits on a fetch of the document.
+  const client = isDocumentClientId(at.clientId) ? undefined : await provider.Client.find(at.clientId);
   const scopes = (at.scope ?? '').split(' ').filter(Boolean);
   return {
     accountId: at.accountId,
     keyId: `grant:${at.grantId}`,
-    keyName: `app "${client?.clientName ?? at.clientId}"`,
+    keyName: `app "${client?.clientName ?? documentHost(at.clientId) ?? at.clientId}"`,
     author: `app:${at.grantId}`,
     scopes,
     grant: { role: roleOfScopes(scopes), pages: null },
@@ -45,11 +48,12 @@ export async function connectedApps(s: Services, oauth: OAuthProvider, accountId
   const provider = await oauth();
   return Promise.all(
     grants.map(async (g) => {
-      const client = await provider.Client.find(g.clientId);
+      // A metadata document that cannot be fetched now leaves the app named by its host.
+      const client = await provider.Client.find(g.clientId).catch(() => undefined);
       const resources = (g.payload.resources ?? {}) as Record<string, string>;
       return {
         grantId: g.grantId,
-        name: client?.clientName ?? g.clientId,
+        name: client?.clientName ?? documentHost(g.clientId) ?? g.clientId,
         clientUri: client?.clientUri,
         scopes: Object.values(resources).flatMap((scope) => scope.split(' ')),
         connectedAt: g.createdAt,

@@ -1,7 +1,7 @@
 /**
  * The service as its own OAuth 2.1 authorization server (oidc-provider), for the MCP address
  * people add to their assistants (api/mcp/router.ts): authorization code with PKCE (S256 only),
- * dynamic client registration, tokens bound to that one resource (RFC 8707), refresh tokens
+ * dynamic client registration and client ID metadata documents (metadataDocuments.ts), tokens bound to that one resource (RFC 8707), refresh tokens
  * that rotate, and a consent screen in the dashboard (dashboard/connect.ts) for every grant.
  * Its records are stored over store/ (adapter.ts); its keys come from the secret (keys.ts).
  */
@@ -11,10 +11,12 @@ import type Provider from 'oidc-provider';
 import type { Limiter } from '../../../core/limiter.js';
 import { SCOPE_NAMES } from '../../../core/rules/scopes.js';
 import type { Services } from '../../../core/services.js';
+import { callerFrom } from '../caller.js';
 import { limit } from '../limits.js';
 import { storeAdapter } from './adapter.js';
 import { errorsStayHere } from './errorRedirects.js';
 import { cookieKeys, signingJwk } from './keys.js';
+import { allowDocumentFetch, DOCUMENT_CACHE, providerFetch, withDocumentLimit } from './metadataDocuments.js';
 import { logoutSource, ownPagesPolicy, postLogoutSuccessSource } from './pagePolicy.js';
 
 /** The addresses of the authorization server and of the MCP resource it protects. */
@@ -126,6 +128,12 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, idFactory: publicUnlessAsked },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        cacheDuration: DOCUMENT_CACHE,
+        allowFetch: allowDocumentFetch,
+      },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: false },
@@ -145,6 +153,8 @@ function createProvider({ default: Provider, errors, interactionPolicy }: Librar
         },
       },
     },
+    // Every request the library makes (client metadata documents) goes through the service's fetcher.
+    fetch: providerFetch(s.fetcher),
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: () => true,
@@ -227,7 +237,15 @@ export function oauthServer(provider: OAuthProvider, limiter: Limiter): Koa.Midd
         handlers.set(current, handle);
       }
       ctx.respond = false;
-      await handle(ctx.req, ctx.res);
+      // A client metadata document not kept yet is fetched on this address's limit.
+      const allowed = () =>
+        limiter
+          .enforce('oauthDocument', callerFrom(ctx), () => {})
+          .then(
+            () => true,
+            () => false,
+          );
+      await withDocumentLimit(allowed, () => handle(ctx.req, ctx.res));
     });
   };
 }
