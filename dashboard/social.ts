@@ -1,54 +1,15 @@
 /**
  * The social network of a pasted profile address, so a person pastes links and never types a
  * network's name: "https://www.instagram.com/ada" is instagram, "mailto:…" an e-mail button,
- * "https://mastodon.social/@ada" (any host, an @name path) mastodon. Pure functions.
+ * "https://mastodon.social/@ada" (any host, an @name path) mastodon. Pure functions; the
+ * networks' addresses are ops/build/networks.mjs's (renderer/networks.ts).
  */
+import { BRAND_ICONS, NETWORK_ADDRESSES } from '../renderer/brandIcons.js';
+import { networkOfUrl } from '../renderer/networks.js';
 
-/** Hosts (and their subdomains) by network, as renderer/icons.ts names the networks. */
-const HOSTS: [string, string][] = [
-  ['instagram.com', 'instagram'],
-  ['tiktok.com', 'tiktok'],
-  ['youtube.com', 'youtube'],
-  ['youtu.be', 'youtube'],
-  ['x.com', 'x'],
-  ['twitter.com', 'x'],
-  ['facebook.com', 'facebook'],
-  ['fb.com', 'facebook'],
-  ['github.com', 'github'],
-  ['threads.net', 'threads'],
-  ['threads.com', 'threads'],
-  ['bsky.app', 'bluesky'],
-  ['twitch.tv', 'twitch'],
-  ['spotify.com', 'spotify'],
-  ['soundcloud.com', 'soundcloud'],
-  ['t.me', 'telegram'],
-  ['telegram.me', 'telegram'],
-  ['wa.me', 'whatsapp'],
-  ['whatsapp.com', 'whatsapp'],
-  ['pinterest.com', 'pinterest'],
-  ['snapchat.com', 'snapchat'],
-  ['discord.gg', 'discord'],
-  ['discord.com', 'discord'],
-  ['reddit.com', 'reddit'],
-  ['music.apple.com', 'applemusic'],
-  ['behance.net', 'behance'],
-  ['dribbble.com', 'dribbble'],
-  ['medium.com', 'medium'],
-  ['substack.com', 'substack'],
-  ['patreon.com', 'patreon'],
-  ['ko-fi.com', 'kofi'],
-  ['vk.com', 'vk'],
-  ['tumblr.com', 'tumblr'],
-  ['etsy.com', 'etsy'],
-  ['vimeo.com', 'vimeo'],
-  ['bandcamp.com', 'bandcamp'],
-  ['kick.com', 'kick'],
-  ['linkedin.com', 'linkedin'],
-];
-
-/** The networks a person can pick for a social icon: every network found from an address, then the rest. */
+/** The networks a person can pick for a social icon: every network with a glyph, those known only by address, then the rest. */
 export const NETWORK_CHOICES: readonly string[] = [
-  ...new Set([...HOSTS.map(([, network]) => network), 'mastodon', 'rss', 'email', 'website']),
+  ...new Set([...Object.keys(BRAND_ICONS), ...NETWORK_ADDRESSES.map(([, network]) => network), 'email', 'website']),
 ];
 
 /** The network of a profile address; a site of its own when none is known ("website"). */
@@ -60,8 +21,8 @@ export function networkOf(url: string): string {
   } catch {
     return 'website';
   }
-  const host = parsed.hostname.toLowerCase().replace(/^www\./, '');
-  for (const [known, network] of HOSTS) if (host === known || host.endsWith(`.${known}`)) return network;
+  const known = networkOfUrl(url);
+  if (known) return known;
   if (/^\/@[^/]+\/?$/.test(parsed.pathname)) return 'mastodon';
   if (/\.(rss|atom|xml)$|\/feed\/?$/.test(parsed.pathname)) return 'rss';
   return 'website';

@@ -4,6 +4,7 @@
  */
 import { BRAND_ICONS } from './brandIcons.js';
 import { memo } from './memo.js';
+import { networkOfUrl } from './networks.js';
 
 type Icon = { path: string; title: string };
 
@@ -17,8 +18,12 @@ const MAIL_PATH =
   'M3 5h18a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H3a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm1 2.3V17h16V7.3l-8 5.3-8-5.3zM5.8 7l6.2 4.1L18.2 7H5.8z';
 
 function keyOf(platform: string): string {
-  const k = platform.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const lower = platform.toLowerCase();
+  const k = lower.replace(/[^a-z0-9]/g, '');
   if (Object.hasOwn(BRANDS, k)) return k;
+  // simple-icons spells a dot out: "dev.to" is devdotto, "Last.fm" lastdotfm, "chess.com" chessdotcom.
+  const dotted = lower.replace(/\./g, 'dot').replace(/[^a-z0-9]/g, '');
+  if (Object.hasOwn(BRANDS, dotted)) return dotted;
   if (k.startsWith('twitter') || k === 'xtwitter') return 'x';
   if (k === 'email' || k === 'mail') return 'mail';
   if (k.startsWith('rss') || k.startsWith('atom') || k.endsWith('feed')) return 'rss';
@@ -28,9 +33,17 @@ function keyOf(platform: string): string {
 /** The icon key for a platform name as people write it ("Instagram", "X (Twitter)", "e-mail", "RSS"). */
 export const iconKey = memo(keyOf);
 
-/** A social item's icon: the envelope for an e-mail button (a mailto: URL), whatever its platform says. */
+/**
+ * A social item's icon: the envelope for an e-mail button (a mailto: URL), whatever its platform
+ * says; the network's glyph by its name, else by its address ("website" for a ko-fi.com address
+ * is Ko-fi's); the neutral link glyph for the rest.
+ */
 export function socialIcon(platform: string, url: string): string {
-  return isMailto(url) ? 'mail' : iconKey(platform);
+  if (isMailto(url)) return 'mail';
+  const key = iconKey(platform);
+  if (key !== 'link') return key;
+  const network = networkOfUrl(url);
+  return network && Object.hasOwn(BRANDS, network) ? network : 'link';
 }
 
 /** Whether a social item's URL is an e-mail button rather than a page. */
@@ -65,4 +78,13 @@ export function iconSymbols(keys: Iterable<string>): string {
   let list = '';
   for (const key of keys) list = list ? `${list} ${key}` : key;
   return list ? symbolsOf(list) : '';
+}
+
+/** Platform names that say nothing of the network: an item so named is named by its address's network. */
+const GENERIC = new Set(['', 'website', 'web', 'site', 'link', 'url', 'homepage', 'other']);
+
+/** A social item's name in labels: its platform's, or its address's network's when the platform is a generic word. */
+export function socialLabel(platform: string, icon: string): string {
+  const generic = GENERIC.has(platform.toLowerCase().replace(/[^a-z]/g, ''));
+  return generic && Object.hasOwn(BRANDS, icon) ? (BRANDS[icon] as Icon).title : platformName(platform);
 }

@@ -6,7 +6,7 @@ import { type Block, isShown, type Profile } from '../core/model.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { markWide } from './grid.js';
-import { iconSymbols, isMailto, platformName, socialIcon } from './icons.js';
+import { iconSymbols, isMailto, socialIcon, socialLabel } from './icons.js';
 import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
 import { nameSize } from './nameSize.js';
 import { posterDoc, posterPage } from './poster.js';
@@ -199,7 +199,7 @@ export function buildView(input: RenderInput) {
         v.icon = socialIcon(b.platform, b.url);
         icons.add(v.icon);
         if (!isMailto(b.url) && !sameAs.includes(b.url)) sameAs.push(b.url);
-        v.label = platformName(b.platform);
+        v.label = socialLabel(b.platform, v.icon);
         v.href = outbound(b.url, utm, username);
         v.counter = b.counter;
         break;
@@ -209,7 +209,7 @@ export function buildView(input: RenderInput) {
           const icon = socialIcon(i.platform, i.url);
           icons.add(icon);
           if (!isMailto(i.url) && !sameAs.includes(i.url)) sameAs.push(i.url);
-          v.items.push({ label: platformName(i.platform), href: outbound(i.url, utm, username), icon });
+          v.items.push({ label: socialLabel(i.platform, icon), href: outbound(i.url, utm, username), icon });
         }
         break;
       case 'embed':

@@ -2,49 +2,22 @@
  * `npm run icons`: writes renderer/brandIcons.ts, the brand glyphs of the platforms the pages
  * know, taken from the simple-icons package. The pages import that small module rather than
  * simple-icons itself, whose module holds all of its 3,000-odd icons: ~30 MB resident in every
- * process that renders a page, for the 33 drawn (bench/README.md, "A lighter embedded default").
- * Run it after upgrading simple-icons or adding a platform below (the npm script also formats
- * the module); test/renderer/brandIcons.test.ts fails while the module and the package disagree.
+ * process that renders a page, for the ~170 drawn (bench/README.md, "A lighter embedded default").
+ * The networks and their addresses are listed in networks.mjs. Run it after upgrading
+ * simple-icons or adding a network there (the npm script also formats the module);
+ * test/renderer/brandIcons.test.ts fails while the module, the list and the package disagree.
  */
 import { writeFileSync } from 'node:fs';
 import * as si from 'simple-icons';
+import { NETWORKS } from './networks.mjs';
 
 /** The platforms with a brand glyph, by simple-icons' slug (the renderer's icon key too). */
-export const SLUGS = [
-  'instagram',
-  'tiktok',
-  'youtube',
-  'x',
-  'facebook',
-  'github',
-  'threads',
-  'bluesky',
-  'mastodon',
-  'twitch',
-  'spotify',
-  'soundcloud',
-  'telegram',
-  'whatsapp',
-  'viber',
-  'pinterest',
-  'snapchat',
-  'discord',
-  'reddit',
-  'applemusic',
-  'behance',
-  'dribbble',
-  'medium',
-  'substack',
-  'patreon',
-  'kofi',
-  'vk',
-  'tumblr',
-  'etsy',
-  'vimeo',
-  'bandcamp',
-  'kick',
-  'rss',
-];
+export const SLUGS = NETWORKS.filter(([, , o]) => o?.glyph !== false).map(([slug]) => slug);
+
+/** Every address a network is known by (`host` or `host/path`), with its slug, the most specific first. */
+export const ADDRESSES = NETWORKS.flatMap(([slug, addresses]) => addresses.map((address) => [address, slug])).sort(
+  (x, y) => y[0].length - x[0].length,
+);
 
 /** The installed package's icon for a slug. */
 export function iconOf(slug) {
@@ -57,7 +30,8 @@ export function iconOf(slug) {
 function moduleText() {
   const entries = SLUGS.map((slug) => {
     const { title, path } = iconOf(slug);
-    return `  ${slug}: { title: ${JSON.stringify(title)}, path: ${JSON.stringify(path)} },`;
+    const key = /^[a-z_$][a-z0-9_$]*$/.test(slug) ? slug : JSON.stringify(slug);
+    return `  ${key}: { title: ${JSON.stringify(title)}, path: ${JSON.stringify(path)} },`;
   });
   return `/**
  * The brand glyphs of the platforms the pages know, from simple-icons (CC0). Written by
@@ -66,6 +40,11 @@ function moduleText() {
 export const BRAND_ICONS: Record<string, { title: string; path: string }> = {
 ${entries.join('\n')}
 };
+
+/** Each address a network is known by (a host with its subdomains, or a host and a path's start), with its key; the most specific first. */
+export const NETWORK_ADDRESSES: readonly (readonly [string, string])[] = [
+${ADDRESSES.map(([address, slug]) => `  [${JSON.stringify(address)}, ${JSON.stringify(slug)}],`).join('\n')}
+];
 `;
 }
 

@@ -85,13 +85,13 @@ describe('the editor live preview', () => {
     await person.post(`/dashboard/pages/${id}/blocks`, {
       version: '1',
       type: 'socialRow',
-      items: 'linkedin https://lnkd.in/ada\nhttps://github.com/ada',
+      items: 'mastodon https://social.example.net/users/ada\nhttps://github.com/ada',
     });
     const [row] = (await stored(id)).blocks;
-    expect(row.items.map((i: { platform: string }) => i.platform)).to.deep.equal(['linkedin', 'github']);
+    expect(row.items.map((i: { platform: string }) => i.platform)).to.deep.equal(['mastodon', 'github']);
     const html = (await person.get(`/dashboard/pages/${id}`)).html;
     const box = /id="[^"]*-items"[^>]*>([^<]*)<\/textarea>/.exec(html)?.[1] ?? '';
-    expect(box).to.equal('linkedin https://lnkd.in/ada\nhttps://github.com/ada');
+    expect(box).to.equal('mastodon https://social.example.net/users/ada\nhttps://github.com/ada');
     const saved = await person.post(`/dashboard/pages/${id}/blocks/${row.id}`, {
       version: version(html),
       action: 'edit',
@@ -99,7 +99,7 @@ describe('the editor live preview', () => {
     });
     expect(saved.status).to.equal(303);
     const [after] = (await stored(id)).blocks;
-    expect(after.items.map((i: { platform: string }) => i.platform)).to.deep.equal(['linkedin', 'github']);
+    expect(after.items.map((i: { platform: string }) => i.platform)).to.deep.equal(['mastodon', 'github']);
   });
 
   it('labels a link added without a label with its page title, read through the fetcher, and keeps a typed label', async () => {

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import { iconOf, SLUGS } from '../../ops/build/brandIcons.mjs';
-import { BRAND_ICONS } from '../../renderer/brandIcons.js';
+import { ADDRESSES, iconOf, SLUGS } from '../../ops/build/brandIcons.mjs';
+import { BRAND_ICONS, NETWORK_ADDRESSES } from '../../renderer/brandIcons.js';
 import { iconKey, iconSymbols, platformName } from '../../renderer/icons.js';
 
 describe('the brand glyphs (renderer/brandIcons.ts, written by npm run icons)', () => {
   it('holds every listed platform as the installed simple-icons draws it, and nothing else', () => {
     expect(Object.keys(BRAND_ICONS)).to.deep.equal([...SLUGS]);
     for (const slug of SLUGS) expect(BRAND_ICONS[slug], slug).to.deep.equal(iconOf(slug));
+    expect(NETWORK_ADDRESSES).to.deep.equal(ADDRESSES);
   });
 
   it('draws each platform with its own glyph and names it as simple-icons does; Twitter is X', () => {
