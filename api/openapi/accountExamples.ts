@@ -8,6 +8,7 @@ import {
   exampleVersions,
   exampleWebhook,
 } from './examples.js';
+import { exampleProposalDetail } from './proposalExamples.js';
 
 export const exampleMe = {
   account: exampleAccount,
@@ -43,4 +44,5 @@ export const exampleExport = {
   apiKeys: exampleApiKeys.keys.map((k) => ({ ...k, revokedAt: null })),
   claimLinks: [{ createdAt: T0, expiresAt: '2026-11-27T09:30:00.000Z', usedAt: null }],
   parkedNames: [],
+  proposals: [exampleProposalDetail],
 };

@@ -10,6 +10,7 @@ import { CreatePageRequest } from '../../core/schemas/agent.js';
 import { AgentBlock, BlockOut, LinkStatusOut, StoredBlock } from '../../core/schemas/blocks.js';
 import { DomainAttach, DomainOut } from '../../core/schemas/domains.js';
 import { EVENT_SCHEMAS } from '../../core/schemas/events.js';
+import { ExportOut } from '../../core/schemas/export.js';
 import { ImportPageRequest, ImportProfileRequest } from '../../core/schemas/imports.js';
 import { ApiKeyCreatedOut, ApiKeyListOut, ApiKeyOut, KeyCreate } from '../../core/schemas/keys.js';
 import { ProfileCreate, ProfilePatch, ProfileReplace } from '../../core/schemas/page.js';
@@ -54,7 +55,7 @@ export const NAMED_SCHEMAS: Record<string, Schema> = {
   Account: out.AccountOut,
   AccountPatch,
   AccountDelete,
-  AccountExport: out.ExportOut,
+  AccountExport: ExportOut,
   ClaimLink: out.ClaimLinkOut,
   ClaimStatus: out.ClaimStatusOut,
   Stats: out.StatsOut,

@@ -130,15 +130,19 @@ export async function listProposals(s: Services, accountId: string, pageId: stri
   return { proposals: (await proposalsRepo(s.db).list(page.id, LISTED)).map(presentProposal) };
 }
 
-/** One proposal with the change as sent and the page as it would be. */
-export async function getProposal(s: Services, accountId: string, pageId: string, id: string) {
-  const { proposal: p } = await findProposal(s, accountId, pageId, id);
+/** A proposal with the change as sent and the page as it would be (core/schemas/proposals.ts ProposalDetailOut). */
+export function presentProposalDetail(p: Proposal) {
   return {
     ...presentProposal(p),
     kind: p.kind,
     change: p.input,
     page: { isPublished: p.isPublished, ...presentContent(p.profile, p.blocks) },
   };
+}
+
+/** One proposal with the change as sent and the page as it would be. */
+export async function getProposal(s: Services, accountId: string, pageId: string, id: string) {
+  return presentProposalDetail((await findProposal(s, accountId, pageId, id)).proposal);
 }
 
 /** The versions made after the proposal's, in words: why an approval is a conflict. */

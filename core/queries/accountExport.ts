@@ -2,7 +2,8 @@
  * Everything stored about an account, as one JSON document (GET /api/account/export and the
  * dashboard's download): the account, its pages with their blocks and history, each day's
  * statistics (views, uniques, taps, Markdown reads, breakdowns) and taps per block, its images,
- * keys, sessions, claim links, mail links, webhooks with their recent deliveries and parked names.
+ * keys, sessions, claim links, mail links, webhooks with their recent deliveries, parked names and
+ * the proposals made on its pages.
  * Secrets never: keys, claim links, mail links, sessions and webhooks appear without the values
  * that unlock or sign them.
  */
@@ -13,11 +14,13 @@ import { mediaRepo } from '../../platform/store/media.js';
 import { namesRepo } from '../../platform/store/names.js';
 import { pagesRepo } from '../../platform/store/pages.js';
 import { pageVersionsRepo } from '../../platform/store/pageVersions.js';
+import { proposalsRepo } from '../../platform/store/proposals.js';
 import { sessionsRepo } from '../../platform/store/sessions.js';
 import { statsRepo } from '../../platform/store/stats.js';
 import { loadAccount } from '../commands/account.js';
 import { mediaUrl } from '../commands/images.js';
 import { presentEntry } from '../commands/pageHistory.js';
+import { presentProposalDetail } from '../commands/proposals.js';
 import { webhooksWithDeliveries } from '../commands/webhooks.js';
 import { presentAccount } from '../presenters/account.js';
 import { presentPage } from '../presenters/page.js';
@@ -30,7 +33,7 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 export async function exportAccount(s: Services, accountId: string) {
   const account = await loadAccount(s, accountId);
-  const [pages, keys, claims, parked, images, sessions, mailLinks] = await Promise.all([
+  const [pages, keys, claims, parked, images, sessions, mailLinks, proposals] = await Promise.all([
     pagesRepo(s.db).listByAccount(account.id),
     keysRepo(s.db).listByAccount(account.id),
     claimsRepo(s.db).listByAccount(account.id),
@@ -38,6 +41,7 @@ export async function exportAccount(s: Services, accountId: string) {
     mediaRepo(s.db).listByAccount(account.id),
     sessionsRepo(s.db).listByAccount(account.id),
     mailTokensRepo(s.db).listByAccount(account.id),
+    proposalsRepo(s.db).listByAccount(account.id),
   ]);
   const pageIds = pages.map((p) => p.id);
   const [daily, blockTaps, breakdowns, history, { links, states }, webhooks] = await Promise.all([
@@ -115,5 +119,6 @@ export async function exportAccount(s: Services, accountId: string) {
       usedAt: iso(l.usedAt),
     })),
     parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parkedAt.toISOString() })),
+    proposals: proposals.map(presentProposalDetail),
   };
 }

@@ -41,6 +41,15 @@ export function proposalsRepo(db: Queryable) {
       );
     },
 
+    /** Every proposal on the account's pages, page by page, oldest first (the account's export). */
+    async listByAccount(accountId: string): Promise<Proposal[]> {
+      return db.query<Proposal>(
+        `SELECT ${COLUMNS} FROM proposals WHERE page_id IN (SELECT id FROM pages WHERE account_id = $1)
+         ORDER BY page_id, created_at, id`,
+        [accountId],
+      );
+    },
+
     async find(pageId: string, id: string): Promise<Proposal | undefined> {
       const [row] = await db.query<Proposal>(`SELECT ${COLUMNS} FROM proposals WHERE page_id = $1 AND id = $2`, [
         pageId,

@@ -176,6 +176,26 @@ describe('POST /api/profiles/{id}/proposals/{proposal}/decline', () => {
   });
 });
 
+describe('proposals in the account export (GET /api/account/export)', () => {
+  it('lists every proposal on the account’s pages, with the change as sent and the page as proposed', async () => {
+    const { owner, contributor, page } = await team();
+    const made = await api.patch(`/api/profiles/${page.id}`, { bio: 'For the record' }, { key: contributor });
+    await api.post(`/api/profiles/${page.id}/proposals/${made.body.id}/decline`, { note: 'Not now' }, { key: owner });
+    const exported = await api.get('/api/account/export', { key: owner });
+    expect(exported.status).to.equal(200);
+    expect(exported.body.proposals).to.have.length(1);
+    expect(exported.body.proposals[0]).to.include({
+      id: made.body.id,
+      pageId: page.id,
+      status: 'declined',
+      note: 'Not now',
+      kind: 'patch',
+    });
+    expect(exported.body.proposals[0].change).to.include({ bio: 'For the record' });
+    expect(exported.body.proposals[0].page.bio).to.equal('For the record');
+  });
+});
+
 describe('proposals over MCP', () => {
   it('a contributor sees propose_change and no update_page; its proposal is approved with approve_proposal', async () => {
     const { owner, contributor, page } = await team();
