@@ -30,7 +30,7 @@ const socials = (id: string, order: number, items: [string, string][]): Block =>
 });
 
 /** Where the examples' pictures are served (dashboard/examplePictures.ts). */
-const EXAMPLE_MEDIA = '/examples/media';
+export const EXAMPLE_MEDIA = '/examples/media';
 
 /** The examples, in the order the home page shows them. */
 export const EXAMPLES: readonly Example[] = [

@@ -25,7 +25,7 @@ import { PLAYER_ORIGINS, styleHashes } from '../platform/edge/securityHeaders.js
 import { FONT_PATH, fontFile } from '../renderer/fonts.js';
 import { renderPage } from '../renderer/render.js';
 import type { DashboardContext } from './context.js';
-import { EXAMPLES } from './examples.js';
+import { EXAMPLE_MEDIA, EXAMPLES } from './examples.js';
 import { blockFromForm, type Form, newBlocksFromForm } from './forms.js';
 import { withoutCounting } from './preview.js';
 import { serveScript } from './scripts.js';
@@ -145,11 +145,13 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
     profile: Profile,
     blocks: Block[],
     still: boolean,
+    /** Where the page's pictures are (MEDIA_URL; the examples' own for an example). */
+    media = s.config.mediaUrl,
   ) {
     const { html } = renderPage({
       page: { id: row.id, username: row.username, profile, blocks },
       now: s.now(),
-      urls: { page: pageUrl(s.config, row.username), media: s.config.mediaUrl, home: baseUrlPath(s.config, '/') },
+      urls: { page: pageUrl(s.config, row.username), media, home: baseUrlPath(s.config, '/') },
       branding: brandingShown(s.config.branding, profile),
     });
     let out = (await withoutCounting(html)).replaceAll(`url(${FONT_PATH}`, `url(${FONTS}`);
@@ -178,7 +180,7 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
         ctx.body = 'There is no such template.';
         return;
       }
-      // The home page's first example (a made-up potter, no pictures), in the template asked for.
+      // The home page's first example (a made-up potter, with her pictures), in the template asked for.
       const [example] = EXAMPLES;
       const profile = { ...defaultProfile(example.username, 'en'), ...example.profile, templateId };
       await answer(
@@ -187,6 +189,7 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
         profile,
         example.blocks,
         true,
+        baseUrlPath(s.config, EXAMPLE_MEDIA),
       );
     }),
   );
