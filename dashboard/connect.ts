@@ -8,10 +8,12 @@ import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
 import { AppError } from '../core/errors.js';
 import { knownScopes, SCOPES } from '../core/rules/scopes.js';
-import { disconnectApp } from '../platform/edge/oauth/grants.js';
+import { disconnectApp, keepGrantToPages } from '../platform/edge/oauth/grants.js';
 import { documentHost } from '../platform/edge/oauth/metadataDocuments.js';
 import { type OAuthProvider, oauthUrls } from '../platform/edge/oauth/server.js';
+import { pagesRepo } from '../platform/store/pages.js';
 import type { DashboardContext } from './context.js';
+import { pageField, tickedPages } from './forms.js';
 import type { WithFreshProof } from './freshProof.js';
 
 const expired = () =>
@@ -24,6 +26,9 @@ export function connectRoutes(
   withFreshProof: WithFreshProof,
 ): void {
   const { s, form, show, personRoute, fields, back } = d;
+
+  const accountPages = async (accountId: string) =>
+    (await pagesRepo(s.db).listByAccount(accountId)).map((p) => ({ id: p.id, username: p.username }));
 
   /** The interaction of this browser and address, its app and the scopes it asks for. */
   async function request(ctx: Koa.Context) {
@@ -61,6 +66,8 @@ export function connectRoutes(
           documentHost: documentHost(client.clientId),
         },
         scopes: scopes.map((name) => ({ name, text: SCOPES[name] })),
+        pages: await accountPages(accountId),
+        pageField,
       });
     }),
   );
@@ -88,13 +95,18 @@ export function connectRoutes(
       // Letting an app in gives it the account: a fresh proof first (saying no needs none).
       await withFreshProof(ctx, accountId, input, async () => {
         const allowed = scopes.filter((name) => input[name] === 'on');
+        // Pages ticked: the app is kept to those (none ticked: every page, now and later).
+        const own = new Set((await accountPages(accountId)).map((p) => p.id));
+        const pages = tickedPages(input).filter((id) => own.has(id));
         const grant = new provider.Grant({ accountId, clientId });
         if (allowed.length > 0) grant.addResourceScope(resource, allowed.join(' '));
         // The library knows the scopes as its own too. OpenID's `openid` is never granted: the
         // service signs nobody in elsewhere, so no ID token is issued.
         if (allowed.length > 0) grant.addOIDCScope(allowed.join(' '));
         // The person is the dashboard's, whoever the authorization server last saw.
-        await answer({ login: { accountId }, consent: { grantId: await grant.save() } });
+        const grantId = await grant.save();
+        if (pages.length > 0) await keepGrantToPages(s, accountId, grantId, pages);
+        await answer({ login: { accountId }, consent: { grantId } });
       });
     }),
   );

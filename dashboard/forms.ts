@@ -142,3 +142,13 @@ export const KIND_WORDS: Record<Block['type'], string> = {
   embed: 'Video or music',
   messenger: 'Messenger contact',
 };
+
+/** The field of a page's checkbox in a form that picks pages (a key's, an app's). */
+export const pageField = (id: string) => `page-${id}`;
+
+/** The ids of the pages ticked in such a form. */
+export function tickedPages(input: Form): string[] {
+  return Object.keys(input).flatMap((name) =>
+    input[name] === 'on' && name.startsWith('page-') ? [name.slice(5)] : [],
+  );
+}

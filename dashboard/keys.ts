@@ -11,12 +11,11 @@ import { connectedApps } from '../platform/edge/oauth/grants.js';
 import type { OAuthProvider } from '../platform/edge/oauth/server.js';
 import { pagesRepo } from '../platform/store/pages.js';
 import type { DashboardContext } from './context.js';
+import { pageField, tickedPages } from './forms.js';
 import type { WithFreshProof } from './freshProof.js';
 import { serveScript } from './scripts.js';
 
 /** The checkbox of a page the new key may reach, and the page a ticked box names. */
-const pageField = (id: string) => `page-${id}`;
-const pageOfField = (name: string) => (name.startsWith('page-') ? name.slice(5) : null);
 
 /** The copy button beside a new key: a file, as the dashboard's policy runs no inline script. */
 const COPY_JS = `for (const b of document.querySelectorAll('[data-copy]')) {
@@ -48,6 +47,7 @@ export function keysRoutes(
     }));
     const apps = (await connectedApps(s, provider, accountId)).map((a) => ({
       ...a,
+      reaches: a.pages?.flatMap((id) => names.get(id) ?? []) ?? null,
       may: a.scopes.map((scope) => SCOPE_LABELS[scope as Scope] ?? scope),
     }));
     await show(
@@ -76,7 +76,7 @@ export function keysRoutes(
           const role = input.role ?? 'owner';
           if (!ROLE_NAMES.includes(role as Role))
             throw new AppError('invalid_fields', { field: 'role', detail: 'role', hint: 'Choose one of the roles.' });
-          const pages = Object.keys(input).flatMap((name) => (input[name] === 'on' ? (pageOfField(name) ?? []) : []));
+          const pages = tickedPages(input);
           await withFreshProof(ctx, accountId, input, async () => {
             const asked = { label, role: role as Role, pages: pages.length > 0 ? pages : undefined };
             const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, asked);

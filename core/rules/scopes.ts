@@ -84,10 +84,11 @@ export function knownScopes(requested: Iterable<string>): Scope[] {
 
 /**
  * The role an app acts in (core/rules/roles.ts), from what the person let it do: the owner's
- * with pages:write (its scopes still limit it), a contributor's with pages:propose alone (its
- * changes wait for the person's approval), else a viewer's.
+ * with pages:write (its scopes still limit it), or an editor's when it is kept to some pages (as
+ * a key kept to some is never an owner's); a contributor's with pages:propose alone (its changes
+ * wait for the person's approval), else a viewer's.
  */
-export function roleOfScopes(scopes: readonly string[]): Role {
-  if (scopes.includes('pages:write')) return 'owner';
+export function roleOfScopes(scopes: readonly string[], keptToSomePages = false): Role {
+  if (scopes.includes('pages:write')) return keptToSomePages ? 'editor' : 'owner';
   return scopes.includes('pages:propose') ? 'contributor' : 'viewer';
 }

@@ -16,6 +16,8 @@ export interface OAuthGrantRow {
   clientId: string;
   createdAt: Date;
   payload: OAuthPayload;
+  /** The pages it may touch; null: every page of the account. */
+  pages: string[] | null;
 }
 
 export function oauthRecordsRepo(db: Queryable) {
@@ -88,13 +90,30 @@ export function oauthRecordsRepo(db: Queryable) {
 
     /** The account's live grants, newest first. */
     async listGrants(accountId: string, now: Date): Promise<OAuthGrantRow[]> {
-      const rows = await db.query<{ payload: OAuthPayload; createdAt: Date; grantId: string }>(
-        `SELECT payload, created_at AS "createdAt", grant_id AS "grantId" FROM oauth_records
+      const rows = await db.query<{ payload: OAuthPayload; createdAt: Date; grantId: string; pages: string[] | null }>(
+        `SELECT payload, created_at AS "createdAt", grant_id AS "grantId", page_ids AS pages FROM oauth_records
          WHERE account_id = $1 AND kind = 'Grant' AND (expires_at IS NULL OR expires_at > $2)
          ORDER BY created_at DESC`,
         [accountId, now],
       );
       return rows.map((r) => ({ ...r, clientId: String(r.payload.clientId) }));
+    },
+
+    /** Limits the account's grant to some of its pages (null: every page). */
+    async setGrantPages(accountId: string, grantId: string, pages: string[] | null): Promise<void> {
+      await db.query(
+        `UPDATE oauth_records SET page_ids = $3 WHERE kind = 'Grant' AND grant_id = $1 AND account_id = $2`,
+        [grantId, accountId, pages],
+      );
+    },
+
+    /** The pages a grant may touch; null: every page (or no such grant, which the token check finds first). */
+    async grantPages(grantId: string): Promise<string[] | null> {
+      const [row] = await db.query<{ pages: string[] | null }>(
+        `SELECT page_ids AS pages FROM oauth_records WHERE kind = 'Grant' AND id_hash = $1`,
+        [hashOf(grantId)],
+      );
+      return row?.pages ?? null;
     },
 
     /** Removes the account's grant and every code and token it gave; false when it is not the account's. */

@@ -100,6 +100,51 @@ describe('MCP authorization: the MCP SDK client', () => {
     }
   });
 
+  it('an app kept to some pages acts as an editor of those: no tool of the account, and other pages are not found', async function () {
+    this.timeout(60_000);
+    const receiver = await redirectReceiver();
+    try {
+      const person = await signedUp();
+      const owner = (await keyOf(person, { label: 'owner' })).key;
+      const kept = (await api.post('/api/profiles', { username: uniqueName('sdkkept') }, { key: owner })).body;
+      const other = (await api.post('/api/profiles', { username: uniqueName('sdkother') }, { key: owner })).body;
+
+      const address = new URL(`${app().url}/mcp/account`);
+      const provider = new MemoryProvider(receiver.uri);
+      await new Client({ name: 'sdk-test', version: '1.0.0' })
+        .connect(new StreamableHTTPClientTransport(address, { authProvider: provider }))
+        .catch(() => undefined);
+      const flow = await consentOverHttp(person, provider.authorizationUrl?.toString() ?? '', {
+        decision: 'allow',
+        'pages:read': 'on',
+        'pages:write': 'on',
+        [`page-${kept.id}`]: 'on',
+      });
+      expect(flow.screen.html).to.include(`name="page-${other.id}"`);
+      const transport = new StreamableHTTPClientTransport(address, { authProvider: provider });
+      await transport.finishAuth(flow.landing?.searchParams.get('code') ?? '');
+      const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+      await client.connect(transport);
+
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).to.include.members(['update_page', 'get_page', 'list_pages']);
+      for (const name of ['create_page', 'delete_page', 'attach_domain']) expect(names, name).to.not.include(name);
+      const edited = await client.callTool({
+        name: 'update_page',
+        arguments: { id: kept.id, bio: 'Kept to this one' },
+      });
+      expect(edited.isError ?? false, JSON.stringify(edited)).to.equal(false);
+      const refused = await client.callTool({ name: 'update_page', arguments: { id: other.id, bio: 'Not this one' } });
+      expect(refused.isError).to.equal(true);
+      expect(JSON.stringify(refused.content)).to.include('not_found');
+      expect((await api.get(`/api/profiles/${other.id}`, { key: owner })).body.bio).to.equal('');
+      await client.close();
+      expect((await person.get('/dashboard/keys')).html).to.include(`on ${kept.username}`);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('an app let only read and propose acts as a contributor: no tool it cannot call, and its edits wait as proposals', async function () {
     this.timeout(60_000);
     const receiver = await redirectReceiver();

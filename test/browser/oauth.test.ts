@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { SCOPE_NAMES } from '../../core/rules/scopes.js';
-import { dashboardBrowser } from '../helpers/browser.js';
+import { dashboardBrowser, screenshot } from '../helpers/browser.js';
 import { app } from '../helpers/hooks.js';
 import { callTool, mcpCall, redirectReceiver } from '../helpers/oauthClient.js';
 import { readyClient } from '../helpers/oauthFlow.js';
@@ -93,11 +93,16 @@ describe('MCP authorization: the flow an MCP client drives', () => {
     const name = 'مساعد الصفحات Supercalifragilisticexpialidociousassistantwithaverylongname <b>x</b>';
     const c = await readyClient(receiver.uri, name);
     const page = await browser.freshPage({ width: 320, height: 740 });
-    await browser.signUp(page);
+    await browser.signUpWithPage(page, 'averyveryverylongpagename');
     await page.goto(c.authorize());
     await page.waitForURL(/\/dashboard\/connect\//);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(`Connect ${name}`);
+    // The pages it may be kept to, each a checkbox with its name.
+    expect(
+      await page.locator('fieldset', { hasText: 'tick none for every page' }).getByRole('checkbox').count(),
+    ).to.equal(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(320);
+    await screenshot(page, 'connect-320');
   });
 
   it('signs out at /oauth/logout with the page’s own form and script, no console error, and says so', async () => {

@@ -23,13 +23,14 @@ export async function tokenAuth(s: Services, oauth: OAuthProvider, token: string
   // token never waits on a fetch of the document.
   const client = isDocumentClientId(at.clientId) ? undefined : await provider.Client.find(at.clientId);
   const scopes = (at.scope ?? '').split(' ').filter(Boolean);
+  const pages = await oauthRecordsRepo(s.db).grantPages(at.grantId);
   return {
     accountId: at.accountId,
     keyId: `grant:${at.grantId}`,
     keyName: `app "${client?.clientName ?? documentHost(at.clientId) ?? at.clientId}"`,
     author: `app:${at.grantId}`,
     scopes,
-    grant: { role: roleOfScopes(scopes), pages: null },
+    grant: { role: roleOfScopes(scopes, pages !== null), pages },
   };
 }
 
@@ -38,6 +39,8 @@ export interface ConnectedApp {
   name: string;
   clientUri: string | undefined;
   scopes: string[];
+  /** The pages it may touch; null: every page. */
+  pages: string[] | null;
   connectedAt: Date;
 }
 
@@ -56,10 +59,21 @@ export async function connectedApps(s: Services, oauth: OAuthProvider, accountId
         name: client?.clientName ?? documentHost(g.clientId) ?? g.clientId,
         clientUri: client?.clientUri,
         scopes: Object.values(resources).flatMap((scope) => scope.split(' ')),
+        pages: g.pages,
         connectedAt: g.createdAt,
       };
     }),
   );
+}
+
+/** Keeps the account's new grant to some of its pages (null: every page), as the person chose on the consent screen. */
+export function keepGrantToPages(
+  s: Services,
+  accountId: string,
+  grantId: string,
+  pages: string[] | null,
+): Promise<void> {
+  return oauthRecordsRepo(s.db).setGrantPages(accountId, grantId, pages);
 }
 
 /** Revokes the grant with every code and token it gave, at once; false when it is not the account's. */
