@@ -15,6 +15,8 @@ const WORDS: Record<string, string> = {
   utm: 'UTM tags',
   adult: 'Adults only',
   branding: 'Made with linkpage',
+  author: 'Whose changes',
+  within: 'Made in',
   scheme: 'Colours',
   avatar: 'Avatar',
   backgroundImage: 'Background',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { pageRequest } from '../helpers/client.js';
+import { api, pageRequest } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
-import { alertText, signedUp } from '../helpers/person.js';
+import { alertText, keyOf, signedUp } from '../helpers/person.js';
 
 /** The `version` every form of the editor carries. */
 function formVersion(html: string): string {
@@ -77,5 +77,33 @@ describe('dashboard history: /dashboard/pages/<id>/history', () => {
     const stale = await person.post(`/dashboard/pages/${id}/history/1/restore`, { version: '3' });
     expect(stale.status).to.equal(412);
     expect(alertText(stale.html)).to.include('Someone else changed this page');
+  });
+
+  it('undoes what one key did on every page of the account, the key named on the page’s history', async () => {
+    const person = await signedUp();
+    const agent = await keyOf(person, { label: 'eager agent', role: 'editor' });
+    const own = await keyOf(person, { label: 'setup' });
+    const one = (await api.post('/api/profiles', { username: uniqueName('undoa') }, { key: own.key })).body;
+    const two = (await api.post('/api/profiles', { username: uniqueName('undob') }, { key: own.key })).body;
+    for (const page of [one, two]) {
+      const res = await api.patch(`/api/profiles/${page.id}`, { bio: 'Spam from the agent' }, { key: agent.key });
+      expect(res.status, res.text).to.equal(200);
+    }
+    const history = await person.get(`/dashboard/pages/${one.id}/history`);
+    expect(history.html)
+      .to.include('Undo what a key or an app did')
+      .and.include('>key &quot;eager agent&quot;</option>');
+    const author = /<option value="(key:[^"]+)">key &quot;eager agent&quot;/.exec(history.html)?.[1] ?? '';
+    const undone = await person.post(`/dashboard/pages/${one.id}/undo`, { author, within: '1d' });
+    expect(undone.status).to.equal(200);
+    expect(undone.html).to.include(`Undone and published on ${one.username}, ${two.username}`);
+    for (const page of [one, two]) {
+      expect((await pageRequest(page.username, '/')).text).to.not.include('Spam from the agent');
+    }
+    const nothing = await person.post(`/dashboard/pages/${one.id}/undo`, { author, within: '1d' });
+    expect(nothing.html).to.include('Nothing to undo');
+    const wrong = await person.post(`/dashboard/pages/${one.id}/undo`, { author, within: 'forever' });
+    expect(wrong.status).to.equal(400);
+    expect(alertText(wrong.html)).to.include('Made in');
   });
 });
