@@ -23,5 +23,5 @@ function lookup(url: string): string | null {
   return null;
 }
 
-/** The network an address belongs to, or null for an address of no known network. */
+/** The network an address belongs to, or '' for an address of no known network. */
 export const networkOfUrl = memo((url) => lookup(url) ?? '') as (url: string) => string;

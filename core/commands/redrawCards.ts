@@ -50,7 +50,7 @@ export async function queueStaleCards(s: Services, o: { batchSize?: number } = {
     const rows = await cardVersionsRepo(db).staleIn(version, after, last);
     after = last;
     if (rows.length === 0) continue;
-    const stored = await pMap(rows, (row) => s.storage.has(ogKeyOf(row, version, s.config.branding)), {
+    const stored = await pMap(rows, (row) => s.storage.has(ogKeyOf(row, version)), {
       concurrency: CHECKS_AT_ONCE,
     });
     const drawn = rows.filter((_, i) => stored[i]);

@@ -173,10 +173,10 @@ export async function republishStalePages(s: Services, o: RepublishOptions = {})
       // Each page names its card of the drawing it last named as its own, still stored (after
       // an upgrade of the drawing, its publish through the outbox draws the new one:
       // redrawCards.ts), or of the current drawing when none is known.
-      const rows = (await pages.staleIn(versions, after, last, which, serving)).map(({ cardVersion, ...row }) => ({
-        ...row,
-        card: ogHash(cardInputs(row, s.config.branding), cardVersion ?? s.publisher.cardVersion),
-      }));
+      const rows = (await pages.staleIn(versions, after, last, which, serving)).map(({ cardVersion, ...row }) => {
+        const drawing = cardVersion ?? s.publisher.cardVersion;
+        return { ...row, card: ogHash(cardInputs(row, drawing), drawing) };
+      });
       after = last;
       if (rows.length === 0) continue;
       await pages.claim(

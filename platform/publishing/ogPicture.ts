@@ -11,10 +11,10 @@
  * installed face draws, are left out rather than shown as empty boxes.
  */
 
-import { type Branding, brandingShown } from '../../core/rules/branding.js';
+import { BRANDINGS, type Branding, brandingShown } from '../../core/rules/branding.js';
 import { type CardAvatar, cardSvg } from '../../renderer/ogCard.js';
 import { loadCardFonts } from '../../renderer/ogFonts.js';
-import { type OgInputs, ogHash, ogInputs } from '../../renderer/ogImage.js';
+import { OG_VERSION, type OgInputs, ogHash, ogInputs } from '../../renderer/ogImage.js';
 import { pageKey } from '../cdn/cdn.js';
 import { loadSharp } from '../media/sharp.js';
 import { mediaObjectKey, ogImageKey, ogImagePrefix } from '../store/layout.js';
@@ -73,14 +73,31 @@ export async function drawOgImage(i: OgInputs, storage: ObjectStorage): Promise<
   return sharp(card.under).composite(layers).png({ compressionLevel: 6 }).toBuffer();
 }
 
-/** What the page's picture shows, its mark as the site's BRANDING decides for the page. */
-export function cardInputs(row: Pick<RenderRow, 'username' | 'profile'>, branding: Branding): OgInputs {
-  return ogInputs(row, brandingShown(branding, row.profile));
+/**
+ * The drawing a site's share cards are made with: the renderer's OG_VERSION, followed by the
+ * site's BRANDING unless it is the default (`3`, `3.never`, `3.owner`). A page records the
+ * drawing of the card it names (`card_version`), so the drawing says whether that card carries
+ * the mark: a change of BRANDING is a new drawing, which redrawCards.ts draws page by page while
+ * each page names the card it had.
+ */
+export function cardVersionOf(branding: Branding, drawing = OG_VERSION): string {
+  return branding === 'always' ? drawing : `${drawing}.${branding}`;
+}
+
+/** The BRANDING a drawing was made under (`always` for a drawing without one). */
+function brandingOf(version: string): Branding {
+  const last = version.slice(version.lastIndexOf('.') + 1);
+  return (BRANDINGS as readonly string[]).includes(last) ? (last as Branding) : 'always';
+}
+
+/** What the page's picture of drawing `version` shows, its mark as that drawing's BRANDING decides for the page. */
+export function cardInputs(row: Pick<RenderRow, 'username' | 'profile'>, version: string): OgInputs {
+  return ogInputs(row, brandingShown(brandingOf(version), row.profile));
 }
 
 /** The key the page's picture is stored under (the hash of what it shows and of the drawing's `version`). */
-export function ogKeyOf(row: Pick<RenderRow, 'username' | 'profile'>, version: string, branding: Branding): string {
-  return ogImageKey(row.username, ogHash(cardInputs(row, branding), version));
+export function ogKeyOf(row: Pick<RenderRow, 'username' | 'profile'>, version: string): string {
+  return ogImageKey(row.username, ogHash(cardInputs(row, version), version));
 }
 
 /**
@@ -92,11 +109,10 @@ export async function namedCard(
   row: RenderRow,
   storage: ObjectStorage,
   version: string,
-  branding: Branding,
   /** The key of a card this process stored for the name (asked first, before listing them all). */
   stored?: string,
 ): Promise<{ hash: string | null; current: boolean }> {
-  const own = ogHash(cardInputs(row, branding), version);
+  const own = ogHash(cardInputs(row, version), version);
   // Asked of storage every time (another process may have deleted it), without reading it.
   if (await storage.has(ogImageKey(row.username, own))) return { hash: own, current: true };
   const prefix = ogImagePrefix(row.username);
@@ -117,10 +133,9 @@ export async function ogImageFile(
   row: RenderRow,
   storage: ObjectStorage,
   version: string,
-  branding: Branding,
   failed: (err: unknown) => void,
 ): Promise<PageFile[]> {
-  const inputs = cardInputs(row, branding);
+  const inputs = cardInputs(row, version);
   const key = ogImageKey(row.username, ogHash(inputs, version));
   try {
     if (await storage.has(key)) return [];

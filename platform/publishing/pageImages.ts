@@ -4,7 +4,6 @@
  * it shows changed; a page whose pictures cannot be made keeps those it has (the failure logged).
  */
 import type { Logger } from 'pino';
-import type { Branding } from '../../core/rules/branding.js';
 import type { ObjectStorage } from '../store/objects.js';
 import type { PageFile } from './encode.js';
 import { ogImageFile } from './ogPicture.js';
@@ -17,12 +16,11 @@ export async function pageImageFiles(
   storage: ObjectStorage,
   log: Logger,
   version: string,
-  branding: Branding,
 ): Promise<PageFile[]> {
   const warn = (what: string) => (err: unknown) => log.warn({ err, username: row.username }, what);
   const made = await Promise.all([
     pageIcons(row, storage, warn('icons not made')),
-    ogImageFile(row, storage, version, branding, warn('link preview not made')),
+    ogImageFile(row, storage, version, warn('link preview not made')),
   ]);
   return made.flat();
 }

@@ -8,7 +8,6 @@
 import type { Logger } from 'pino';
 import { nextVisibilityChange } from '../../core/model.js';
 import { isLive } from '../../core/rules/pages.js';
-import { OG_VERSION } from '../../renderer/ogImage.js';
 import { renderVersions, type SiteUrls } from '../../renderer/versions.js';
 import { type Cdn, pageKey } from '../cdn/cdn.js';
 import { drainOutbox, failedAttempt, type Outbox } from '../queue/outbox.js';
@@ -18,7 +17,7 @@ import { ogImageKey, pageKeys } from '../store/layout.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
-import { deleteOgImages, namedCard, ogKeyOf } from './ogPicture.js';
+import { cardVersionOf, deleteOgImages, namedCard, ogKeyOf } from './ogPicture.js';
 import { pageFiles, type RenderRow } from './pageFiles.js';
 import { createPurger } from './purges.js';
 import { createPictureDrawer, type DrawnPictures, PICTURES_HOLD_MS, storePictures } from './shareCards.js';
@@ -33,7 +32,7 @@ export interface PublisherDeps {
   now: () => Date;
   /** How long a failing custom domain still serves (and stays the page's address). */
   domainGraceMs: number;
-  /** The share cards' drawing (renderer/ogImage.ts OG_VERSION by default; tests pass another, as after an upgrade). */
+  /** The share cards' drawing (cardVersionOf the site's BRANDING by default; tests pass another, as after an upgrade). */
   cardVersion?: string;
 }
 
@@ -46,8 +45,8 @@ export function createPublisher(d: PublisherDeps) {
   const listeners = new Set<PublishedListener>();
   const failureListeners = new Set<(username: string) => void>();
   const purges = createPurger(d);
-  const cardVersion = d.cardVersion ?? OG_VERSION;
-  const pictures = createPictureDrawer({ ...d, cardVersion, branding: d.config.branding }, (username, drawn) =>
+  const cardVersion = d.cardVersion ?? cardVersionOf(d.config.branding);
+  const pictures = createPictureDrawer({ ...d, cardVersion }, (username, drawn) =>
     attempt(username, { drawn }).catch(() => {}),
   );
 
@@ -68,10 +67,10 @@ export function createPublisher(d: PublisherDeps) {
     let draw = false;
     let kept: string | null = null;
     if (row && live) {
-      const drawn = o.drawn?.card === ogKeyOf(row, cardVersion, d.config.branding) ? o.drawn : undefined;
+      const drawn = o.drawn?.card === ogKeyOf(row, cardVersion) ? o.drawn : undefined;
       const pics = drawn ? await storePictures(d.storage, drawn) : [];
       if (drawn) pictures.remember(username, drawn.card);
-      const card = await namedCard(row, d.storage, cardVersion, d.config.branding, pictures.last(username));
+      const card = await namedCard(row, d.storage, cardVersion, pictures.last(username));
       const written = await writePage({ ...row, domain, card: card.hash });
       objects = new Map([...pics, ...written.objects]);
       if (row.renderVersion !== written.version) {

@@ -14,7 +14,6 @@
  * drawn.
  */
 import type { Logger } from 'pino';
-import type { Branding } from '../../core/rules/branding.js';
 import { isLive } from '../../core/rules/pages.js';
 import type { Database } from '../store/db.js';
 import type { ObjectStorage, StoredObject } from '../store/objects.js';
@@ -73,8 +72,6 @@ export function createPictureDrawer(
     storage: ObjectStorage;
     log: Logger;
     cardVersion: string;
-    /** The site's BRANDING: whether the share cards carry the service's mark. */
-    branding: Branding;
     /** PICTURES_QUIET_MS and PICTURES_WAIT_MAX_MS unless given. */
     quietMs?: number;
     waitMaxMs?: number;
@@ -100,9 +97,9 @@ export function createPictureDrawer(
     const { queued: latest, row } = await publishQueueRepo(d.db).withPage(username);
     // A page no longer shown: the change that hid it queued a publish of its own, which removes its files.
     if (superseded(queued, latest) || !row || !isLive(row)) return;
-    const files = await pageImageFiles(row, d.storage, d.log, d.cardVersion, d.branding);
+    const files = await pageImageFiles(row, d.storage, d.log, d.cardVersion);
     if (superseded(queued, (await publishQueueRepo(d.db).find(username))?.generation ?? null)) return;
-    await publishWith(username, { card: ogKeyOf(row, d.cardVersion, d.branding), files });
+    await publishWith(username, { card: ogKeyOf(row, d.cardVersion), files });
   }
 
   const drawer = {

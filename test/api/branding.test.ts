@@ -5,8 +5,10 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { brandingShown } from '../../core/rules/branding.js';
+import { cardInputs, cardVersionOf } from '../../platform/publishing/ogPicture.js';
 import { pageFiles, type RenderRow } from '../../platform/publishing/pageFiles.js';
 import { ogImagePrefix } from '../../platform/store/layout.js';
+import { OG_VERSION } from '../../renderer/ogImage.js';
 import { samplePage } from '../../renderer/sample.js';
 import { renderVersions, type SiteUrls } from '../../renderer/versions.js';
 import { startApp } from '../helpers/app.js';
@@ -69,6 +71,18 @@ describe('the brand on pages (BRANDING and a page’s "branding")', () => {
     it("follows each page's choice with BRANDING=owner", () => {
       expect(html(site('owner'), row(true))).to.include(FOOTER);
       expect(html(site('owner'), row(false))).to.not.include(FOOTER);
+    });
+
+    it('draws share cards of another drawing when BRANDING changes, whose name says whether they carry the mark', () => {
+      // A page records the drawing of the card it names; after a change, the card it had is
+      // found by that drawing while redrawCards.ts draws the new one.
+      expect(cardVersionOf('always')).to.equal(OG_VERSION);
+      expect(cardVersionOf('never')).to.equal(`${OG_VERSION}.never`);
+      expect(cardInputs(row(true), OG_VERSION).mark).to.equal(true);
+      expect(cardInputs(row(true), cardVersionOf('never')).mark).to.equal(false);
+      expect(cardInputs(row(true), cardVersionOf('owner')).mark).to.equal(true);
+      expect(cardInputs(row(false), cardVersionOf('owner')).mark).to.equal(false);
+      expect(cardInputs(row(false), 'next-drawing').mark, 'a drawing without a BRANDING is the default').to.equal(true);
     });
 
     it('makes every page stale when BRANDING changes, and the default leaves the versions as they were', () => {

@@ -231,7 +231,7 @@ describe('share cards of a burst of edits (createPictureDrawer)', () => {
     const drawn: DrawnPictures[] = [];
     // A pause longer than the test: only settled() (as a stopping process calls it) ends it.
     const drawer = createPictureDrawer(
-      { ...s, cardVersion: s.publisher.cardVersion, branding: s.config.branding, quietMs: 60_000, waitMaxMs: 60_000 },
+      { ...s, cardVersion: s.publisher.cardVersion, quietMs: 60_000, waitMaxMs: 60_000 },
       async (_name, pictures) => {
         drawn.push(pictures);
       },
@@ -244,7 +244,7 @@ describe('share cards of a burst of edits (createPictureDrawer)', () => {
     await drawer.settled();
     const { row } = await publishQueueRepo(s.db).withPage(name);
     expect(row?.profile.bio).to.equal('Line 3');
-    expect(drawn.map((d) => d.card)).to.deep.equal([ogKeyOf(row!, s.publisher.cardVersion, s.config.branding)]);
+    expect(drawn.map((d) => d.card)).to.deep.equal([ogKeyOf(row!, s.publisher.cardVersion)]);
     expect(drawn[0].files.map((f) => f.key)).to.include(drawn[0].card);
   });
 });

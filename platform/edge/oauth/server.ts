@@ -1,8 +1,9 @@
 /**
  * The service as its own OAuth 2.1 authorization server (oidc-provider), for the MCP address
  * people add to their assistants (api/mcp/router.ts): authorization code with PKCE (S256 only),
- * dynamic client registration and client ID metadata documents (metadataDocuments.ts), tokens bound to that one resource (RFC 8707), refresh tokens
- * that rotate, and a consent screen in the dashboard (dashboard/connect.ts) for every grant.
+ * dynamic client registration and client ID metadata documents (metadataDocuments.ts), tokens
+ * bound to that one resource (RFC 8707), refresh tokens that rotate, and a consent screen in the
+ * dashboard (dashboard/connect.ts) for every grant.
  * Its records are stored over store/ (adapter.ts); its keys come from the secret (keys.ts).
  */
 import { randomBytes } from 'node:crypto';
