@@ -4,7 +4,8 @@
  * "https://mastodon.social/@ada" (any host, an @name path) mastodon. Pure functions; the
  * networks' addresses are ops/build/networks.mjs's (renderer/networks.ts).
  */
-import { BRAND_ICONS, NETWORK_ADDRESSES } from '../renderer/brandIcons.js';
+import { BRAND_ICONS } from '../renderer/brandIcons.js';
+import { NETWORK_ADDRESSES } from '../renderer/networkAddresses.js';
 import { networkOfUrl } from '../renderer/networks.js';
 
 /** The networks a person can pick for a social icon: every network with a glyph, those known only by address, then the rest. */

@@ -1,11 +1,12 @@
 /**
  * The network of an address: "https://ko-fi.com/ada" is kofi, "https://github.com/sponsors/ada"
  * githubsponsors, "https://www.instagram.com/ada" instagram (subdomains count), from the
- * addresses listed in ops/build/networks.mjs (written into brandIcons.ts). Pure and memoized:
+ * addresses listed in ops/build/networks.mjs (written into networkAddresses.ts). Pure and memoized:
  * the renderer asks it for a social item whose network name it does not know.
  */
-import { NETWORK_ADDRESSES } from './brandIcons.js';
+
 import { memo } from './memo.js';
+import { NETWORK_ADDRESSES } from './networkAddresses.js';
 
 function lookup(url: string): string | null {
   const parsed = URL.parse(url);

@@ -4,7 +4,7 @@
  * simple-icons itself, whose module holds all of its 3,000-odd icons: ~30 MB resident in every
  * process that renders a page, for the ~170 drawn (bench/README.md, "A lighter embedded default").
  * The networks and their addresses are listed in networks.mjs. Run it after upgrading
- * simple-icons or adding a network there (the npm script also formats the module);
+ * simple-icons or adding a network there (the npm script also formats the modules);
  * test/renderer/brandIcons.test.ts fails while the module, the list and the package disagree.
  */
 import { writeFileSync } from 'node:fs';
@@ -26,8 +26,8 @@ export function iconOf(slug) {
   return { title: icon.title, path: icon.path };
 }
 
-/** The text of renderer/brandIcons.ts. */
-function moduleText() {
+/** The text of renderer/brandIcons.ts: one glyph a line, left as written by the formatter. */
+function iconsText() {
   const entries = SLUGS.map((slug) => {
     const { title, path } = iconOf(slug);
     const key = /^[a-z_$][a-z0-9_$]*$/.test(slug) ? slug : JSON.stringify(slug);
@@ -37,11 +37,20 @@ function moduleText() {
  * The brand glyphs of the platforms the pages know, from simple-icons (CC0). Written by
  * \`npm run icons\` (ops/build/brandIcons.mjs): edit the list there, not this file.
  */
+// biome-ignore format: written by npm run icons, one glyph a line
 export const BRAND_ICONS: Record<string, { title: string; path: string }> = {
 ${entries.join('\n')}
 };
+`;
+}
 
-/** Each address a network is known by (a host with its subdomains, or a host and a path's start), with its key; the most specific first. */
+/** The text of renderer/networkAddresses.ts. */
+function addressesText() {
+  return `/**
+ * Each address a network is known by (a host with its subdomains, or a host and a path's
+ * start), with its key; the most specific first. Written by \`npm run icons\` from
+ * ops/build/networks.mjs: edit the list there, not this file.
+ */
 export const NETWORK_ADDRESSES: readonly (readonly [string, string])[] = [
 ${ADDRESSES.map(([address, slug]) => `  [${JSON.stringify(address)}, ${JSON.stringify(slug)}],`).join('\n')}
 ];
@@ -49,6 +58,9 @@ ${ADDRESSES.map(([address, slug]) => `  [${JSON.stringify(address)}, ${JSON.stri
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(new URL('../../renderer/brandIcons.ts', import.meta.url), moduleText());
-  console.log(`renderer/brandIcons.ts: ${SLUGS.length} icons`);
+  writeFileSync(new URL('../../renderer/brandIcons.ts', import.meta.url), iconsText());
+  writeFileSync(new URL('../../renderer/networkAddresses.ts', import.meta.url), addressesText());
+  console.log(
+    `renderer/brandIcons.ts: ${SLUGS.length} icons; renderer/networkAddresses.ts: ${ADDRESSES.length} addresses`,
+  );
 }

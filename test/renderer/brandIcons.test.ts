@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ADDRESSES, iconOf, SLUGS } from '../../ops/build/brandIcons.mjs';
-import { BRAND_ICONS, NETWORK_ADDRESSES } from '../../renderer/brandIcons.js';
+import { BRAND_ICONS } from '../../renderer/brandIcons.js';
 import { iconKey, iconSymbols, platformName } from '../../renderer/icons.js';
+import { NETWORK_ADDRESSES } from '../../renderer/networkAddresses.js';
 
 describe('the brand glyphs (renderer/brandIcons.ts, written by npm run icons)', () => {
   it('holds every listed platform as the installed simple-icons draws it, and nothing else', () => {
