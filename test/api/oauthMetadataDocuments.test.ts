@@ -4,18 +4,14 @@
  * connects that way; the document is fetched through the service's fetcher, checked, and kept
  * as its headers say.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'chai';
 import { app } from '../helpers/hooks.js';
 import { authorizeUrl, consentOverHttp, discover, pathOf, pkce, redirectReceiver } from '../helpers/oauthClient.js';
 import { type Person, signedUp } from '../helpers/person.js';
+import { MemoryProvider } from '../helpers/sdkProvider.js';
 import { startSite, TEST_ZONE, type TestSite } from '../helpers/site.js';
 
 const DOCUMENT_PATH = '/oauth/client.json';
@@ -35,38 +31,15 @@ function documentOf(clientId: string, redirectUri: string, extra: Record<string,
 }
 
 /** An MCP client that names itself by its metadata document, keeping what it gets in memory. */
-class DocumentClient implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
+class DocumentClient extends MemoryProvider {
   constructor(
-    readonly redirectUrl: string,
+    redirectUrl: string,
     readonly clientMetadataUrl: string,
-  ) {}
-  get clientMetadata(): OAuthClientMetadata {
+  ) {
+    super(redirectUrl);
+  }
+  override get clientMetadata(): OAuthClientMetadata {
     return documentOf(this.clientMetadataUrl, this.redirectUrl) as OAuthClientMetadata;
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 

@@ -5,60 +5,16 @@
  * the code and calls tools with the token.
  */
 
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'chai';
 import { api } from '../helpers/client.js';
 import { uniqueName } from '../helpers/factories.js';
 import { app } from '../helpers/hooks.js';
 import { consentOverHttp, redirectReceiver } from '../helpers/oauthClient.js';
 import { keyOf, signedUp } from '../helpers/person.js';
-
-/** What an MCP client keeps between runs, in memory. */
-class MemoryProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  constructor(readonly redirectUrl: string) {}
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'SDK Assistant',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+import { MemoryProvider } from '../helpers/sdkProvider.js';
 
 describe('MCP authorization: the MCP SDK client', () => {
   it('connects with OAuth after the person approves, and calls a tool', async function () {
