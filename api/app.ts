@@ -14,6 +14,7 @@ import type { ToolEntry } from './docs/llms.js';
 import { docsRoutes } from './docs/routes.js';
 import { importRoutes } from './imports/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { memberRoutes } from './members/routes.js';
 import { buildOpenApi } from './openapi/document.js';
 import { toOpenApi30 } from './openapi/openapi30.js';
 import { domainRoutes } from './profiles/domain.js';
@@ -39,6 +40,7 @@ export function apiRoutes(s: Services, limiter: Limiter = createLimiter(s)): Any
     ...importRoutes(s),
     ...accountRoutes(s, limiter),
     ...keyRoutes(s),
+    ...memberRoutes(s),
     ...webhookRoutes(s),
   ];
 }

@@ -88,7 +88,8 @@ export function routeHandler(def: AnyRoute): RouterMiddleware<RequestState> {
 /**
  * The role check (core/rules/roles.ts) of a route that a key may call: the least role of its
  * operation, and the page in its path (`:id` under /api/profiles/:id). It runs before the limits,
- * so a refused call uses no quota. A session acts as its account's owner and is not asked.
+ * so a refused call uses no quota. A session acts with its person's role in the account it works
+ * in: the owner's in their own, their member's role in another's (dashboard/members.ts).
  */
 export function authorizeRoute(def: AnyRoute): RouterMiddleware<RequestState> {
   if (def.auth !== 'none' && def.auth !== 'session' && def.operation === undefined) {
@@ -99,7 +100,7 @@ export function authorizeRoute(def: AnyRoute): RouterMiddleware<RequestState> {
   const { role, page, proposable } = operationAccess(operation);
   if (page && !def.path.startsWith('/api/profiles/:id')) throw new Error(`${def.path}: a page operation names :id`);
   return (ctx, next) => {
-    const grant = ctx.state.auth?.grant;
+    const grant = ctx.state.auth?.grant ?? ctx.state.session?.grant;
     if (grant && authorize(grant, role, page ? ctx.params.id : undefined, proposable) === 'propose') {
       ctx.state.proposing = true;
     }
@@ -112,6 +113,13 @@ export function sessionAccountOf(ctx: ApiContext): string {
   const session = ctx.state.session;
   if (!session) throw new Error('route needs auth: session');
   return session.accountId;
+}
+
+/** The session's person: their own account, whichever account the session works in. */
+export function sessionPersonOf(ctx: ApiContext): string {
+  const session = ctx.state.session;
+  if (!session) throw new Error('route needs auth: session');
+  return session.personId;
 }
 
 /** The caller's account on a route with auth 'key-or-session': the key's, or the session's. */

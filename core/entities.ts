@@ -86,6 +86,38 @@ export interface Session {
   lastSeenAt: Date | null;
   /** When its person last proved who they are (core/rules/freshProof.ts). */
   provedAt: Date;
+  /**
+   * The account it works in when its person switched to one they are a member of, with their
+   * role and pages there; null in their own account (or when the membership is gone).
+   */
+  acting: { accountId: string; role: Role; pages: readonly string[] | null; personEmail: string } | null;
+}
+
+/** A person who is a member of another person's account, with a role (core/rules/roles.ts). */
+export interface Member {
+  accountId: string;
+  personId: string;
+  /** The e-mail of the other side: the member's, or in `ofPerson` the account's. */
+  email: string | null;
+  role: Role;
+  /** The pages the member reaches (null: every page of the account). */
+  pages: readonly string[] | null;
+  /** Who added them: the person id of whoever invited them. */
+  addedBy: string;
+  createdAt: Date;
+}
+
+/** An invitation by e-mail to become a member: the SHA-256 of its link's token, never the token. */
+export interface Invitation {
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  pages: readonly string[] | null;
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
 }
 
 /** A claim link's token (its SHA-256), its expiry and when it was used. */

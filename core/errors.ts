@@ -58,6 +58,7 @@ export const ERROR_CODES = {
     409,
     "Another page holds this domain; detach it there first, or, if it is another account's, publish this page's _linkpage TXT record in place of theirs.",
   ],
+  already_member: [409, 'This person is a member of the account already; change their role instead.'],
   claim_used: [409, 'This account has already been claimed.'],
   claim_expired: [409, 'This claim link has expired; ask for a new one.'],
   already_claimed: [409, 'This account already has an e-mail and password.'],

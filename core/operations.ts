@@ -100,6 +100,12 @@ export const OPERATIONS = {
   /** A change kept for an owner or editor to approve (a contributor's PATCH and PUT are this too). */
   proposeChange: { limits: [], role: 'contributor', page: true },
   decideProposal: { limits: [], role: 'editor', page: true },
+  /** The account's API keys (a person's, in the dashboard's session). */
+  manageKeys: { limits: [], role: 'owner' },
+  /** Who else works on the account, and the invitations waiting (core/commands/members.ts). */
+  listMembers: { limits: [], role: 'owner' },
+  inviteMember: { limits: [{ name: 'invitations' }], role: 'owner' },
+  changeMember: { limits: [], role: 'owner' },
   /** Everything one author did since a time, undone across the account's pages. */
   undoChanges: { limits: [], role: 'owner' },
 } as const satisfies Record<string, Operation>;

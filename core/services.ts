@@ -74,6 +74,11 @@ export function resetUrl(config: Config, token: string): string {
   return `${config.baseUrl}/password/reset/${token}`;
 }
 
+/** The link of an invitation to become a member of an account (dashboard/members.ts). */
+export function invitationUrl(config: Config, token: string): string {
+  return `${config.baseUrl}/dashboard/invitations/${token}`;
+}
+
 /** The link of an e-mail confirmation message. */
 export function verifyUrl(config: Config, token: string): string {
   return `${config.baseUrl}/email/verify/${token}`;

@@ -94,7 +94,7 @@ export function accountRoutes(router: Router, d: DashboardContext, withFreshProo
         currentPassword: input.currentPassword ?? '',
         newPassword: input.newPassword,
       });
-      return withFreshProof(ctx, accountId, input, async () => {
+      return withFreshProof(ctx, input, async () => {
         // An account made with a passkey sets its first password here, proved with the passkey.
         await changeAccount(s, accountId, change, {
           limiter,
@@ -168,7 +168,7 @@ export function accountRoutes(router: Router, d: DashboardContext, withFreshProo
               hint: 'Type the word delete to confirm.',
             });
           }
-          await withFreshProof(ctx, accountId, input, async () => {
+          await withFreshProof(ctx, input, async () => {
             await deleteAccount(s, accountId, { password: input.password }, { limiter });
             await endSession(s, ctx);
             back(ctx, '/', 'Your account is deleted, with everything it held.');

@@ -41,14 +41,20 @@ export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
   const { s, limiter, form, show, attempt, back, safeNext } = d;
 
   router.get('/signup', async (ctx) => {
-    if (await readSession(s, ctx)) return back(ctx, '/dashboard');
-    await show(ctx, 'signup', { title: 'Create your account', input: {} });
+    const next = safeNext(ctx.query.next as string | undefined);
+    if (await readSession(s, ctx)) return back(ctx, next);
+    await show(ctx, 'signup', { title: 'Create your account', input: {}, next });
   });
   router.post('/signup', form, async (ctx) => {
     await attempt(
       ctx,
       (error, input) =>
-        show(ctx, 'signup', { title: 'Create your account', error, input: { email: input.email } }, error.status),
+        show(
+          ctx,
+          'signup',
+          { title: 'Create your account', error, input: { email: input.email }, next: safeNext(input.next) },
+          error.status,
+        ),
       async (input) => {
         const credentials = parseOrThrow(Credentials, { email: input.email?.trim(), password: input.password });
         await limiter.enforce('emailTries', { accountId: null, address: ctx.ip });
@@ -56,6 +62,9 @@ export function authRoutes(router: Router, d: DashboardContext): ShowLogin {
           signUp(s, { ...credentials, locale: pickLocale(ctx), userAgent: callerFrom(ctx).userAgent }),
         );
         await rememberDevice(s, ctx, accountId);
+        // An invitation's link, say, which sent the person here to make an account first.
+        const next = safeNext(input.next);
+        if (next !== '/dashboard') return back(ctx, next);
         back(ctx, '/dashboard', 'Welcome! Your account is ready. Add your first page below.');
       },
     );

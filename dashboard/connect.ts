@@ -93,7 +93,7 @@ export function connectRoutes(
         return answer({ error: 'access_denied', error_description: 'The person did not allow the app in.' });
       }
       // Letting an app in gives it the account: a fresh proof first (saying no needs none).
-      await withFreshProof(ctx, accountId, input, async () => {
+      await withFreshProof(ctx, input, async () => {
         const allowed = scopes.filter((name) => input[name] === 'on');
         // Pages ticked: the app is kept to those (none ticked: every page, now and later).
         const own = new Set((await accountPages(accountId)).map((p) => p.id));
@@ -114,10 +114,10 @@ export function connectRoutes(
   router.post(
     '/dashboard/apps/:grantId/disconnect',
     form,
-    personRoute(async (ctx, accountId) => {
+    d.accountRoute(async (ctx, accountId) => {
       await fields(ctx);
       if (!(await disconnectApp(s, accountId, ctx.params.grantId))) throw new AppError('not_found');
       back(ctx, '/dashboard/keys', 'The app is disconnected. Its tokens are refused from now on.');
-    }),
+    }, 'owner'),
   );
 }

@@ -9,13 +9,15 @@ import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Limiter } from '../core/limiter.js';
 import { ownedPage } from '../core/queries/pages.js';
+import { authorize, type Grant, type Role } from '../core/rules/roles.js';
 import { isStorableText, UNSTORABLE_HINT } from '../core/schemas/fields.js';
 import { pageUrl, type Services, servingDomainOf } from '../core/services.js';
 import { formBodies } from '../platform/edge/body.js';
-import { csrfToken, csrfValid, readSession } from '../platform/edge/sessions.js';
+import { csrfToken, csrfValid, readSession, type Session } from '../platform/edge/sessions.js';
 import type { Form } from './forms.js';
 import { type NoticeText, noticeId, noticeText } from './notices.js';
 import { render } from './render.js';
+import { teamOf } from './team.js';
 
 export interface PageSummary {
   id: string;
@@ -37,11 +39,18 @@ export interface DashboardContext {
   /** Shows a view as an HTML page that is never cached. */
   show(ctx: Koa.Context, view: string, data: Record<string, unknown>, status?: number): Promise<void>;
   /**
-   * A screen that needs a person: runs with the logged-in account, or else redirects to the
-   * log-in form, which comes back to this address. (A form's CSRF token is checked where its
-   * fields are read, `fields` and `attempt`.)
+   * A screen of the person themself (their sign-in, passkeys, sessions, their own account): runs
+   * with the logged-in person's own account, whichever account they work in, or else redirects
+   * to the log-in form, which comes back to this address. (A form's CSRF token is checked where
+   * its fields are read, `fields` and `attempt`.)
    */
   personRoute(run: (ctx: Koa.Context, accountId: string) => Promise<void>): Koa.Middleware;
+  /**
+   * A screen of the account the person works in (their own, or one they are a member of), for
+   * those whose role there is at least `role` (core/rules/roles.ts); below it, the dashboard's
+   * 403 naming the role needed.
+   */
+  accountRoute(run: (ctx: Koa.Context, accountId: string, grant: Grant) => Promise<void>, role: Role): Koa.Middleware;
   /** Runs a form's action; an AppError shows the form again with the message. */
   attempt(
     ctx: Koa.Context,
@@ -52,8 +61,16 @@ export interface DashboardContext {
   back(ctx: Koa.Context, to: string, notice?: NoticeText): void;
   /** Where to go after logging in: a dashboard path, or the dashboard. */
   safeNext(next: string | undefined): string;
-  /** A screen of one page (`:id`) of the person's account, as personRoute; another's page is the dashboard's 404. */
-  pageRoute(run: (ctx: Koa.Context, accountId: string, row: Page) => Promise<void>): Koa.Middleware;
+  /**
+   * A screen of one page (`:id`) of the account the person works in, as accountRoute; another
+   * account's page, or one the member is not given, is the dashboard's 404. A contributor is let
+   * through to a screen that needs an editor when `proposable` (their change becomes a proposal).
+   */
+  pageRoute(
+    run: (ctx: Koa.Context, accountId: string, row: Page, grant: Grant) => Promise<void>,
+    role: Role,
+    proposable?: boolean,
+  ): Koa.Middleware;
   /**
    * A page as the screens show it: `name` is what every screen calls it (its display name, else
    * its username); its address is at `domain` when given (a custom domain it serves on), else at
@@ -89,6 +106,7 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
   }
 
   async function show(ctx: Koa.Context, view: string, data: Record<string, unknown>, status = 200) {
+    const session = await readSession(s, ctx);
     ctx.status = status;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
@@ -97,17 +115,36 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
       // Only a known notice id shows, as its fixed text (never text from the address).
       notice: noticeText(ctx.query.notice),
       csrf: await csrfToken(s, ctx),
-      loggedIn: (await readSession(s, ctx)) !== null,
+      loggedIn: session !== null,
+      team: session && (await teamOf(s, session)),
       path: ctx.path,
     });
   }
 
+  async function sessionOrLogin(ctx: Koa.Context): Promise<Session | null> {
+    const session = await readSession(s, ctx);
+    if (session) return session;
+    ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
+    ctx.status = 303;
+    return null;
+  }
+
   function personRoute(run: (ctx: Koa.Context, accountId: string) => Promise<void>): Koa.Middleware {
     return async (ctx) => {
-      const session = await readSession(s, ctx);
-      if (session) return run(ctx, session.accountId);
-      ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
-      ctx.status = 303;
+      const session = await sessionOrLogin(ctx);
+      if (session) await run(ctx, session.personId);
+    };
+  }
+
+  function accountRoute(
+    run: (ctx: Koa.Context, accountId: string, grant: Grant) => Promise<void>,
+    role: Role,
+  ): Koa.Middleware {
+    return async (ctx) => {
+      const session = await sessionOrLogin(ctx);
+      if (!session) return;
+      authorize(session.grant, role);
+      await run(ctx, session.accountId, session.grant);
     };
   }
 
@@ -136,17 +173,25 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
 
   const safeNext = (next: string | undefined) => (next && /^\/dashboard(\/|$|\?)/.test(next) ? next : '/dashboard');
 
-  function pageRoute(run: (ctx: Koa.Context, accountId: string, row: Page) => Promise<void>): Koa.Middleware {
-    return personRoute(async (ctx, accountId) => {
+  function pageRoute(
+    run: (ctx: Koa.Context, accountId: string, row: Page, grant: Grant) => Promise<void>,
+    role: Role,
+    proposable = false,
+  ): Koa.Middleware {
+    return async (ctx) => {
+      const session = await sessionOrLogin(ctx);
+      if (!session) return;
       let row: Page;
       try {
-        row = await ownedPage(s, accountId, ctx.params.id);
+        authorize(session.grant, 'viewer', ctx.params.id);
+        row = await ownedPage(s, session.accountId, ctx.params.id);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         return show(ctx, 'message', { title: 'Not found', message: 'There is no such page on your account.' }, 404);
       }
-      await run(ctx, accountId, row);
-    });
+      authorize(session.grant, role, row.id, proposable);
+      await run(ctx, session.accountId, row, session.grant);
+    };
   }
 
   const summary = (p: Page, domain?: string | null) => ({
@@ -166,6 +211,7 @@ export function dashboardContext(s: Services, limiter: Limiter): DashboardContex
     fields,
     show,
     personRoute,
+    accountRoute,
     attempt,
     back,
     safeNext,

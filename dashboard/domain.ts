@@ -40,7 +40,7 @@ export function domainRoutes(router: Router, d: DashboardContext): void {
 
   router.get(
     '/dashboard/pages/:id/domain',
-    pageRoute((ctx, accountId, row) => showDomain(ctx, accountId, row)),
+    pageRoute((ctx, accountId, row) => showDomain(ctx, accountId, row), 'viewer'),
   );
 
   router.post(
@@ -63,7 +63,7 @@ export function domainRoutes(router: Router, d: DashboardContext): void {
           );
         },
       );
-    }),
+    }, 'owner'),
   );
 
   router.post(
@@ -80,6 +80,6 @@ export function domainRoutes(router: Router, d: DashboardContext): void {
           back(ctx, path(row), 'The domain is detached. The page is on its own address only.');
         },
       );
-    }),
+    }, 'owner'),
   );
 }

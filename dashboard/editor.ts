@@ -8,8 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
-import { mediaUrl } from '../core/commands/images.js';
-import { pendingOnPage } from '../core/commands/proposals.js';
+import { pendingOnPage, proposeChange } from '../core/commands/proposals.js';
 import { deletePage, patchPage } from '../core/commands/updatePage.js';
 import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
@@ -21,7 +20,8 @@ import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { ProfilePatch } from '../core/schemas/page.js';
 import { parseOrThrow } from '../core/validation.js';
 import { callerFrom } from '../platform/edge/caller.js';
-import { iconSymbols, platformName, socialIcon } from '../renderer/icons.js';
+import { readSession } from '../platform/edge/sessions.js';
+import { platformName } from '../renderer/icons.js';
 import type { DashboardContext } from './context.js';
 import { editorExtras, reordered, restored } from './editorBlocks.js';
 import { blockFromForm, blockTitle, type Form, focusFromForm, KIND_WORDS, newBlocksFromForm } from './forms.js';
@@ -54,6 +54,7 @@ export async function showEditor(
       title: `Edit ${summary.name}`,
       pageName: summary.name,
       proposals: await pendingOnPage(s, row.id),
+      proposing: (await readSession(s, ctx))?.grant.role === 'contributor',
       locales: PAGE_LOCALES,
       /** Whether the operator lets the owner keep or leave out "Made with linkpage" (BRANDING=owner). */
       brandingChoice: s.config.branding === 'owner',
@@ -67,28 +68,8 @@ export async function showEditor(
         createdAt: row.createdAt,
         createdBy: row.createdBy,
       },
-      images: {
-        avatar: row.profile.avatar ? mediaUrl(s, row.profile.avatar) : null,
-        background: row.profile.theme.backgroundImage ? mediaUrl(s, row.profile.theme.backgroundImage) : null,
-        cards: Object.fromEntries(
-          row.blocks.flatMap((b) => (b.type === 'link' && b.image ? [[b.id, mediaUrl(s, b.image)]] : [])),
-        ),
-      },
       blockTitle,
       kindWords: KIND_WORDS,
-      // The networks' icons of the social blocks, defined once for the block list.
-      iconKey: socialIcon,
-      icons: iconSymbols(
-        new Set(
-          row.blocks.flatMap((b) =>
-            b.type === 'socialRow'
-              ? b.items.map((i) => socialIcon(i.platform, i.url))
-              : b.type === 'social'
-                ? [socialIcon(b.platform, b.url)]
-                : [],
-          ),
-        ),
-      ),
       timeZone,
       zone: zoneWords(timeZone),
       localInput: (iso: string | null) => localInput(iso, timeZone),
@@ -127,30 +108,46 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
     /** Where in the editor to land after the change: `?…` (what happened) and/or `#…` (the block just added or saved). */
     landOn?: (patch: Record<string, unknown>, ctx: Koa.Context, row: Page) => string,
   ) {
-    return pageRoute(async (ctx, accountId, row) => {
-      await attempt(
-        ctx,
-        (error, input) =>
-          showEditor(d, ctx, accountId, row.id, { error, input, editing: ctx.params.blockId }, error.status),
-        async (input) => {
-          if (row.bannedAt !== null) throw new AppError('banned');
-          // patchPage judges the change (images and blocks of this account) in its transaction.
-          const { timeZone } = await loadAccount(s, accountId);
-          const changed = await change(row, input, ctx, timeZone);
-          const patch = parseOrThrow(ProfilePatch, changed);
-          await fromForm(() =>
-            patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
-          );
-          const anchor = landOn ? landOn(changed, ctx, row) : '';
-          back(ctx, `/dashboard/pages/${row.id}${anchor}`, notice);
-        },
-      );
-    });
+    return pageRoute(
+      async (ctx, accountId, row, grant) => {
+        await attempt(
+          ctx,
+          (error, input) =>
+            showEditor(d, ctx, accountId, row.id, { error, input, editing: ctx.params.blockId }, error.status),
+          async (input) => {
+            if (row.bannedAt !== null) throw new AppError('banned');
+            // patchPage judges the change (images and blocks of this account) in its transaction.
+            const { timeZone } = await loadAccount(s, accountId);
+            const changed = await change(row, input, ctx, timeZone);
+            const patch = parseOrThrow(ProfilePatch, changed);
+            // A contributor's change waits for an owner or editor, as through the API and MCP.
+            if (grant.role === 'contributor') {
+              const proposal = await proposeChange(
+                s,
+                accountId,
+                row.id,
+                { kind: 'patch', input: patch },
+                callerFrom(ctx),
+              );
+              const waiting = `/dashboard/pages/${row.id}/proposals/${proposal.id}`;
+              return back(ctx, waiting, 'Proposed. An owner or editor of the page approves it before it is published.');
+            }
+            await fromForm(() =>
+              patchPage(s, accountId, row.id, patch, { expected: formVersion(input.version), by: callerFrom(ctx) }),
+            );
+            const anchor = landOn ? landOn(changed, ctx, row) : '';
+            back(ctx, `/dashboard/pages/${row.id}${anchor}`, notice);
+          },
+        );
+      },
+      'editor',
+      true,
+    );
   }
 
   router.get(
     '/dashboard/pages/:id',
-    pageRoute((ctx, accountId, row) => showEditor(d, ctx, accountId, row.id, { input: {} })),
+    pageRoute((ctx, accountId, row) => showEditor(d, ctx, accountId, row.id, { input: {} }), 'contributor'),
   );
   liveRoutes(router, d);
 
@@ -295,6 +292,6 @@ export function editorRoutes(router: Router, d: DashboardContext): void {
           back(ctx, '/dashboard', 'The page is deleted.');
         },
       );
-    }),
+    }, 'owner'),
   );
 }

@@ -4,11 +4,13 @@
  * page's history (the version before it), so the undo works with script off too.
  */
 import type Koa from 'koa';
+import { mediaUrl } from '../core/commands/images.js';
 import { getVersion } from '../core/commands/pageHistory.js';
 import type { Page } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { Block } from '../core/model.js';
 import type { Services } from '../core/services.js';
+import { iconSymbols, socialIcon } from '../renderer/icons.js';
 import { blockTitle, type Form } from './forms.js';
 
 const VERSION = /^[1-9][0-9]{0,9}$/;
@@ -57,5 +59,28 @@ export async function editorExtras(s: Services, accountId: string, row: Page, ct
       ? null
       : `Moved “${blockTitle(row.blocks[movedIndex])}” to place ${movedIndex + 1} of ${row.blocks.length}.`;
   const gone = await deletedBlock(s, accountId, row, ctx.query.deleted, ctx.query.from);
-  return { moved, deleted: gone && { id: gone.block.id, from: gone.from, title: blockTitle(gone.block) } };
+  return {
+    moved,
+    deleted: gone && { id: gone.block.id, from: gone.from, title: blockTitle(gone.block) },
+    images: {
+      avatar: row.profile.avatar ? mediaUrl(s, row.profile.avatar) : null,
+      background: row.profile.theme.backgroundImage ? mediaUrl(s, row.profile.theme.backgroundImage) : null,
+      cards: Object.fromEntries(
+        row.blocks.flatMap((b) => (b.type === 'link' && b.image ? [[b.id, mediaUrl(s, b.image)]] : [])),
+      ),
+    },
+    // The networks' icons of the social blocks, defined once for the block list.
+    iconKey: socialIcon,
+    icons: iconSymbols(
+      new Set(
+        row.blocks.flatMap((b) =>
+          b.type === 'socialRow'
+            ? b.items.map((i) => socialIcon(i.platform, i.url))
+            : b.type === 'social'
+              ? [socialIcon(b.platform, b.url)]
+              : [],
+        ),
+      ),
+    ),
+  };
 }

@@ -12,7 +12,7 @@ import { checkProof, type Proof, proofKinds } from '../core/commands/freshProof.
 import { signInOptions } from '../core/commands/passkeys.js';
 import { AppError } from '../core/errors.js';
 import { FRESH_PROOF_MS } from '../core/rules/freshProof.js';
-import { sessionFresh, sessionProved } from '../platform/edge/sessions.js';
+import { readSession, sessionFresh, sessionProved } from '../platform/edge/sessions.js';
 import type { DashboardContext } from './context.js';
 import type { Form } from './forms.js';
 import { challengeAnswer } from './passkeyForms.js';
@@ -20,13 +20,11 @@ import { challengeAnswer } from './passkeyForms.js';
 /** The fields a proof adds to a form; every other field is the action's own and is sent again. */
 const PROOF_FIELDS = new Set(['proofPassword', 'proofCode', 'proofChallengeId', 'proofResponse']);
 
-/** Runs `act` on a fresh session, or after the proof the form carries; else asks for one in place. */
-export type WithFreshProof = (
-  ctx: Koa.Context,
-  accountId: string,
-  input: Form,
-  act: () => Promise<void>,
-) => Promise<void>;
+/**
+ * Runs `act` on a fresh session, or after the proof the form carries; else asks for one in place.
+ * The proof is always the person's own (their password, code or passkey), whichever account they work in.
+ */
+export type WithFreshProof = (ctx: Koa.Context, input: Form, act: () => Promise<void>) => Promise<void>;
 
 /** The proof a form carries, or null when it carries none. */
 function proofFrom(input: Form): Proof | null {
@@ -70,8 +68,11 @@ export function freshProofRoutes(router: Router, d: DashboardContext): WithFresh
     );
   }
 
-  const withFreshProof: WithFreshProof = async (ctx, accountId, input, act) => {
+  const withFreshProof: WithFreshProof = async (ctx, input, act) => {
     if (await sessionFresh(s, ctx)) return act();
+    const session = await readSession(s, ctx);
+    if (!session) throw new AppError('unauthorized');
+    const accountId = session.personId;
     try {
       const proof = proofFrom(input);
       if (!proof) return await ask(ctx, accountId, input);
@@ -100,9 +101,9 @@ export function freshProofRoutes(router: Router, d: DashboardContext): WithFresh
   router.post(
     '/dashboard/prove',
     form,
-    personRoute(async (ctx, accountId) => {
+    personRoute(async (ctx) => {
       const input = await fields(ctx);
-      await withFreshProof(ctx, accountId, input, async () => back(ctx, safeNext(input.next)));
+      await withFreshProof(ctx, input, async () => back(ctx, safeNext(input.next)));
     }),
   );
   return withFreshProof;

@@ -48,7 +48,7 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
 
   router.get(
     '/dashboard/pages/:id/history',
-    pageRoute((ctx, accountId, row) => showHistory(ctx, accountId, row.id)),
+    pageRoute((ctx, accountId, row) => showHistory(ctx, accountId, row.id), 'viewer'),
   );
 
   router.post(
@@ -71,7 +71,7 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
           else back(ctx, `/dashboard/pages/${row.id}/history`, 'Version restored and published.');
         },
       );
-    }),
+    }, 'editor'),
   );
 
   router.post(
@@ -102,6 +102,6 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
           await showHistory(ctx, accountId, row.id, { undone: outcome });
         },
       );
-    }),
+    }, 'owner'),
   );
 }

@@ -71,6 +71,6 @@ export function imagesRoutes(router: Router, d: DashboardContext): void {
         if (!(err instanceof AppError)) throw err;
         await showEditor(d, ctx, accountId, row.id, { error: err, input: {} }, err.status);
       }
-    }),
+    }, 'editor'),
   );
 }

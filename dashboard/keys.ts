@@ -33,7 +33,7 @@ export function keysRoutes(
   provider: OAuthProvider,
   withFreshProof: WithFreshProof,
 ): void {
-  const { s, form, show, personRoute, attempt, back } = d;
+  const { s, form, show, accountRoute, attempt, back } = d;
 
   serveScript(router, '/dashboard/copy.js', COPY_JS);
 
@@ -60,12 +60,12 @@ export function keysRoutes(
 
   router.get(
     '/dashboard/keys',
-    personRoute((ctx, accountId) => showKeys(ctx, accountId)),
+    accountRoute((ctx, accountId) => showKeys(ctx, accountId), 'owner'),
   );
   router.post(
     '/dashboard/keys',
     form,
-    personRoute(async (ctx, accountId) => {
+    accountRoute(async (ctx, accountId) => {
       await attempt(
         ctx,
         (error, input) => showKeys(ctx, accountId, { error, input }, error.status),
@@ -77,7 +77,7 @@ export function keysRoutes(
           if (!ROLE_NAMES.includes(role as Role))
             throw new AppError('invalid_fields', { field: 'role', detail: 'role', hint: 'Choose one of the roles.' });
           const pages = tickedPages(input);
-          await withFreshProof(ctx, accountId, input, async () => {
+          await withFreshProof(ctx, input, async () => {
             const asked = { label, role: role as Role, pages: pages.length > 0 ? pages : undefined };
             const { row, apiKey } = await createKey(s, { ...callerFrom(ctx), accountId }, asked);
             const created = { ...presentKey(row), key: apiKey };
@@ -86,12 +86,12 @@ export function keysRoutes(
           });
         },
       );
-    }),
+    }, 'owner'),
   );
   router.post(
     '/dashboard/keys/:id/revoke',
     form,
-    personRoute(async (ctx, accountId) => {
+    accountRoute(async (ctx, accountId) => {
       await attempt(
         ctx,
         (error) => showKeys(ctx, accountId, { error }, error.status),
@@ -100,6 +100,6 @@ export function keysRoutes(
           back(ctx, '/dashboard/keys', 'The key is revoked. Requests with it are refused from now on.');
         },
       );
-    }),
+    }, 'owner'),
   );
 }

@@ -100,6 +100,6 @@ export function linkTitleRoutes(router: Router, d: DashboardContext): void {
         url.length <= 2048 &&
         (await mayReadTitles(d.limiter, { accountId, address: ctx.ip }, 1));
       ctx.body = { title: readable ? await titleOf(d.s, url) : null };
-    }),
+    }, 'contributor'),
   );
 }

@@ -199,7 +199,7 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
     pageRoute(async (ctx, _accountId, row) => {
       const templateId = TEMPLATE_IDS.find((t) => t === ctx.query.template) ?? row.profile.templateId;
       await answer(ctx, row, { ...row.profile, templateId }, row.blocks, ctx.query.still === '1');
-    }),
+    }, 'viewer'),
   );
 
   // A proposal's page, beside the page as it is (dashboard/proposals.ts).
@@ -217,7 +217,7 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
         return;
       }
       await answer(ctx, row, found.proposal.profile, found.proposal.blocks, false);
-    }),
+    }, 'viewer'),
   );
 
   router.post(
@@ -228,6 +228,6 @@ export function liveRoutes(router: Router, d: DashboardContext): void {
       const { timeZone } = await loadAccount(s, accountId);
       const profile = f.displayName === undefined ? row.profile : draftProfile(row.profile, profileFromForm(f));
       await answer(ctx, row, profile, draftBlocks(row.blocks, f, timeZone), false);
-    }),
+    }, 'contributor'),
   );
 }

@@ -40,6 +40,14 @@ const NOTICES = {
   'domain-active': 'The records are in place: the page is served on your domain now.',
   'domain-waiting': 'The records are not there yet. Add them at your DNS host; we keep looking for them.',
   'domain-detached': 'The domain is detached. The page is on its own address only.',
+  proposed: 'Proposed. An owner or editor of the page approves it before it is published.',
+  'invitation-sent': 'The invitation is on its way. It works once, for 7 days.',
+  'invitation-withdrawn': 'The invitation is withdrawn. Its link no longer works.',
+  'member-changed': 'Saved. It holds from their next click.',
+  'member-removed': 'Removed. They no longer reach the account, and the keys they made on it are revoked.',
+  'left-account': 'You left the account. You are back in your own.',
+  'switched-account': 'Switched.',
+  joined: 'You joined the account. You are working in it now; switch back at the top.',
 } as const;
 
 /** The text of a notice; only these can be shown. */

@@ -8,6 +8,7 @@ import type Koa from 'koa';
 import { loadAccount } from '../core/commands/account.js';
 import { pendingProposals } from '../core/commands/proposals.js';
 import { pageStatesOf } from '../core/queries/publishState.js';
+import { type Grant, roleAllows, withinGrant } from '../core/rules/roles.js';
 import { TEMPLATE_IDS } from '../core/schemas/fields.js';
 import { callerFrom } from '../platform/edge/caller.js';
 import { pagesRepo } from '../platform/store/pages.js';
@@ -22,10 +23,17 @@ const NOTICE = {
 } as const;
 
 export function pagesRoutes(router: Router, d: DashboardContext): void {
-  const { s, limiter, form, show, personRoute, pageRoute, attempt, back, summary, pageSummary } = d;
+  const { s, limiter, form, show, accountRoute, pageRoute, attempt, back, summary, pageSummary } = d;
 
-  async function showPages(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
-    const rows = await pagesRepo(s.db).listByAccount(accountId);
+  async function showPages(
+    ctx: Koa.Context,
+    accountId: string,
+    grant: Grant,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
+    // A member kept to some pages sees those only.
+    const rows = withinGrant(grant, await pagesRepo(s.db).listByAccount(accountId));
     // A page on its custom domain is shown, and its QR code drawn, at that address.
     const { domains } = await pageStatesOf(s, rows);
     const waiting = await pendingProposals(s, accountId);
@@ -39,19 +47,23 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           banned: p.bannedAt !== null,
           blocks: p.blocks.length,
           proposals: waiting.get(p.id) ?? 0,
+          templateId: p.profile.templateId,
           qr: await qrSvg(url),
         };
       }),
     );
     const account = await loadAccount(s, accountId);
     // A quiet reminder until the e-mail is confirmed (password resets need it after 7 days).
-    const unconfirmed = account.email !== null && account.emailVerifiedAt === null ? account.email : null;
+    const owner = grant.role === 'owner';
+    const unconfirmed = owner && account.email !== null && account.emailVerifiedAt === null ? account.email : null;
     await show(
       ctx,
       'pages',
       {
-        title: 'Your pages',
+        title: owner ? 'Your pages' : 'Pages',
         pages,
+        canCreate: owner,
+        canEdit: roleAllows(grant.role, 'contributor'),
         unconfirmed,
         networks: START_NETWORKS,
         templates: TEMPLATE_IDS,
@@ -64,7 +76,7 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
 
   router.get(
     '/dashboard',
-    personRoute((ctx, accountId) => showPages(ctx, accountId)),
+    accountRoute((ctx, accountId, grant) => showPages(ctx, accountId, grant), 'viewer'),
   );
   // The page's QR code as a file, at the address visitors use (its custom domain when it serves on one).
   router.get(
@@ -79,15 +91,15 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
       ctx.set('cache-control', 'private, no-store');
       ctx.type = format === 'svg' ? 'image/svg+xml' : 'image/png';
       ctx.body = format === 'svg' ? await qrSvg(url) : await qrPng(url);
-    }),
+    }, 'viewer'),
   );
   router.post(
     '/dashboard/pages',
     form,
-    personRoute(async (ctx, accountId) => {
+    accountRoute(async (ctx, accountId, grant) => {
       await attempt(
         ctx,
-        (error, input) => showPages(ctx, accountId, { error, input }, error.status),
+        (error, input) => showPages(ctx, accountId, grant, { error, input }, error.status),
         async (input) => {
           const made = await startPage(s, limiter, { ...callerFrom(ctx), accountId }, input);
           const to = `/dashboard/pages/${made.page.id}`;
@@ -96,6 +108,6 @@ export function pagesRoutes(router: Router, d: DashboardContext): void {
           back(ctx, to, made.fromProfile ? NOTICE.profile : 'Your new page is live. Make it yours.');
         },
       );
-    }),
+    }, 'owner'),
   );
 }

@@ -34,7 +34,12 @@ export function passkeySignUpRoutes(router: Router, d: DashboardContext): void {
     await attempt(
       ctx,
       (error, input) =>
-        show(ctx, 'signup', { title: 'Create your account', error, input: { email: input.email } }, error.status),
+        show(
+          ctx,
+          'signup',
+          { title: 'Create your account', error, input: { email: input.email }, next: '/dashboard' },
+          error.status,
+        ),
       async (input) => {
         const response = browserAnswer(input);
         await signUpCounted(d, ctx, () =>

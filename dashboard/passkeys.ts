@@ -59,7 +59,7 @@ export function passkeysRoutes(
         (error, input) => showAccount(ctx, accountId, { error, input: { passkeyName: input.name } }, error.status),
         // A passkey signs in alone: a stolen or stale session adding its own would keep the account.
         (input) =>
-          withFreshProof(ctx, accountId, input, async () => {
+          withFreshProof(ctx, input, async () => {
             const response = browserAnswer(input);
             await addPasskey(s, accountId, { challengeId: input.challengeId, response, name: input.name ?? '' });
             await securityNotice(s, accountId, 'passkeyAdded', callerFrom(ctx));
@@ -71,7 +71,7 @@ export function passkeysRoutes(
   // A passkey may be the account's second step: a stale session removing it would leave the
   // password alone to sign in (and to prove with), so it proves who it is first.
   accountForm(router, d, showAccount, '/dashboard/passkeys/:id/remove', (ctx, accountId, input) =>
-    withFreshProof(ctx, accountId, input, async () => {
+    withFreshProof(ctx, input, async () => {
       await removePasskey(s, accountId, ctx.params.id);
       await securityNotice(s, accountId, 'passkeyRemoved', callerFrom(ctx));
       back(ctx, '/dashboard/account#passkeys', 'Passkey removed. It no longer signs in here.');

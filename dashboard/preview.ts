@@ -34,6 +34,6 @@ export function previewRoutes(router: Router, d: DashboardContext): void {
       ctx.set('Cache-Control', 'no-store');
       ctx.set('X-Robots-Tag', 'noindex');
       ctx.body = await withoutCounting(html);
-    }),
+    }, 'viewer'),
   );
 }

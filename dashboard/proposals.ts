@@ -48,11 +48,11 @@ export function proposalRoutes(router: Router, d: DashboardContext): void {
 
   router.get(
     '/dashboard/pages/:id/proposals',
-    pageRoute((ctx, accountId, row) => showList(ctx, accountId, row)),
+    pageRoute((ctx, accountId, row) => showList(ctx, accountId, row), 'viewer'),
   );
   router.get(
     '/dashboard/pages/:id/proposals/:proposal',
-    pageRoute((ctx, accountId, row) => showOne(ctx, accountId, row)),
+    pageRoute((ctx, accountId, row) => showOne(ctx, accountId, row), 'viewer'),
   );
 
   router.post(
@@ -68,7 +68,7 @@ export function proposalRoutes(router: Router, d: DashboardContext): void {
           back(ctx, `/dashboard/pages/${row.id}/proposals`, 'Approved and published.');
         },
       );
-    }),
+    }, 'editor'),
   );
   router.post(
     '/dashboard/pages/:id/proposals/:proposal/decline',
@@ -90,6 +90,6 @@ export function proposalRoutes(router: Router, d: DashboardContext): void {
           back(ctx, `/dashboard/pages/${row.id}/proposals`, 'Declined. The proposer can read your note.');
         },
       );
-    }),
+    }, 'editor'),
   );
 }

@@ -29,6 +29,7 @@ import { historyRoutes } from './history.js';
 import { imagesRoutes } from './images.js';
 import { keysRoutes } from './keys.js';
 import { linkTitleRoutes } from './linkTitle.js';
+import { membersRoutes } from './members.js';
 import { pagesRoutes } from './pages.js';
 import { passkeySignUpRoutes } from './passkeySignUp.js';
 import { passkeysRoutes } from './passkeys.js';
@@ -61,6 +62,7 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
   proposalRoutes(router, d);
   domainRoutes(router, d);
   keysRoutes(router, d, provider, withFreshProof);
+  membersRoutes(router, d, withFreshProof);
   connectRoutes(router, d, provider, withFreshProof);
   webhooksRoutes(router, d, withFreshProof);
   const showAccount = accountRoutes(router, d, withFreshProof);
@@ -113,7 +115,10 @@ export function dashboardRouter(s: Services, limiter: Limiter, provider: OAuthPr
       const err = caught instanceof AppError ? caught : outageError(caught);
       if (!err) throw caught;
       if (err.fields.retryAfter !== undefined) ctx.set('Retry-After', String(err.fields.retryAfter));
-      await d.show(ctx, 'message', { title: 'Something is not right', message: err.message }, err.status);
+      // A role that does not allow the action says which one does (core/rules/roles.ts).
+      const role = err.code === 'forbidden' && err.fields.detail?.startsWith('needs the ');
+      const message = role ? `Your role here does not allow this: it ${err.fields.detail}.` : err.message;
+      await d.show(ctx, 'message', { title: 'Something is not right', message }, err.status);
     }
   });
   wrapped.use(router.routes(), router.allowedMethods());

@@ -132,7 +132,7 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
         readers: bars(stats.markdownReads.readers.map((r) => ({ name: r.name, count: r.reads }))),
         links,
       });
-    }),
+    }, 'viewer'),
   );
 
   router.get(
@@ -143,6 +143,6 @@ export function statsRoutes(router: Router, d: DashboardContext): void {
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('content-disposition', `attachment; filename="${row.username}-${stats.from}-${stats.to}.csv"`);
       ctx.body = statsCsv(stats);
-    }),
+    }, 'viewer'),
   );
 }

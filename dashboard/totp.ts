@@ -59,7 +59,7 @@ export function totpRoutes(
     // lock the owner out: a stale session proves who it is first, setting up and confirming.
     personRoute(async (ctx, accountId) => {
       const input = await fields(ctx);
-      await withFreshProof(ctx, accountId, input, async () =>
+      await withFreshProof(ctx, input, async () =>
         showSetup(ctx, await startTotp(s, accountId, await label(accountId))),
       );
     }),
@@ -76,7 +76,7 @@ export function totpRoutes(
           await showSetup(ctx, setup, { error }, error.status);
         },
         (input) =>
-          withFreshProof(ctx, accountId, input, async () => {
+          withFreshProof(ctx, input, async () => {
             const codes = await confirmTotp(s, accountId, input.code ?? '');
             await securityNotice(s, accountId, 'twoFactorOn', callerFrom(ctx));
             await showCodes(ctx, codes, 'The authenticator app is on for your account.');

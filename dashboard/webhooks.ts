@@ -48,7 +48,7 @@ function eventsFrom(input: Form): (typeof EVENT_TYPES)[number][] {
 }
 
 export function webhooksRoutes(router: Router, d: DashboardContext, withFreshProof: WithFreshProof): void {
-  const { s, form, show, personRoute, attempt, back } = d;
+  const { s, form, show, accountRoute, attempt, back } = d;
 
   async function showWebhooks(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const now = s.now();
@@ -61,13 +61,13 @@ export function webhooksRoutes(router: Router, d: DashboardContext, withFreshPro
 
   router.get(
     '/dashboard/webhooks',
-    personRoute((ctx, accountId) => showWebhooks(ctx, accountId)),
+    accountRoute((ctx, accountId) => showWebhooks(ctx, accountId), 'owner'),
   );
 
   router.post(
     '/dashboard/webhooks',
     form,
-    personRoute(async (ctx, accountId) => {
+    accountRoute(async (ctx, accountId) => {
       await attempt(
         ctx,
         (error, input) => showWebhooks(ctx, accountId, { error, input }, error.status),
@@ -81,7 +81,7 @@ export function webhooksRoutes(router: Router, d: DashboardContext, withFreshPro
             });
           }
           const events = eventsFrom(input);
-          await withFreshProof(ctx, accountId, input, async () => {
+          await withFreshProof(ctx, input, async () => {
             const { row, secret } = await createWebhook(
               s,
               { ...callerFrom(ctx), accountId },
@@ -92,7 +92,7 @@ export function webhooksRoutes(router: Router, d: DashboardContext, withFreshPro
           });
         },
       );
-    }),
+    }, 'owner'),
   );
 
   /** An action on one endpoint; errors show the list again with the message. */
@@ -103,13 +103,13 @@ export function webhooksRoutes(router: Router, d: DashboardContext, withFreshPro
     router.post(
       `/dashboard/webhooks/:id/${path}`,
       form,
-      personRoute(async (ctx, accountId) => {
+      accountRoute(async (ctx, accountId) => {
         await attempt(
           ctx,
           (error) => showWebhooks(ctx, accountId, { error }, error.status),
           (input) => act(ctx, accountId, ctx.params.id, input),
         );
-      }),
+      }, 'owner'),
     );
   }
 

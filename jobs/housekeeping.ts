@@ -31,6 +31,7 @@ import { forgottenAccountsRepo } from '../platform/store/housekeeping.js';
 import { mediaObjectKeys } from '../platform/store/layout.js';
 import { mailTokensRepo } from '../platform/store/mailTokens.js';
 import { mediaRepo } from '../platform/store/media.js';
+import { invitationsRepo } from '../platform/store/members.js';
 import { oauthRecordsRepo } from '../platform/store/oauthRecords.js';
 import { passkeysRepo } from '../platform/store/passkeys.js';
 import { proposalsRepo } from '../platform/store/proposals.js';
@@ -142,6 +143,8 @@ async function sweepImages(s: Services, now: Date, batchSize: number): Promise<n
   }
   await mediaRepo(s.db).forgetRemoved(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   await mailTokensRepo(s.db).forgetExpired(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
+  // Invitations, as long after they expired or were accepted (core/commands/members.ts).
+  await invitationsRepo(s.db).forgetOld(new Date(now.getTime() - FORGET_REMOVED_AFTER_DAYS * DAY_MS));
   // Expired OAuth codes, tokens, interactions and grants (platform/edge/oauth/): of no use to anyone.
   await oauthRecordsRepo(s.db).forgetExpired(now);
   // WebAuthn challenges never answered, and half-sessions of a log-in whose second step never came.

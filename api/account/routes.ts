@@ -12,7 +12,7 @@ import type { Services } from '../../core/services.js';
 import { endSession, requireFreshProof } from '../../platform/edge/sessions.js';
 import { exampleExport } from '../openapi/accountExamples.js';
 import { exampleAccount } from '../openapi/examples.js';
-import { accountOf, route, sessionAccountOf } from '../route.js';
+import { accountOf, route, sessionPersonOf } from '../route.js';
 
 const keyErrors = ['unauthorized', 'invalid_key', 'key_revoked'] as const;
 
@@ -113,7 +113,8 @@ export function accountRoutes(s: Services, limiter: Limiter) {
         'rate_limited',
       ],
       async handler(ctx, { body }) {
-        const accountId = sessionAccountOf(ctx);
+        // The person's own account, even while the session works in another they are a member of.
+        const accountId = sessionPersonOf(ctx);
         await requireFreshProof(s, ctx);
         await deleteAccount(s, accountId, { password: body.password }, { limiter });
         await endSession(s, ctx);

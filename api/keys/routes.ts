@@ -27,6 +27,7 @@ export function keyRoutes(s: Services) {
       summary: 'List API keys',
       description,
       auth: 'session',
+      operation: 'manageKeys',
       responses: [
         { status: 200, description: 'The live keys, newest first', schema: ApiKeyListOut, example: exampleApiKeys },
       ],
@@ -42,6 +43,7 @@ export function keyRoutes(s: Services) {
       summary: 'Create an API key (shown once)',
       description: `${description} The key's role (owner when left out) says what it may do; a key below owner may be limited to some pages, and answers 404 not_found for the others. A session whose last sign-in (or proof at /dashboard/prove) is over 10 minutes old is refused with 403 proof_required.`,
       auth: 'session',
+      operation: 'manageKeys',
       body: KeyCreate,
       example: { body: { label: 'my agent', role: 'editor' } },
       responses: [
@@ -67,6 +69,7 @@ export function keyRoutes(s: Services) {
       summary: 'Revoke an API key',
       description: `${description} Every later request with the key is 401 key_revoked.`,
       auth: 'session',
+      operation: 'manageKeys',
       responses: [{ status: 204, description: 'Revoked' }],
       errors: [...writeErrors, 'not_found'],
       async handler(ctx) {

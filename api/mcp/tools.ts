@@ -5,6 +5,7 @@
 import { checkUsernameTool, createPageTool, getClaimLinkTool, getMeTool, validatePageTool } from './agentTools.js';
 import { attachDomainTool, detachDomainTool, getDomainTool } from './domainTools.js';
 import { importLinksTool, importProfileTool, uploadImageTool } from './importTools.js';
+import { changeMemberTool, inviteMemberTool, listMembersTool, removeMemberTool } from './memberTools.js';
 import {
   deletePageTool,
   getPageTool,
@@ -43,6 +44,10 @@ export const TOOLS: readonly AnyTool[] = [
   getProposalTool,
   approveProposalTool,
   declineProposalTool,
+  listMembersTool,
+  inviteMemberTool,
+  changeMemberTool,
+  removeMemberTool,
   getStatsTool,
   getDomainTool,
   attachDomainTool,

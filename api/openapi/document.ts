@@ -56,6 +56,10 @@ export function buildOpenApi(routes: readonly AnyRoute[], config: Pick<Config, '
         name: 'Proposals',
         description: 'Changes a contributor proposed, for an owner or editor to approve or decline.',
       },
+      {
+        name: 'Members',
+        description: 'People who work on the account with a role, and invitations by e-mail to become one.',
+      },
       { name: 'Webhooks', description: 'Endpoints that hear about pages as they change, signed as Standard Webhooks.' },
       { name: 'Domains', description: 'A custom domain for a page: attach it, check it, detach it.' },
     ],

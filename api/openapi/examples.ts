@@ -4,8 +4,8 @@
  * test/api/openapiExamples.test.ts checks each example against the schema it illustrates.
  */
 
-const T0 = '2026-11-20T09:30:00.000Z';
-const T1 = '2026-11-26T14:05:12.000Z';
+export const T0 = '2026-11-20T09:30:00.000Z';
+export const T1 = '2026-11-26T14:05:12.000Z';
 const PAGE_ID = '5c1f0a9e3b7d2e4f6a8b0c1d';
 const ACCOUNT_ID = '8e2d4c6b0a1f3e5d7c9b2a40';
 

@@ -23,7 +23,7 @@ export interface IssuedKey {
 /** A key for the account inside the caller's transaction (which has locked the account); the owner's unless granted less. */
 export async function issueApiKey(
   tx: Queryable,
-  k: { accountId: string; label: string; createdBy: string; now: Date; grant?: Grant },
+  k: { accountId: string; label: string; createdBy: string; now: Date; grant?: Grant; madeBy?: string | null },
 ): Promise<IssuedKey> {
   if ((await keysRepo(tx).countLive(k.accountId)) >= MAX_LIVE_KEYS) {
     throw new AppError('limit_reached', {
@@ -41,6 +41,7 @@ export async function issueApiKey(
     now: k.now,
     role: k.grant?.role ?? OWNER.role,
     pages: k.grant?.pages ?? null,
+    madeBy: k.madeBy,
   });
   return { row, apiKey };
 }
@@ -53,14 +54,14 @@ export interface KeyRequest {
 }
 
 /**
- * The grant of a new key: pages only below owner (an owner manages the whole
+ * The grant of a new key or member: pages only below owner (an owner manages the whole
  * account), each a page of the account, named once.
  */
-async function grantOf(tx: Queryable, accountId: string, k: KeyRequest): Promise<Grant> {
+export async function grantOf(tx: Queryable, accountId: string, k: Omit<KeyRequest, 'label'>): Promise<Grant> {
   if (k.pages === undefined) return { role: k.role, pages: null };
   const refuse = (detail: string, hint: string) => new AppError('invalid_fields', { field: 'pages', detail, hint });
   if (k.role === 'owner') {
-    throw refuse('pages', 'An owner key reaches every page; choose another role to limit a key to some.');
+    throw refuse('pages', 'An owner reaches every page; choose another role to keep to some pages.');
   }
   const owned = new Set((await pagesRepo(tx).listByAccount(accountId)).map((p) => p.id));
   const seen = new Set<string>();
@@ -82,7 +83,17 @@ export async function createKey(
   return s.db.transaction(async (tx) => {
     await accountsRepo(tx).lock(caller.accountId);
     const grant = await grantOf(tx, caller.accountId, k);
-    return issueApiKey(tx, { accountId: caller.accountId, label: k.label, createdBy: caller.userAgent, now, grant });
+    // A key a member makes on another person's account is revoked when they leave it.
+    const person = caller.author?.startsWith('person:') ? caller.author.slice('person:'.length) : null;
+    const madeBy = person !== null && person !== caller.accountId ? person : null;
+    return issueApiKey(tx, {
+      accountId: caller.accountId,
+      label: k.label,
+      createdBy: caller.userAgent,
+      now,
+      grant,
+      madeBy,
+    });
   });
 }
 

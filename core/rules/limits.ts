@@ -47,6 +47,8 @@ export const LIMITS = {
   uploadFiles: { windows: [{ max: 120, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importPage: { windows: [{ max: 30, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   importSocial: { windows: [{ max: 10, seconds: DAY }], per: 'account', counts: 'requests', code: 'quota' },
+  /** Invitations sent by e-mail (the API, MCP and the dashboard): each one is a message to someone else. */
+  invitations: { windows: [{ max: 30, seconds: DAY }], per: 'account', counts: 'requests', code: 'rate_limited' },
   /** The dashboard's links added without a label: each linked page read for its title counts. */
   linkTitles: { windows: [{ max: 200, seconds: HOUR }], per: 'account', counts: 'requests', code: 'rate_limited' },
   /**

@@ -53,6 +53,11 @@ const TOOL_NEEDS: Readonly<Record<string, Need>> = {
   detach_domain: 'pages:write',
   // A claim link hands the whole account to whoever opens it: an app never gets one.
   get_claim_link: 'key-only',
+  // Who else works on the account (their e-mails, what they may do) is the owner's and their keys'.
+  list_members: 'key-only',
+  invite_member: 'key-only',
+  change_member: 'key-only',
+  remove_member: 'key-only',
 };
 
 /**

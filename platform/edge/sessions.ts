@@ -10,6 +10,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { AppError } from '../../core/errors.js';
 import { proofIsFresh } from '../../core/rules/freshProof.js';
+import { type Grant, OWNER } from '../../core/rules/roles.js';
 import { newId, sha256 } from '../../core/secrets.js';
 import type { Services } from '../../core/services.js';
 import { countryOf } from '../../core/visitors.js';
@@ -23,7 +24,14 @@ const SESSION_DAYS = 30;
 
 export interface Session {
   id: string;
+  /** The account it works in: its person's own, or one they are a member of (dashboard/members.ts). */
   accountId: string;
+  /** Its person: the account logged in. */
+  personId: string;
+  /** What it may do in `accountId`: the whole of its own account, or its person's role there. */
+  grant: Grant;
+  /** Who, in words, in a page's history: `the dashboard` in its own account, else with its person's e-mail. */
+  via: string;
   csrf: string;
   /** When its person last proved who they are: the log-in, or a proof asked again since. */
   provedAt: Date;
@@ -41,7 +49,15 @@ export function cookieOptions(s: Services, ctx: Koa.Context, maxAge: number | un
 export async function startSession(s: Services, ctx: Koa.Context, accountId: string): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const now = s.now();
-  const session = { id: newId(), accountId, csrf: randomBytes(24).toString('base64url'), provedAt: now };
+  const session: Session = {
+    id: newId(),
+    accountId,
+    personId: accountId,
+    grant: OWNER,
+    via: 'the dashboard',
+    csrf: randomBytes(24).toString('base64url'),
+    provedAt: now,
+  };
   const caller = callerFrom(ctx);
   await sessionsRepo(s.db).insert({
     id: session.id,
@@ -68,7 +84,16 @@ export async function readSession(s: Services, ctx: Koa.Context): Promise<Sessio
     const now = s.now();
     const row = await sessionsRepo(s.db).findLive(sha256(token), now);
     if (row) {
-      session = { id: row.id, accountId: row.accountId, csrf: row.csrf, provedAt: row.provedAt };
+      const acting = row.acting;
+      session = {
+        id: row.id,
+        accountId: acting?.accountId ?? row.accountId,
+        personId: row.accountId,
+        grant: acting ? { role: acting.role, pages: acting.pages } : OWNER,
+        via: acting ? `${acting.personEmail} in the dashboard` : 'the dashboard',
+        csrf: row.csrf,
+        provedAt: row.provedAt,
+      };
       // Last seen is written at most once a minute a session: most requests only read.
       if (row.lastSeenAt === null || now.getTime() - row.lastSeenAt.getTime() > 60_000) {
         await sessionsRepo(s.db).touch(row.id, now);
@@ -92,6 +117,20 @@ export async function sessionFresh(s: Services, ctx: Koa.Context): Promise<boole
  */
 export async function requireFreshProof(s: Services, ctx: Koa.Context): Promise<void> {
   if (ctx.get('authorization')) return;
+  if (!(await sessionFresh(s, ctx))) throw new AppError('proof_required');
+}
+
+/**
+ * Making someone an owner hands them the whole account: only a person in the dashboard who proved
+ * who they are within the last minutes may (a key or an app: forbidden_via_key).
+ */
+export async function requireProofToMakeOwner(s: Services, ctx: Koa.Context, role: string): Promise<void> {
+  if (role !== 'owner') return;
+  if (ctx.get('authorization')) {
+    throw new AppError('forbidden_via_key', {
+      hint: 'Only a person in the dashboard, with a recent sign-in or proof, makes someone an owner.',
+    });
+  }
   if (!(await sessionFresh(s, ctx))) throw new AppError('proof_required');
 }
 

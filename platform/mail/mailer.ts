@@ -13,7 +13,7 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import { compose, type MessageKind } from './messages.js';
+import { compose, type InvitationFacts, type MessageKind } from './messages.js';
 import type { NoticeFacts } from './security.js';
 
 export interface Outgoing {
@@ -27,6 +27,8 @@ export interface Outgoing {
   accountId?: string;
   /** What a security notice tells: when, which device, from where (platform/mail/security.ts). */
   notice?: NoticeFacts;
+  /** What an invitation tells (platform/mail/messages.ts). */
+  invite?: InvitationFacts;
 }
 
 export interface Mailer {
@@ -85,6 +87,7 @@ export function createMailer(config: MailSettings, log: Logger): Mailer {
       baseUrl: config.baseUrl,
       link: m.link,
       notice: m.notice,
+      invite: m.invite,
     });
     const info = await (await transportNow()).sendMail({ from: config.mail.from, to: m.to, ...body });
     if (smtp) {

@@ -11,7 +11,16 @@ export type MessageKind =
   | 'verifyEmail'
   | 'accountDeleted'
   | 'webhookDisabled'
+  | 'invitation'
   | SecurityKind;
+
+/** What an invitation tells: who invites, to whose account, as what. */
+export interface InvitationFacts {
+  inviter: string;
+  account: string;
+  role: string;
+  days: number;
+}
 
 /** The lines of one message: a subject, paragraphs, and the label of its link (if it has one). */
 interface Wording {
@@ -20,7 +29,10 @@ interface Wording {
   action?: string;
 }
 
-type Catalogue = Record<Exclude<MessageKind, SecurityKind>, (v: { service: string; hours: number }) => Wording>;
+type Catalogue = Record<
+  Exclude<MessageKind, SecurityKind>,
+  (v: { service: string; hours: number; invite: InvitationFacts }) => Wording
+>;
 
 const en: Catalogue = {
   passwordReset: ({ service, hours }) => ({
@@ -61,6 +73,14 @@ const en: Catalogue = {
       'See which one and what it answered, and turn it on again once it works, in the dashboard.',
     ],
     action: 'Open your webhooks',
+  }),
+  invitation: ({ service, invite }) => ({
+    subject: `${invite.inviter} invites you to work on their ${service} pages`,
+    lines: [
+      `${invite.inviter} invites you to the ${service} account of ${invite.account}, as ${invite.role}.`,
+      `The link below works once, for ${invite.days} days. You log in, or make an account of your own, and then accept. If you do not know who this is, ignore this message.`,
+    ],
+    action: 'See the invitation',
   }),
 };
 
@@ -104,6 +124,14 @@ const de: Catalogue = {
     ],
     action: 'Webhooks öffnen',
   }),
+  invitation: ({ service, invite }) => ({
+    subject: `${invite.inviter} lädt Sie zu seinen ${service}-Seiten ein`,
+    lines: [
+      `${invite.inviter} lädt Sie in das ${service}-Konto von ${invite.account} ein, als ${invite.role}.`,
+      `Der Link unten gilt einmal und ${invite.days} Tage lang. Sie melden sich an oder legen ein eigenes Konto an und nehmen dann an. Wenn Sie die Person nicht kennen, ignorieren Sie diese Nachricht.`,
+    ],
+    action: 'Einladung ansehen',
+  }),
 };
 
 const uk: Catalogue = {
@@ -146,9 +174,20 @@ const uk: Catalogue = {
     ],
     action: 'Відкрити вебхуки',
   }),
+  invitation: ({ service, invite }) => ({
+    subject: `${invite.inviter} запрошує вас до сторінок ${service}`,
+    lines: [
+      `${invite.inviter} запрошує вас до облікового запису ${service} власника ${invite.account} з роллю ${invite.role}.`,
+      `Посилання нижче діє один раз протягом ${invite.days} днів. Увійдіть або створіть власний обліковий запис і прийміть запрошення. Якщо ви не знаєте, хто це, проігноруйте цей лист.`,
+    ],
+    action: 'Переглянути запрошення',
+  }),
 };
 
 const CATALOGUES: Record<string, Catalogue> = { en, de, uk };
+
+/** What the messages that are not invitations are handed (they do not read it). */
+const NO_INVITE: InvitationFacts = { inviter: '', account: '', role: '', days: 0 };
 
 export interface Composed {
   subject: string;
@@ -163,14 +202,16 @@ const escapeHtml = (s: string) =>
 export function compose(
   kind: MessageKind,
   locale: string,
-  o: { service: string; baseUrl: string; link?: string; notice?: NoticeFacts },
+  o: { service: string; baseUrl: string; link?: string; notice?: NoticeFacts; invite?: InvitationFacts },
 ): Composed {
   const catalogue = CATALOGUES[locale.toLowerCase().split('-')[0]] ?? en;
   let w: Wording;
   if (isSecurityKind(kind)) {
     if (!o.notice) throw new Error(`the ${kind} message needs its facts`);
     w = securityWording(kind, locale, o.service, o.notice);
-  } else w = catalogue[kind]({ service: o.service, hours: 1 });
+  } else if (kind === 'invitation' && !o.invite) {
+    throw new Error('the invitation message needs its facts');
+  } else w = catalogue[kind]({ service: o.service, hours: 1, invite: o.invite ?? NO_INVITE });
   const link = w.action ? o.link : undefined;
   const text = [...w.lines, ...(link ? [`${w.action}: ${link}`] : []), `— ${o.service}, ${o.baseUrl}`].join('\n\n');
   const html = [

@@ -45,11 +45,13 @@ export function keysRepo(db: Queryable) {
       now: Date;
       role: Role;
       pages: readonly string[] | null;
+      /** The member who made it, when not the account's own person. */
+      madeBy?: string | null;
     }): Promise<ApiKey> {
       const [row] = await db.query<ApiKeyRow>(
-        `INSERT INTO api_keys (id, account_id, hash, hint, label, created_at, created_by, role, page_ids)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [k.id, k.accountId, k.hash, k.hint, k.label, k.now, k.createdBy, k.role, k.pages],
+        `INSERT INTO api_keys (id, account_id, hash, hint, label, created_at, created_by, role, page_ids, made_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+        [k.id, k.accountId, k.hash, k.hint, k.label, k.now, k.createdBy, k.role, k.pages, k.madeBy ?? null],
       );
       return toApiKey(row);
     },
@@ -80,6 +82,15 @@ export function keysRepo(db: Queryable) {
         accountId,
       ]);
       return rows.map(toApiKey);
+    },
+
+    /** Revokes the live keys a member made on the account; answers how many. */
+    async revokeMadeBy(accountId: string, personId: string, now: Date): Promise<number> {
+      const rows = await db.query(
+        'UPDATE api_keys SET revoked_at = $3 WHERE account_id = $1 AND made_by = $2 AND revoked_at IS NULL RETURNING id',
+        [accountId, personId, now],
+      );
+      return rows.length;
     },
 
     async revoke(accountId: string, id: string, now: Date): Promise<boolean> {

@@ -1,5 +1,6 @@
 /** Dashboard sessions: looked up by the hash of the cookie's token. */
 import type { Session } from '../../core/entities.js';
+import type { Role } from '../../core/rules/roles.js';
 import type { Queryable } from './db.js';
 
 interface SessionRow {
@@ -14,6 +15,11 @@ interface SessionRow {
   revoked_at: Date | null;
   last_seen_at: Date | null;
   proved_at: Date;
+  acting_account_id?: string | null;
+  /** The session's person's role and pages in the account it acts in (findLive's join). */
+  member_role?: Role | null;
+  member_pages?: string[] | null;
+  person_email?: string | null;
 }
 
 function toSession(row: SessionRow): Session {
@@ -29,6 +35,15 @@ function toSession(row: SessionRow): Session {
     revokedAt: row.revoked_at,
     lastSeenAt: row.last_seen_at,
     provedAt: row.proved_at,
+    acting:
+      row.acting_account_id && row.member_role
+        ? {
+            accountId: row.acting_account_id,
+            role: row.member_role,
+            pages: row.member_pages ?? null,
+            personEmail: row.person_email ?? '',
+          }
+        : null,
   };
 }
 
@@ -51,13 +66,24 @@ export function sessionsRepo(db: Queryable) {
       );
     },
 
-    /** A live session: not revoked, not expired. */
+    /**
+     * A live session: not revoked, not expired; with the role its person holds, now, in the
+     * account it acts in (none when that membership is gone: the session is back in its own).
+     */
     async findLive(tokenHash: string, now: Date): Promise<Session | undefined> {
       const [row] = await db.query<SessionRow>(
-        'SELECT * FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
+        `SELECT s.*, m.role AS member_role, m.page_ids AS member_pages, p.email AS person_email FROM sessions s
+         JOIN accounts p ON p.id = s.account_id
+         LEFT JOIN members m ON m.account_id = s.acting_account_id AND m.person_id = s.account_id
+         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
         [tokenHash, now],
       );
       return row && toSession(row);
+    },
+
+    /** The session works in `accountId` from now on (null: its person's own account). */
+    async act(id: string, accountId: string | null) {
+      await db.query('UPDATE sessions SET acting_account_id = $2 WHERE id = $1', [id, accountId]);
     },
 
     /** Records that the session was used at `now`, if not within the last minute (one write a minute at most). */

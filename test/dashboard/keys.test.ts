@@ -117,7 +117,7 @@ describe('dashboard keys page: /dashboard/keys', () => {
       [`page-${ids[1]}`]: 'on',
     });
     expect(refused.status).to.equal(400);
-    expect(alertText(refused.html)).to.match(/owner key reaches every page/i);
+    expect(alertText(refused.html)).to.match(/an owner reaches every page/i);
     expect(refused.html).to.match(new RegExp(`name="page-${ids[1]}" checked`));
     const keys = await person.api('GET', '/api/keys');
     expect(keys.body.keys).to.have.length(1);

@@ -46,7 +46,7 @@ export async function startMailbox(): Promise<Mailbox> {
             subject: parsed.subject ?? '',
             text,
             html: typeof parsed.html === 'string' ? parsed.html : '',
-            link: /https?:\/\/\S+\/(password\/reset|email\/verify|password\/forgot|dashboard\/webhooks)\S*/.exec(
+            link: /https?:\/\/\S+\/(password\/reset|email\/verify|password\/forgot|dashboard\/webhooks|dashboard\/invitations)\S*/.exec(
               text,
             )?.[0],
             parsed,
