@@ -26,10 +26,11 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
   async function showHistory(ctx: Koa.Context, accountId: string, id: string, extra = {}, status = 200) {
     const history = await listVersions(s, accountId, id);
     const page = await pageSummary(await ownedPage(s, accountId, id));
-    // The keys and apps that changed this page, whose changes can be undone in one go.
+    // The keys, apps and members that changed this page, whose changes can be undone in one go
+    // (the account's own person's are theirs to undo version by version).
     const agents = new Map<string, string>();
     for (const v of history.versions) {
-      if (v.author && !v.author.startsWith('person:') && !agents.has(v.author)) agents.set(v.author, v.changedBy);
+      if (v.author && v.author !== `person:${accountId}` && !agents.has(v.author)) agents.set(v.author, v.changedBy);
     }
     await show(
       ctx,
@@ -85,11 +86,11 @@ export function historyRoutes(router: Router, d: DashboardContext): void {
           const window = UNDO_WINDOWS.find((w) => w.value === input.within);
           if (!window)
             throw new AppError('invalid_fields', { field: 'within', detail: 'within', hint: 'Choose how far back.' });
-          if (!/^(key|app):[A-Za-z0-9_-]{1,64}$/.test(input.author ?? '')) {
+          if (!/^(key|app|person):[A-Za-z0-9_-]{1,64}$/.test(input.author ?? '')) {
             throw new AppError('invalid_fields', {
               field: 'author',
               detail: 'author',
-              hint: 'Choose a key or an app.',
+              hint: 'Choose a key, an app or a member.',
             });
           }
           const since = new Date(s.now().getTime() - window.hours * 3_600_000);

@@ -293,6 +293,28 @@ describe('members of an account', () => {
     expect((await api.get('/api/members', { key })).body.members).to.have.length(1);
   });
 
+  it("an owner undoes what one member did from the history screen, and another member's change stays", async () => {
+    const { key, page, person } = await owner();
+    const other = (await api.post('/api/profiles', { username: uniqueName('kept') }, { key })).body;
+    const lee = await someone();
+    const ray = await someone();
+    await join(key, lee, { role: 'editor' });
+    await join(key, ray, { role: 'editor' });
+    await lee.get(`/dashboard/pages/${page.id}`);
+    await lee.post(`/dashboard/pages/${page.id}/profile`, profileForm(page.version, 'Lee was here'));
+    await ray.get(`/dashboard/pages/${other.id}`);
+    await ray.post(`/dashboard/pages/${other.id}/profile`, profileForm(other.version, 'Ray was here'));
+    const history = await person.get(`/dashboard/pages/${page.id}/history`);
+    const author = new RegExp(`<option value="(person:[0-9a-f]{24})">${lee.email} in the dashboard`).exec(
+      history.html,
+    )?.[1];
+    expect(author, 'the member is offered').to.be.a('string');
+    const undone = await person.post(`/dashboard/pages/${page.id}/undo`, { author: author!, within: '1d' });
+    expect(undone.status, alertText(undone.html)).to.equal(200);
+    expect((await api.get(`/api/profiles/${page.id}`, { key })).body.bio).to.equal('');
+    expect((await api.get(`/api/profiles/${other.id}`, { key })).body.bio).to.equal('Ray was here');
+  });
+
   it('over MCP an owner key lists, invites, changes and removes members; the tools offer no owner role', async () => {
     const { key } = await owner();
     const headers = { 'x-forwarded-for': randomAddress(), authorization: `Bearer ${key}` };

@@ -91,7 +91,7 @@ describe('dashboard history: /dashboard/pages/<id>/history', () => {
     }
     const history = await person.get(`/dashboard/pages/${one.id}/history`);
     expect(history.html)
-      .to.include('Undo what a key or an app did')
+      .to.include('Undo what a key, an app or a member did')
       .and.include('>key &quot;eager agent&quot;</option>');
     const author = /<option value="(key:[^"]+)">key &quot;eager agent&quot;/.exec(history.html)?.[1] ?? '';
     const undone = await person.post(`/dashboard/pages/${one.id}/undo`, { author, within: '1d' });
