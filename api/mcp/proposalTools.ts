@@ -22,6 +22,7 @@ import {
   ProposalOut,
 } from '../../core/schemas/proposals.js';
 import { PageOut } from '../../core/schemas/responses.js';
+import { REVIEW_APP_META } from './apps/reviewApp.js';
 import { PageId } from './pageTools.js';
 import { tool } from './tool.js';
 
@@ -40,7 +41,7 @@ export const proposeChangeTool = tool({
   listedFor: 'contributor',
   async handler(s, c, input) {
     const { id, ...changes } = input;
-    return presentProposal(await proposeChange(s, c.accountId, id, { kind: 'patch', input: changes }, c));
+    return presentProposal(await proposeChange(s, c.accountId, id, { kind: 'patch', input: changes }, c), s.config);
   },
 });
 
@@ -60,12 +61,15 @@ export const listProposalsTool = tool({
 export const getProposalTool = tool({
   name: 'get_proposal',
   title: 'Read a proposal',
-  description: 'One proposal: the change in words and as sent, and every editable field of the page as it would be.',
+  description:
+    'One proposal: the change in words and as sent, every editable field of the page as it would be, and reviewUrl, where a person compares and decides in the dashboard.',
   hints: { readOnly: true, openWorld: false },
   output: ProposalDetailOut,
   auth: 'key',
   input: v.strictObject({ ...PageId.entries, ...ProposalId.entries }),
   operation: 'listProposals',
+  // Hosts that render MCP Apps show the review beside the result, with approve and decline.
+  meta: REVIEW_APP_META,
   handler: (s, c, input) => getProposal(s, c.accountId, input.id, input.proposal),
 });
 
@@ -81,7 +85,7 @@ export const approveProposalTool = tool({
   operation: 'decideProposal',
   async handler(s, c, input) {
     const done = await approveProposal(s, c.accountId, input.id, input.proposal, { rebase: input.rebase }, c);
-    return { proposal: presentProposal(done.proposal), page: await presentWithLinks(s, done.page) };
+    return { proposal: presentProposal(done.proposal, s.config), page: await presentWithLinks(s, done.page) };
   },
 });
 
@@ -95,6 +99,6 @@ export const declineProposalTool = tool({
   input: v.strictObject({ ...PageId.entries, ...ProposalId.entries, ...ProposalDecline.entries }),
   operation: 'decideProposal',
   async handler(s, c, input) {
-    return presentProposal(await declineProposal(s, c.accountId, input.id, input.proposal, input.note, c));
+    return presentProposal(await declineProposal(s, c.accountId, input.id, input.proposal, input.note, c), s.config);
   },
 });

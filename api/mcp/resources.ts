@@ -3,7 +3,8 @@
  * `linkpage://pages/{id}.md`. The id, not the name, so the address holds when the page is
  * renamed, and a scheme of our own, as the twin is read here for unpublished pages too; the
  * public address of the twin is in the resource's description. Without a key the list is empty;
- * a key kept to some pages lists and reads only those.
+ * a key kept to some pages lists and reads only those. With a key the list also names the
+ * proposal review's MCP App (apps/reviewApp.ts), which anyone may read.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +13,7 @@ import { AppError } from '../../core/errors.js';
 import { listMarkdownTwins, type MarkdownTwin, readMarkdownTwin } from '../../core/queries/pageMarkdown.js';
 import { authorize, OWNER, withinGrant } from '../../core/rules/roles.js';
 import type { Services } from '../../core/services.js';
+import { APP_MIME, REVIEW_APP_RESOURCE, REVIEW_APP_URI, reviewAppHtml } from './apps/reviewApp.js';
 import { rpcError } from './rpcError.js';
 
 const TEMPLATE = 'linkpage://pages/{id}.md';
@@ -45,7 +47,10 @@ export function serveResources(server: Server, sdk: ResourceSdk, o: { s: Service
   const { s, caller } = o;
   server.setRequestHandler(sdk.ListResourcesRequestSchema, async () => ({
     resources: caller.accountId
-      ? withinGrant(caller.grant ?? OWNER, await listMarkdownTwins(s, caller.accountId)).map(describe)
+      ? [
+          ...withinGrant(caller.grant ?? OWNER, await listMarkdownTwins(s, caller.accountId)).map(describe),
+          REVIEW_APP_RESOURCE,
+        ]
       : [],
   }));
   server.setRequestHandler(sdk.ListResourceTemplatesRequestSchema, async () => ({
@@ -61,6 +66,10 @@ export function serveResources(server: Server, sdk: ResourceSdk, o: { s: Service
   }));
   server.setRequestHandler(sdk.ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    // The proposal review's view (apps/reviewApp.ts): the same HTML for everyone, no data in it.
+    if (uri === REVIEW_APP_URI) {
+      return { contents: [{ uri, mimeType: APP_MIME, text: reviewAppHtml(), _meta: { ui: { prefersBorder: true } } }] };
+    }
     const id = URI.exec(uri)?.[1];
     const notFound = (why: string) => rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${why}`, { uri });
     if (!id) throw notFound(`resources here are ${TEMPLATE}`);

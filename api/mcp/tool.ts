@@ -56,6 +56,8 @@ export interface ToolDef<S extends v.GenericSchema, A extends 'key' | 'optional-
    * caller who may change pages is shown update_page alone (every caller may still call it).
    */
   listedFor?: Role;
+  /** What tools/list adds as the tool's `_meta`: the MCP App a host may show with its result (apps/). */
+  meta?: Record<string, unknown>;
   handler(
     s: Services,
     caller: A extends 'key' ? Caller & { accountId: string } : Caller,
@@ -132,6 +134,7 @@ export function toolList(tools: readonly AnyTool[]) {
     // The answer's fields with their types (outline.ts).
     outputSchema: outline(jsonSchemaOf(t.output), OUTPUT_DEPTH),
     annotations: { title: t.title, ...annotationsOf(t.hints) },
+    ...(t.meta && { _meta: t.meta }),
   }));
 }
 

@@ -15,6 +15,7 @@ export const exampleProposal = {
   decidedAt: null,
   decidedBy: null,
   version: null,
+  reviewUrl: `https://linkpage.example/dashboard/pages/${examplePage.id}/proposals/5c7e9a1b3d5f7a9c0e2d4f6b`,
 };
 
 export const exampleProposalDetail = {

@@ -84,7 +84,7 @@ export function proposalRoutes(s: Services) {
           callerFrom(ctx),
         );
         ctx.status = 201;
-        ctx.body = presentProposal(row);
+        ctx.body = presentProposal(row, s.config);
       },
     }),
     route({
@@ -136,7 +136,7 @@ export function proposalRoutes(s: Services) {
           callerFrom(ctx),
         );
         ctx.set('ETag', etagOf(done.page.version));
-        ctx.body = { proposal: presentProposal(done.proposal), page: await presentWithLinks(s, done.page) };
+        ctx.body = { proposal: presentProposal(done.proposal, s.config), page: await presentWithLinks(s, done.page) };
       },
     }),
     route({
@@ -166,7 +166,7 @@ export function proposalRoutes(s: Services) {
           body.note,
           callerFrom(ctx),
         );
-        ctx.body = presentProposal(p);
+        ctx.body = presentProposal(p, s.config);
       },
     }),
   ];

@@ -60,7 +60,10 @@ export function profileRoutes(s: Services) {
   /** A contributor's change: kept as a proposal, the page as it was. */
   const propose = async (ctx: ApiContext, change: ProposedChange) => {
     ctx.status = 202;
-    ctx.body = presentProposal(await proposeChange(s, accountOf(ctx), ctx.params.id, change, callerFrom(ctx)));
+    ctx.body = presentProposal(
+      await proposeChange(s, accountOf(ctx), ctx.params.id, change, callerFrom(ctx)),
+      s.config,
+    );
   };
   return [
     route({

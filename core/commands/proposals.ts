@@ -38,7 +38,8 @@ export type ProposedChange =
   | { kind: 'patch'; input: ProfilePatchInput }
   | { kind: 'replace'; input: ProfileReplaceInput };
 
-export function presentProposal(p: Proposal) {
+/** A proposal as the API shows it, with where a person reviews it in the dashboard (`base`: BASE_URL). */
+export function presentProposal(p: Proposal, base: { baseUrl: string }) {
   return {
     id: p.id,
     pageId: p.pageId,
@@ -53,6 +54,7 @@ export function presentProposal(p: Proposal) {
     decidedAt: p.decidedAt?.toISOString() ?? null,
     decidedBy: p.decidedBy,
     version: p.version,
+    reviewUrl: `${base.baseUrl}/dashboard/pages/${p.pageId}/proposals/${p.id}`,
   };
 }
 
@@ -127,13 +129,13 @@ export function pendingOnPage(s: Services, pageId: string): Promise<number> {
 /** The page's proposals: those waiting first, then the latest decided. */
 export async function listProposals(s: Services, accountId: string, pageId: string) {
   const page = await ownedPage(s, accountId, pageId);
-  return { proposals: (await proposalsRepo(s.db).list(page.id, LISTED)).map(presentProposal) };
+  return { proposals: (await proposalsRepo(s.db).list(page.id, LISTED)).map((p) => presentProposal(p, s.config)) };
 }
 
 /** A proposal with the change as sent and the page as it would be (core/schemas/proposals.ts ProposalDetailOut). */
-export function presentProposalDetail(p: Proposal) {
+export function presentProposalDetail(p: Proposal, base: { baseUrl: string }) {
   return {
-    ...presentProposal(p),
+    ...presentProposal(p, base),
     kind: p.kind,
     change: p.input,
     page: { isPublished: p.isPublished, ...presentContent(p.profile, p.blocks) },
@@ -142,7 +144,7 @@ export function presentProposalDetail(p: Proposal) {
 
 /** One proposal with the change as sent and the page as it would be. */
 export async function getProposal(s: Services, accountId: string, pageId: string, id: string) {
-  return presentProposalDetail((await findProposal(s, accountId, pageId, id)).proposal);
+  return presentProposalDetail((await findProposal(s, accountId, pageId, id)).proposal, s.config);
 }
 
 /** The versions made after the proposal's, in words: why an approval is a conflict. */

@@ -119,6 +119,6 @@ export async function exportAccount(s: Services, accountId: string) {
       usedAt: iso(l.usedAt),
     })),
     parkedNames: parked.map((n) => ({ username: n.username, parkedAt: n.parkedAt.toISOString() })),
-    proposals: proposals.map(presentProposalDetail),
+    proposals: proposals.map((p) => presentProposalDetail(p, s.config)),
   };
 }

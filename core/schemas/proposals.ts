@@ -37,6 +37,8 @@ export const ProposalOut = v.object({
   decidedBy: v.nullable(v.string()),
   /** The page's version the approval made. */
   version: v.nullable(v.number()),
+  /** Where a person reviews it in the dashboard: the change, the page now and as proposed side by side. */
+  reviewUrl: v.string(),
 });
 
 /** One proposal with the change as sent and the page as it would be. */

@@ -304,8 +304,10 @@ describe('MCP resources: the Markdown twins of the caller’s pages', () => {
     const other = payload(await anonymous.callTool({ name: 'create_page', arguments: { username: uniqueName() } }));
     const owner = await connect(created.apiKey);
     const uri = `linkpage://pages/${created.page.id}.md`;
-    const { resources } = await owner.listResources();
-    expect(resources).to.have.length(1);
+    const listed = (await owner.listResources()).resources;
+    // The pages' twins, and the proposal review's MCP App (test/browser/proposalApp.test.ts).
+    expect(listed.map((r) => r.uri)).to.deep.equal([uri, 'ui://linkpage/proposal-review.html']);
+    const resources = listed.filter((r) => r.mimeType === 'text/markdown');
     expect(resources[0]).to.include({ uri, name: `${username}.md`, mimeType: 'text/markdown' });
     expect(resources[0].description).to.include(created.page.markdownUrl);
     const { contents } = await owner.readResource({ uri });
