@@ -55,7 +55,7 @@ export async function inviteMember(
     await accountsRepo(tx).lock(caller.accountId);
     const held = await accountsRepo(tx).find(caller.accountId);
     if (!held) throw new AppError('not_found');
-    if (held.email === email) {
+    if (held.email?.toLowerCase() === email) {
       throw new AppError('invalid_fields', {
         field: 'email',
         detail: 'email',
@@ -64,7 +64,7 @@ export async function inviteMember(
     }
     const grant = await grantOf(tx, caller.accountId, input);
     const members = await membersRepo(tx).list(caller.accountId);
-    if (members.some((m) => m.email === email)) {
+    if (members.some((m) => m.email?.toLowerCase() === email)) {
       throw new AppError('already_member', { field: 'email', detail: 'email' });
     }
     await invitationsRepo(tx).withdrawTo(caller.accountId, email);
