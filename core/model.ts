@@ -12,6 +12,7 @@ export type Profile = Omit<v.InferOutput<typeof ProfileReplace>, 'isPublished' |
 export type Block = v.InferOutput<typeof StoredBlock>;
 export type EmbedBlock = Extract<Block, { type: 'embed' }>;
 export type MessengerBlock = Extract<Block, { type: 'messenger' }>;
+export type ContactBlock = Extract<Block, { type: 'contact' }>;
 
 export function defaultProfile(username: string, locale: string): Profile {
   return {

@@ -46,6 +46,13 @@ const WORDS: Record<string, string> = {
   file: 'File',
   kind: 'Kind of image',
   items: 'Icons',
+  name: 'Name',
+  organisation: 'Organisation',
+  phones: 'Phone numbers',
+  emails: 'E-mails',
+  website: 'Website',
+  address: 'Address',
+  type: 'Kind of block',
 };
 
 const FOCUS: Record<string, string> = {

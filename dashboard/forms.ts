@@ -79,6 +79,25 @@ export function blockFromForm(f: Form, timeZone = 'UTC'): Record<string, unknown
       return { type: 'embed', provider: f.provider, url: f.url ?? '', title: opt(f.title), ...schedule };
     case 'messenger':
       return { type: 'messenger', platform: f.messenger, handle: f.handle ?? '', label: opt(f.label), ...schedule };
+    case 'contact': {
+      // One phone number or e-mail a line; empty lines are dropped.
+      const lines = (x: string | undefined) =>
+        (x ?? '')
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean);
+      return {
+        type: 'contact',
+        name: f.name ?? '',
+        organisation: opt(f.organisation),
+        title: opt(f.title),
+        phones: lines(f.phones),
+        emails: lines(f.emails),
+        website: opt(f.website) ? pastedUrl(f.website!) : null,
+        address: opt(f.address),
+        ...schedule,
+      };
+    }
     case 'text':
       return {
         type: 'text',
@@ -124,6 +143,8 @@ export function blockTitle(b: Block): string {
       return b.label || `${b.platform}: ${b.handle}`;
     case 'text':
       return b.content.length > 60 ? `${b.content.slice(0, 57)}…` : b.content;
+    case 'contact':
+      return b.name;
   }
 }
 
@@ -141,6 +162,7 @@ export const KIND_WORDS: Record<Block['type'], string> = {
   socialRow: 'Row of social icons',
   embed: 'Video or music',
   messenger: 'Messenger contact',
+  contact: 'Contact card',
 };
 
 /** The field of a page's checkbox in a form that picks pages (a key's, an app's). */

@@ -64,3 +64,8 @@ export const MESSENGER_NAMES: Record<MessengerBlock['platform'], string> = {
   whatsapp: 'WhatsApp',
   viber: 'Viber',
 };
+
+/** A phone number as a `tel:` URI (RFC 3966): its digits, and the + of an international number. */
+export function telUri(phone: string): string {
+  return `tel:${phone.replace(/[^0-9+]/g, '').replace(/(?!^)\+/g, '')}`;
+}

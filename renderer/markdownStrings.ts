@@ -15,6 +15,12 @@ export interface MarkdownStrings {
   twin: string;
   /** The llms.txt line that points at the HTML page. */
   html: string;
+  /** The fields of a contact card, and its vCard's link. */
+  phone: string;
+  email: string;
+  website: string;
+  address: string;
+  vcard: string;
 }
 
 const STRINGS: Record<string, MarkdownStrings> = {
@@ -26,6 +32,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'featured',
     twin: 'the page as Markdown, the best version to read',
     html: 'the page as people see it',
+
+    phone: 'Phone',
+    email: 'E-mail',
+    website: 'Website',
+    address: 'Address',
+    vcard: 'Save contact (vCard)',
   },
   es: {
     page: 'Página',
@@ -35,6 +47,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'destacado',
     twin: 'la página en Markdown, la mejor versión para leer',
     html: 'la página tal como la ven las personas',
+
+    phone: 'Teléfono',
+    email: 'Correo',
+    website: 'Sitio web',
+    address: 'Dirección',
+    vcard: 'Guardar contacto (vCard)',
   },
   pt: {
     page: 'Página',
@@ -44,6 +62,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'destaque',
     twin: 'a página em Markdown, a melhor versão para ler',
     html: 'a página como as pessoas a veem',
+
+    phone: 'Telefone',
+    email: 'E-mail',
+    website: 'Site',
+    address: 'Endereço',
+    vcard: 'Salvar contato (vCard)',
   },
   fr: {
     page: 'Page',
@@ -53,6 +77,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'à la une',
     twin: 'la page en Markdown, la meilleure version à lire',
     html: 'la page telle que les gens la voient',
+
+    phone: 'Téléphone',
+    email: 'E-mail',
+    website: 'Site web',
+    address: 'Adresse',
+    vcard: 'Enregistrer le contact (vCard)',
   },
   de: {
     page: 'Seite',
@@ -62,6 +92,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'hervorgehoben',
     twin: 'die Seite als Markdown, die beste Fassung zum Lesen',
     html: 'die Seite, wie Menschen sie sehen',
+
+    phone: 'Telefon',
+    email: 'E-Mail',
+    website: 'Website',
+    address: 'Adresse',
+    vcard: 'Kontakt speichern (vCard)',
   },
   uk: {
     page: 'Сторінка',
@@ -71,6 +107,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'головне',
     twin: 'сторінка в Markdown, найкраща версія для читання',
     html: 'сторінка такою, як її бачать люди',
+
+    phone: 'Телефон',
+    email: 'Ел. пошта',
+    website: 'Сайт',
+    address: 'Адреса',
+    vcard: 'Зберегти контакт (vCard)',
   },
   ar: {
     page: 'الصفحة',
@@ -80,6 +122,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'مميز',
     twin: 'الصفحة بصيغة Markdown، أفضل نسخة للقراءة',
     html: 'الصفحة كما يراها الناس',
+
+    phone: 'الهاتف',
+    email: 'البريد الإلكتروني',
+    website: 'الموقع',
+    address: 'العنوان',
+    vcard: 'حفظ جهة الاتصال (vCard)',
   },
   he: {
     page: 'דף',
@@ -89,6 +137,12 @@ const STRINGS: Record<string, MarkdownStrings> = {
     featured: 'מומלץ',
     twin: 'הדף בפורמט Markdown, הגרסה הטובה ביותר לקריאה',
     html: 'הדף כפי שאנשים רואים אותו',
+
+    phone: 'טלפון',
+    email: 'דוא״ל',
+    website: 'אתר',
+    address: 'כתובת',
+    vcard: 'שמירת איש הקשר (vCard)',
   },
 };
 

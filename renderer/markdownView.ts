@@ -9,7 +9,8 @@
  */
 import { mdBlock, mdHeading, mdInline, mdUrl } from './markdown.js';
 import { markdownStrings } from './markdownStrings.js';
-import type { buildView, ViewBlock } from './view.js';
+import type { buildView } from './view.js';
+import type { ViewBlock } from './viewBlock.js';
 
 type View = ReturnType<typeof buildView>;
 
@@ -29,7 +30,7 @@ export function markdownSections(blocks: ViewBlock[]): MarkdownSections {
     if (b.kind === 'social') out.social.push({ label: b.label, href: b.href, counter: b.counter });
     else if (b.kind === 'socialRow')
       for (const i of b.items) out.social.push({ label: i.label, href: i.href, counter: null });
-    else if (b.kind === 'messenger') out.contact.push(b);
+    else if (b.kind === 'messenger' || b.kind === 'contact') out.contact.push(b);
     else {
       out.links.push(b);
       if (b.kind === 'link' || b.kind === 'embed') out.hasLinks = true;

@@ -101,6 +101,17 @@ export function sampleBlocks(): Block[] {
       variant: 'paragraph',
     },
     link('hidden', 12, 'Draft link', { visible: false }),
+    {
+      ...base('card', 13),
+      type: 'contact',
+      name: 'Ada Example',
+      organisation: 'Example Studio',
+      title: 'Illustrator',
+      phones: ['+380 50 123 4567'],
+      emails: ['ada@example.org'],
+      website: 'https://ada.example.org/',
+      address: 'Khreshchatyk 1, Kyiv',
+    },
   ];
 }
 

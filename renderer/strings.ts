@@ -30,6 +30,8 @@ export interface PageStrings {
    */
   iosApp: string;
   androidApp: string;
+  /** The contact card's button, which downloads its vCard. */
+  saveContact: string;
 }
 
 const en: PageStrings = {
@@ -46,6 +48,7 @@ const en: PageStrings = {
   adultEnter: 'I am 18 or older, show the page',
   iosApp: 'iOS app',
   androidApp: 'Android app',
+  saveContact: 'Save contact',
 };
 
 const TABLES: Record<string, PageStrings> = {
@@ -64,6 +67,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'Tengo 18 años o más, ver la página',
     iosApp: 'App de iOS',
     androidApp: 'App de Android',
+    saveContact: 'Guardar contacto',
   },
   pt: {
     portraitOf: 'Retrato de {}',
@@ -79,6 +83,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'Tenho 18 anos ou mais, ver a página',
     iosApp: 'App para iOS',
     androidApp: 'App para Android',
+    saveContact: 'Salvar contato',
   },
   fr: {
     portraitOf: 'Portrait de {}',
@@ -94,6 +99,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'J’ai 18 ans ou plus, voir la page',
     iosApp: 'App iOS',
     androidApp: 'App Android',
+    saveContact: 'Enregistrer le contact',
   },
   de: {
     portraitOf: 'Porträt von {}',
@@ -109,6 +115,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'Ich bin 18 oder älter, Seite zeigen',
     iosApp: 'iOS-App',
     androidApp: 'Android-App',
+    saveContact: 'Kontakt speichern',
   },
   uk: {
     portraitOf: 'Портрет: {}',
@@ -124,6 +131,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'Мені є 18, показати сторінку',
     iosApp: 'Застосунок iOS',
     androidApp: 'Застосунок Android',
+    saveContact: 'Зберегти контакт',
   },
   ar: {
     portraitOf: 'صورة {}',
@@ -139,6 +147,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'عمري 18 عامًا أو أكثر، اعرض الصفحة',
     iosApp: 'تطبيق iOS',
     androidApp: 'تطبيق Android',
+    saveContact: 'حفظ جهة الاتصال',
   },
   he: {
     portraitOf: 'דיוקן של {}',
@@ -154,6 +163,7 @@ const TABLES: Record<string, PageStrings> = {
     adultEnter: 'אני בן/בת 18 ומעלה, הצגת הדף',
     iosApp: 'אפליקציית iOS',
     androidApp: 'אפליקציית Android',
+    saveContact: 'שמירת איש הקשר',
   },
 };
 

@@ -3,16 +3,18 @@
  * templates only place it. Hidden and out-of-window blocks are left out here.
  */
 import { type Block, isShown, type Profile } from '../core/model.js';
+import { CONTACT_FILE } from '../platform/store/layout.js';
 import { readableOn } from './contrast.js';
 import { escapeHtml } from './escape.js';
 import { markWide } from './grid.js';
 import { iconSymbols, isMailto, socialIcon, socialLabel } from './icons.js';
-import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl } from './links.js';
+import { EMBED_NAMES, embedPlayerUrl, MESSENGER_NAMES, messengerUrl, telUri } from './links.js';
 import { nameSize } from './nameSize.js';
 import { posterDoc, posterPage } from './poster.js';
 import { imageSlots, responsive } from './srcset.js';
 import { directionOf, fill, type PageStrings, stringsFor } from './strings.js';
 import { withUtm } from './utm.js';
+import { type AppLink, NONE, type ViewBlock, viewBlock } from './viewBlock.js';
 
 /** The service's name, as the footer says it. */
 const SERVICE = 'linkpage';
@@ -39,92 +41,8 @@ export interface RenderInput {
   branding?: boolean;
 }
 
-type AppLink = { label: string; href: string };
-type RowItem = { label: string; href: string; icon: string };
-
-/**
- * One block as templates show it. Every kind has every field (unused ones empty), so all
- * view blocks share one object shape and the compiled templates read them at full speed.
- */
-export interface ViewBlock {
-  kind: 'link' | 'social' | 'socialRow' | 'embed' | 'messenger' | 'heading' | 'paragraph';
-  id: string;
-  /** link, social, messenger: the visible label. */
-  label: string;
-  /** link: the line under the label. */
-  note: string;
-  /** heading, paragraph: the text. */
-  text: string;
-  href: string;
-  /** The tap ping URL, already HTML-safe: an escaped base and a percent-encoded id. */
-  ping: string;
-  image: string | null;
-  /** link: the image's stored sizes (srcset.ts; empty for images stored before sizes), and whether it may load lazily. */
-  srcset: string;
-  sizes: string;
-  lazy: boolean;
-  imagePos: string;
-  badge: string | null;
-  featured: boolean;
-  adult: boolean;
-  pulse: boolean;
-  apps: AppLink[];
-  /** social, messenger: the icon key. */
-  icon: string;
-  counter: string | null;
-  items: RowItem[];
-  /** embed: the player's title, the provider's name, the player URL and its frame shape. */
-  title: string;
-  provider: string;
-  player: string | null;
-  shape: 'video' | 'tall' | 'audio';
-  /** embed: the frame's `srcdoc` (a poster linking to the player), already attribute-safe. */
-  poster: string;
-  /** embed: the words of the link under the player ("Open on YouTube"). */
-  source: string;
-  /** messenger: the service's name. */
-  service: string;
-  /** In a two-column grid: whether the block takes the whole row (see `markWide`). */
-  wide: boolean;
-}
-
-const NONE: never[] = [];
-
 /** Card images in the first blocks load at once (above the fold on a phone); later ones lazily. */
 const EAGER_BLOCKS = 4;
-
-function viewBlock(kind: ViewBlock['kind'], id: string, ping: string): ViewBlock {
-  return {
-    kind,
-    id,
-    label: '',
-    note: '',
-    text: '',
-    href: '',
-    ping,
-    image: null,
-    srcset: '',
-    sizes: '',
-    lazy: false,
-    imagePos: '50% 50%',
-    badge: null,
-    featured: false,
-    adult: false,
-    pulse: false,
-    apps: NONE,
-    icon: '',
-    counter: null,
-    items: NONE,
-    title: '',
-    provider: '',
-    player: null,
-    shape: 'audio',
-    poster: '',
-    source: '',
-    service: '',
-    wide: false,
-  };
-}
 
 function focus(f: { x: number; y: number } | null): string {
   return f ? `${f.x}% ${f.y}%` : '50% 50%';
@@ -231,6 +149,22 @@ export function buildView(input: RenderInput) {
         break;
       case 'text':
         v.text = b.content;
+        break;
+      case 'contact':
+        // The card saves as the page's vCard (contact.vcf, written with the page).
+        v.label = b.name;
+        v.note = [b.title, b.organisation].filter(Boolean).join(' · ');
+        v.href = `${input.urls.page}${CONTACT_FILE}`;
+        v.source = t.saveContact;
+        // The name the file is saved under.
+        v.title = `${username}.vcf`;
+        v.card = {
+          phones: b.phones.map((text) => ({ text, href: telUri(text) })),
+          emails: b.emails,
+          website: b.website ? outbound(b.website, utm, username) : null,
+          host: b.website ? new URL(b.website).host : '',
+          address: b.address,
+        };
         break;
     }
     blocks.push(v);

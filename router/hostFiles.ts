@@ -7,7 +7,7 @@
  * neutral one, never a 404.
  */
 import { createHash } from 'node:crypto';
-import { ogImageKey, pageKeys } from '../platform/store/layout.js';
+import { CONTACT_FILE, ogImageKey, pageKeys } from '../platform/store/layout.js';
 import type { StoredObject } from '../platform/store/objects.js';
 import { FONT_PATH, fontAnswer } from './fontFiles.js';
 
@@ -120,6 +120,8 @@ export function hostFile(
       return { key: keys.touchIcon, fallback: neutralIcon };
     case '/llms.txt':
       return { key: keys.llms, fallback: null };
+    case `/${CONTACT_FILE}`:
+      return { key: keys.contact, fallback: null };
     default:
       if (path.startsWith(FONT_PATH)) return { key: null, fallback: fontAnswer(path) };
       // The link-preview picture, named by the hash of what it shows.

@@ -74,6 +74,7 @@ export function blockListProblems(
   const problems: AppError[] = [];
   const ids = new Set<string>();
   const paths = new Set<string>();
+  let contacts = 0;
   blocks.forEach((raw, i) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
     const b = raw as Record<string, unknown>;
@@ -98,6 +99,10 @@ export function blockListProblems(
         const problem = imageProblem(b.image, `${at}.image`, accountId);
         if (problem) problems.push(problem);
       }
+    }
+    // One contact card a page: its vCard is the page's one contact.vcf.
+    if (b.type === 'contact' && ++contacts > 1) {
+      problems.push(invalid(`${at}.type`, 'A page holds one contact card; put every phone and e-mail in that one.'));
     }
     const provider = b.provider;
     if (

@@ -50,6 +50,8 @@ function nameOf(b: Block): string {
       return b.title ? quoted(b.title) : `the ${b.provider} player`;
     case 'messenger':
       return b.label ? quoted(b.label) : `the ${b.platform} button`;
+    case 'contact':
+      return `the contact card of ${quoted(b.name)}`;
   }
 }
 

@@ -1,14 +1,14 @@
 /**
- * The six block types (BLOCK_TYPES). A stored block (in a page or a profile update) carries id,
+ * The seven block types (BLOCK_TYPES). A stored block (in a page or a profile update) carries id,
  * order and visible; an agent block (in the create-page request) may leave them out.
  */
 import * as v from 'valibot';
-import { DateTime, Focus, isAppLink, LinkUrl, SocialUrl, StorageKey, str, text } from './fields.js';
+import { DateTime, Email, Focus, isAppLink, LinkUrl, SocialUrl, StorageKey, str, text } from './fields.js';
 
 export const MAX_BLOCKS = 80;
 export const EMBED_PROVIDERS = ['youtube', 'spotify', 'soundcloud', 'applemusic', 'tiktok'] as const;
 export const MESSENGERS = ['telegram', 'whatsapp', 'viber'] as const;
-const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text'] as const;
+const BLOCK_TYPES = ['link', 'social', 'socialRow', 'embed', 'messenger', 'text', 'contact'] as const;
 /** Items a social row holds at most. */
 export const SOCIAL_ROW_MAX = 20;
 
@@ -99,6 +99,37 @@ const textBlock = {
   variant: v.optional(v.picklist(['heading', 'paragraph']), 'paragraph'),
 };
 
+/** Phone numbers and e-mails a contact card holds at most, each. */
+export const CONTACT_MAX_EACH = 5;
+/** A phone number as people write it: at least 3 digits, with spaces, dashes, dots, brackets, a leading +. */
+export const PHONE = /^(?=(?:\D*\d){3})\+?[0-9(][0-9 ().-]{2,29}$/;
+/** A contact card (at most one a page): the page links it as a vCard (contact.vcf) to save. */
+const contact = {
+  type: v.literal('contact'),
+  name: text(1, 100),
+  organisation: v.optional(text(0, 100), ''),
+  title: v.optional(text(0, 100), ''),
+  phones: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          str(),
+          v.trim(),
+          v.regex(PHONE, 'A phone number is 3–30 digits, spaces, dashes, dots or brackets, with an optional + first.'),
+        ),
+      ),
+      v.maxLength(CONTACT_MAX_EACH, `A contact card holds at most ${CONTACT_MAX_EACH} phone numbers.`),
+    ),
+    [],
+  ),
+  emails: v.optional(
+    v.pipe(v.array(Email), v.maxLength(CONTACT_MAX_EACH, `A contact card holds at most ${CONTACT_MAX_EACH} e-mails.`)),
+    [],
+  ),
+  website: v.optional(v.nullable(LinkUrl), null),
+  address: v.optional(text(0, 300), ''),
+};
+
 const TYPE_HINT = `Use one of the block types: ${BLOCK_TYPES.join(', ')}.`;
 
 /** Every block type over the shared fields of `base`; `linkExtra` adds to (or replaces) the link's fields. */
@@ -115,6 +146,7 @@ function blockVariant<const Base extends v.ObjectEntries, const Extra extends v.
       v.strictObject({ ...base, ...embed }),
       v.strictObject({ ...base, ...messenger }),
       v.strictObject({ ...base, ...textBlock }),
+      v.strictObject({ ...base, ...contact }),
     ],
     TYPE_HINT,
   );

@@ -4,10 +4,12 @@
  */
 
 import type { Page } from '../../core/entities.js';
+import { type ContactBlock, isShown } from '../../core/model.js';
 import { brandingShown } from '../../core/rules/branding.js';
 import { pageLlmsTxt } from '../../renderer/llmsTxt.js';
 import { renderPage } from '../../renderer/render.js';
 import { withUtm } from '../../renderer/utm.js';
+import { contactVcard } from '../../renderer/vcard.js';
 import type { SiteUrls } from '../../renderer/versions.js';
 import { pageKey, templateKey } from '../cdn/cdn.js';
 import { ENCODINGS, encodedKey, pageKeys } from '../store/layout.js';
@@ -153,9 +155,24 @@ export function pageFiles(
     body: Buffer.from(llms),
     meta: { contentType: 'text/plain; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
   });
+  // The contact card's vCard, while the card is shown; without one, writePage deletes it.
+  const card = row.blocks.find((b): b is ContactBlock => b.type === 'contact' && isShown(b, now));
+  if (card) {
+    files.push({
+      key: keys.contact,
+      body: Buffer.from(contactVcard(card)),
+      meta: { contentType: 'text/vcard; charset=utf-8', cacheControl: PAGE_CACHE_CONTROL, surrogateKeys },
+    });
+  }
   if (options.routes !== false) {
     const meta = Buffer.from(JSON.stringify(pageMeta(row)));
     files.push({ key: keys.meta, body: meta, meta: { contentType: 'application/json', cacheControl: 'no-cache' } });
   }
   return files;
+}
+
+/** The keys of a page name that its files no longer include and are to be deleted: its vCard without a card. */
+export function goneFiles(username: string, files: readonly PageFile[]): string[] {
+  const contact = pageKeys(username).contact;
+  return files.some((f) => f.key === contact) ? [] : [contact];
 }

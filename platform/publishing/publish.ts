@@ -18,7 +18,7 @@ import type { ObjectStorage, StoredObject } from '../store/objects.js';
 import { pagesRepo } from '../store/pages.js';
 import { publishQueueRepo, type QueuedPublish } from '../store/publishQueue.js';
 import { cardVersionOf, deleteOgImages, namedCard, ogKeyOf } from './ogPicture.js';
-import { pageFiles, type RenderRow } from './pageFiles.js';
+import { goneFiles, pageFiles, type RenderRow } from './pageFiles.js';
 import { createPurger } from './purges.js';
 import { createPictureDrawer, type DrawnPictures, PICTURES_HOLD_MS, storePictures } from './shareCards.js';
 
@@ -185,12 +185,12 @@ export function createPublisher(d: PublisherDeps) {
     options: { routes?: boolean; unlessSame?: boolean } = {},
   ): Promise<{ version: string; objects: Map<string, StoredObject> }> {
     const files = pageFiles(row, d.config, d.now(), options);
-    const stored = await Promise.all(
-      files.map(async ({ key, body, meta }) => {
-        const { etag, lastModified } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
-        return [key, { body, ...meta, etag, lastModified }] as const;
-      }),
-    );
+    const writes = files.map(async ({ key, body, meta }) => {
+      const { etag, lastModified } = await d.storage.put(key, body, meta, { unlessSame: options.unlessSame });
+      return [key, { body, ...meta, etag, lastModified }] as const;
+    });
+    // What the page no longer has (its vCard, once the card is gone) goes beside the writes.
+    const [stored] = await Promise.all([Promise.all(writes), d.storage.delete(goneFiles(row.username, files))]);
     return { version: renderVersions(d.config)[row.profile.templateId], objects: new Map(stored) };
   }
 

@@ -57,9 +57,12 @@ export function encodedKey(key: string, encoding: Encoding): string {
   return `${key}.${encoding === 'gzip' ? 'gz' : 'br'}`;
 }
 
+/** The name of a page's contact card on its host (`/contact.vcf`), written when the page has one. */
+export const CONTACT_FILE = 'contact.vcf';
+
 /**
  * The files of a page name: the page, its Markdown twin and the router's route table; the
- * compressed copies of the first two, the page's llms.txt and its two icons.
+ * compressed copies of the first two, the page's llms.txt, its two icons and its contact card.
  */
 export function pageKeys(username: string) {
   const dir = `pages/${username}`;
@@ -76,6 +79,7 @@ export function pageKeys(username: string) {
     llms: `${dir}/llms.txt`,
     favicon: `${dir}/favicon.png`,
     touchIcon: `${dir}/apple-touch-icon.png`,
+    contact: `${dir}/${CONTACT_FILE}`,
   };
 }
 
