@@ -124,10 +124,11 @@ function operation(r: AnyRoute): Json {
   const limitCodes = limits.map((l) => LIMITS[l.name].code);
   // Every body is read by platform/edge/body.ts before the route sees it: one over 1 MB is too_large and
   // one that is not JSON invalid_fields, whatever the route declares.
-  const bodyCodes: ErrorCode[] = ['post', 'put', 'patch'].includes(r.method) ? ['too_large', 'invalid_fields'] : [];
-  // The role check (api/route.ts authorizeRoute): a key below the operation's role is forbidden, and
-  // a page the key does not reach is not_found.
-  const access = r.operation && r.auth !== 'none' && r.auth !== 'session' ? operationAccess(r.operation) : undefined;
+  const bodyCodes: ErrorCode[] =
+    ['post', 'put', 'patch'].includes(r.method) || r.body ? ['too_large', 'invalid_fields'] : [];
+  // The role check (api/route.ts authorizeRoute): a key, or a member's session, below the operation's
+  // role is forbidden, and a page the caller does not reach is not_found.
+  const access = r.operation && r.auth !== 'none' ? operationAccess(r.operation) : undefined;
   const roleCodes: ErrorCode[] = [
     ...(access && access.role !== 'viewer' ? ['forbidden' as const] : []),
     ...(access?.page ? ['not_found' as const] : []),

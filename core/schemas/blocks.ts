@@ -101,8 +101,9 @@ const textBlock = {
 
 /** Phone numbers and e-mails a contact card holds at most, each. */
 export const CONTACT_MAX_EACH = 5;
-/** A phone number as people write it: at least 3 digits, with spaces, dashes, dots, brackets, a leading +. */
-export const PHONE = /^(?=(?:\D*\d){3})\+?[0-9(][0-9 ().-]{2,29}$/;
+/** A phone number as people write it: digits, spaces, dashes, dots, brackets, a leading +. */
+export const PHONE = /^\+?[0-9(][0-9 ().-]{2,29}$/;
+const PHONE_HINT = 'A phone number is 3–30 digits, spaces, dashes, dots or brackets, with an optional + first.';
 /** A contact card (at most one a page): the page links it as a vCard (contact.vcf) to save. */
 const contact = {
   type: v.literal('contact'),
@@ -115,7 +116,9 @@ const contact = {
         v.pipe(
           str(),
           v.trim(),
-          v.regex(PHONE, 'A phone number is 3–30 digits, spaces, dashes, dots or brackets, with an optional + first.'),
+          v.regex(PHONE, PHONE_HINT),
+          // At least 3 digits (a check, not a lookahead in the pattern, which JSON Schema tools often cannot read).
+          v.check((phone) => (phone.match(/\d/g) ?? []).length >= 3, PHONE_HINT),
         ),
       ),
       v.maxLength(CONTACT_MAX_EACH, `A contact card holds at most ${CONTACT_MAX_EACH} phone numbers.`),

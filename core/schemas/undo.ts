@@ -16,6 +16,8 @@ export const UndoRequestIn = v.strictObject({
   since: v.pipe(
     str(),
     v.isoTimestamp('since is a time such as 2026-12-07T09:00:00Z.'),
+    // Year 0 has no day in the database's calendar.
+    v.check((since) => !since.startsWith('0000'), 'since is a time such as 2026-12-07T09:00:00Z.'),
     v.description('Undo what the author did from this time on (ISO 8601).'),
   ),
   overwrite: v.optional(

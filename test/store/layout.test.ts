@@ -28,6 +28,7 @@ describe('object storage layout (platform/store/layout.ts)', () => {
       llms: 'pages/ada/llms.txt',
       favicon: 'pages/ada/favicon.png',
       touchIcon: 'pages/ada/apple-touch-icon.png',
+      contact: 'pages/ada/contact.vcf',
     });
   });
 
