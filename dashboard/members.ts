@@ -55,6 +55,10 @@ function requestOf(input: Form) {
 export function membersRoutes(router: Router, d: DashboardContext, withFreshProof: WithFreshProof): void {
   const { s, form, show, accountRoute, personRoute, attempt, back, fields } = d;
 
+  /** Making someone an owner hands them the whole account: the person proves who they are first. */
+  const provedFor = (ctx: Koa.Context, input: Form, role: Role, act: () => Promise<void>) =>
+    role === 'owner' ? withFreshProof(ctx, input, act) : act();
+
   async function showMembers(ctx: Koa.Context, accountId: string, extra: Record<string, unknown> = {}, status = 200) {
     const pages = (await pagesRepo(s.db).listByAccount(accountId)).map((p) => ({ id: p.id, username: p.username }));
     const names = new Map(pages.map((p) => [p.id, p.username]));
@@ -103,8 +107,7 @@ export function membersRoutes(router: Router, d: DashboardContext, withFreshProo
             await inviteMember(s, { ...callerFrom(ctx), accountId }, asked);
             back(ctx, '/dashboard/members', 'The invitation is on its way. It works once, for 7 days.');
           };
-          // Making someone an owner hands them the whole account: the person proves who they are first.
-          await (asked.role === 'owner' ? withFreshProof(ctx, input, send) : send());
+          await provedFor(ctx, input, asked.role, send);
         },
       );
     }, 'owner'),
@@ -131,7 +134,7 @@ export function membersRoutes(router: Router, d: DashboardContext, withFreshProo
             await changeMember(s, accountId, ctx.params.person, asked);
             back(ctx, '/dashboard/members', 'Saved. It holds from their next click.');
           };
-          await (asked.role === 'owner' ? withFreshProof(ctx, input, change) : change());
+          await provedFor(ctx, input, asked.role, change);
         },
       );
     }, 'owner'),

@@ -34,7 +34,7 @@ export function personOf(caller: Caller): string | null {
 }
 
 /** How an account is named to people who are not its person: its e-mail, else its first page's name. */
-export async function accountName(s: Services, account: Account): Promise<string> {
+export async function accountName(s: Services, account: Pick<Account, 'id' | 'email'>): Promise<string> {
   if (account.email) return account.email;
   const [first] = await pagesRepo(s.db).listByAccount(account.id);
   return first ? first.username : 'an account without an e-mail';
@@ -217,11 +217,13 @@ export async function withdrawInvitation(s: Services, accountId: string, id: str
 
 /** The accounts the person is a member of, with their names, for switching between them. */
 export async function membershipsOf(s: Services, personId: string) {
+  // ofPerson has each account's e-mail already: its pages are read only for an account without one.
   const rows = await membersRepo(s.db).ofPerson(personId);
-  const out: { accountId: string; name: string; role: Role }[] = [];
-  for (const m of rows) {
-    const account = await accountsRepo(s.db).find(m.accountId);
-    if (account) out.push({ accountId: m.accountId, name: await accountName(s, account), role: m.role });
-  }
-  return out;
+  return Promise.all(
+    rows.map(async (m) => ({
+      accountId: m.accountId,
+      name: await accountName(s, { id: m.accountId, email: m.email }),
+      role: m.role,
+    })),
+  );
 }

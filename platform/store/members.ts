@@ -81,13 +81,6 @@ export function membersRepo(db: Queryable) {
       return rows.map(toMember);
     },
 
-    async count(accountId: string): Promise<number> {
-      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM members WHERE account_id = $1', [
-        accountId,
-      ]);
-      return row.n;
-    },
-
     /** Adds the person, or gives an existing member the new role and pages. */
     async upsert(m: {
       accountId: string;
